@@ -1,0 +1,416 @@
+"""What the tray shows, as plain data: no Qt here, so every text and rule is tested directly.
+
+The controller reads the core (Keepers, claims, heard times) into a `View`; the functions below turn
+a `View` into menu lines, the tooltip, the icon's state, the status file and the notifications.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Protocol
+
+from sioul_tray.lease import ALIVE, PARTS, SETTLING, Rule
+
+LABELS = {"medicines": "Medicines", "invoices": "Invoices"}
+
+# A clock that is off by more than this is worth a warning (the spec reports offsets over RENEW).
+CLOCK_WARNING = 60
+
+
+class KeeperLike(Protocol):
+    """The fields of the core's `Keeper` that the tray renders."""
+
+    part: str
+    computer: str | None
+    name: str | None
+    here: bool
+    since: float | None
+    settled: bool
+    others_heard: bool
+    agreed: bool
+    acting: bool
+
+
+@dataclass(frozen=True)
+class PartView:
+    part: str
+    keeper: str | None
+    name: str | None
+    here: bool
+    since: float | None
+    settled: bool
+    others_heard: bool
+    agreed: bool
+    acting: bool
+    waiting: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, keeper: KeeperLike) -> PartView:
+        return cls(
+            part=keeper.part,
+            keeper=keeper.computer,
+            name=keeper.name,
+            here=keeper.here,
+            since=keeper.since,
+            settled=keeper.settled,
+            others_heard=keeper.others_heard,
+            agreed=keeper.agreed,
+            acting=keeper.acting,
+            waiting=tuple(getattr(keeper, "waiting", ())),
+        )
+
+
+@dataclass(frozen=True)
+class Peer:
+    """Another computer as this one knows it, for one part."""
+
+    computer: str
+    name: str
+    heard: float | None  # local clock; None when never heard in this process
+    closed: bool
+
+
+@dataclass(frozen=True)
+class View:
+    """Everything the tray shows at one moment."""
+
+    computer: str
+    now: float
+    parts: Mapping[str, PartView]
+    peers: Mapping[str, tuple[Peer, ...]] = field(default_factory=dict)  # part -> other computers
+    offsets: Mapping[str, int] = field(default_factory=dict)  # computer -> seconds ahead
+    problems: tuple[tuple[str, str, str], ...] = ()  # (part, file name, reason)
+    idle_source: str = ""
+    idle_known: bool = True
+    error: str | None = None  # the last read or write of the sharing folder that failed
+
+    def name_of(self, computer: str) -> str:
+        for peers in self.peers.values():
+            for peer in peers:
+                if peer.computer == computer and peer.name:
+                    return peer.name
+        for part in self.parts.values():
+            if part.keeper == computer and part.name:
+                return part.name
+        return computer
+
+    def heard(self, part: str, computer: str) -> float | None:
+        for peer in self.peers.get(part, ()):
+            if peer.computer == computer:
+                return peer.heard
+        return None
+
+
+class Icon(Enum):
+    NOTHING = "nothing"
+    MEDICINES = "medicines"
+    INVOICES = "invoices"
+    BOTH = "both"
+    ATTENTION = "attention"
+
+
+def hhmm(t: float) -> str:
+    """A local time of day, the way the menu shows it."""
+    return time.strftime("%H:%M", time.localtime(t))
+
+
+def _waiting_text(view: View, part: str, waiting: Iterable[str]) -> str:
+    names = []
+    for computer in waiting:
+        heard = view.heard(part, computer)
+        when = f"last heard {hhmm(heard)}" if heard is not None else "not heard yet"
+        names.append(f"{view.name_of(computer)}, {when}")
+    if len(names) > 2:
+        names = [*names[:2], f"{len(names) - 2} more"]
+    return "waiting for " + "; ".join(names)
+
+
+def stopped_sync(view: View, part: str) -> bool:
+    """Every other computer that this one waits on has been silent for longer than ALIVE.
+
+    Nothing reached us lately from anyone: more likely our sync stopped than all of them.
+    """
+    waiting = view.parts[part].waiting
+    if not waiting:
+        return False
+    for computer in waiting:
+        heard = view.heard(part, computer)
+        if heard is not None and view.now - heard <= ALIVE:
+            return False
+    return any(
+        peer.heard is not None and not peer.closed for peer in view.peers.get(part, ())
+    ) and all(
+        peer.heard is None or view.now - peer.heard > ALIVE for peer in view.peers.get(part, ())
+    )
+
+
+def part_line(view: View, part: str) -> str:
+    """One menu line: who keeps the part, and why it waits when it does."""
+    label = LABELS.get(part, part.capitalize())
+    p = view.parts[part]
+    if p.keeper is None:
+        return f"{label}: no computer keeps them"
+    if not p.here:
+        since = f" (since {hhmm(p.since)})" if p.since is not None else ""
+        return f"{label}: {p.name or p.keeper}{since}"
+    if p.acting:
+        return f"{label}: here"
+    if not p.settled:
+        start = p.since if p.since is not None else view.now
+        return f"{label}: here from {hhmm(start + SETTLING)} (settling)"
+    if p.waiting:
+        text = f"{label}: here, {_waiting_text(view, part, p.waiting)}"
+        if stopped_sync(view, part):
+            text += " (is the sync running?)"
+        return text
+    if PARTS.get(part) is Rule.STAYS:
+        return f"{label}: here, waiting to hear another computer"
+    return f"{label}: here, paused while you are away"
+
+
+def notes(view: View) -> list[str]:
+    """Informational lines under the parts: clocks, unreadable files, idle time."""
+    lines = []
+    if view.error:
+        lines.append(f"Sharing folder: {view.error}")
+    for computer, offset in sorted(view.offsets.items()):
+        if abs(offset) > CLOCK_WARNING:
+            ahead = "ahead of" if offset > 0 else "behind"
+            lines.append(f"{view.name_of(computer)}'s clock is {_span(offset)} {ahead} this one")
+    if view.problems:
+        n = len(view.problems)
+        lines.append(f"{n} file{'s' if n > 1 else ''} in the sharing folder do not read")
+    if not view.idle_known:
+        lines.append("Idle time unknown: counting from the session start")
+    return lines
+
+
+def _span(seconds: float) -> str:
+    seconds = abs(int(seconds))
+    if seconds < 120:
+        return f"{seconds} s"
+    if seconds < 7200:
+        return f"{seconds // 60} min"
+    return f"{seconds // 3600} h"
+
+
+def gone_candidates(view: View) -> list[str]:
+    """Computers invoices wait on that have not been heard lately: the person may forget them."""
+    p = view.parts.get("invoices")
+    if p is None or not p.here:
+        return []
+    out = []
+    for computer in p.waiting:
+        heard = view.heard("invoices", computer)
+        if heard is None or view.now - heard > ALIVE:
+            out.append(computer)
+    return out
+
+
+class Action(Enum):
+    TAKE_INVOICES = "take-invoices"
+    FORGET = "forget"
+    COMPUTERS = "computers"
+    OPEN_FOLDER = "open-folder"
+    CHANGE_FOLDER = "change-folder"
+    AUTOSTART = "autostart"
+    ABOUT = "about"
+    QUIT = "quit"
+
+
+@dataclass(frozen=True)
+class Item:
+    """One line of the flat menu; `action` None is an information line or a separator."""
+
+    text: str
+    action: Action | None = None
+    data: str = ""
+    enabled: bool = True
+    checkable: bool = False
+    checked: bool = False
+
+    @property
+    def separator(self) -> bool:
+        return self.text == "" and self.action is None
+
+
+SEPARATOR = Item("")
+
+
+def menu(view: View, autostart: bool) -> list[Item]:
+    """The whole flat menu (flat because AppIndicator hosts drop submenus' `aboutToShow`)."""
+    items = [Item(part_line(view, part), enabled=False) for part in PARTS if part in view.parts]
+    items += [Item(line, enabled=False) for line in notes(view)]
+    items.append(SEPARATOR)
+    invoices = view.parts.get("invoices")
+    if invoices is not None and not invoices.here:
+        items.append(Item("Make invoices here…", Action.TAKE_INVOICES))
+    for computer in gone_candidates(view):
+        items.append(Item(f"{view.name_of(computer)} is gone for good…", Action.FORGET, computer))
+    items += [
+        Item("Computers…", Action.COMPUTERS),
+        Item("Open sharing folder", Action.OPEN_FOLDER),
+        Item("Change sharing folder…", Action.CHANGE_FOLDER),
+        SEPARATOR,
+        Item("Start at login", Action.AUTOSTART, checkable=True, checked=autostart),
+        Item("About sioul-tray", Action.ABOUT),
+        Item("Quit", Action.QUIT),
+    ]
+    return items
+
+
+def tooltip(view: View) -> str:
+    return "\n".join(["sioul-tray", *(part_line(view, p) for p in PARTS if p in view.parts)])
+
+
+def icon(view: View) -> Icon:
+    here_waiting = any(p.here and p.settled and not p.acting for p in view.parts.values())
+    clock = any(abs(o) > CLOCK_WARNING for o in view.offsets.values())
+    if here_waiting or view.problems or clock or view.error:
+        return Icon.ATTENTION
+    medicines = view.parts.get("medicines")
+    invoices = view.parts.get("invoices")
+    m = medicines is not None and medicines.acting
+    i = invoices is not None and invoices.acting
+    if m and i:
+        return Icon.BOTH
+    if m:
+        return Icon.MEDICINES
+    if i:
+        return Icon.INVOICES
+    return Icon.NOTHING
+
+
+def take_confirmation(view: View) -> str | None:
+    """The question before "Make invoices here", or None when nobody else keeps them alive."""
+    p = view.parts.get("invoices")
+    if p is None or p.here or p.keeper is None:
+        return None
+    heard = view.heard("invoices", p.keeper)
+    if heard is None or view.now - heard > ALIVE:
+        return None
+    name = p.name or p.keeper
+    return (
+        f"{name} makes invoices now. Make them here instead?\n\n"
+        f"{name} stops numbering as soon as it sees this; this computer starts once every "
+        f"other computer has confirmed it."
+    )
+
+
+def status(view: View | None, computer: str, pid: int, running: bool, now: float) -> dict[str, Any]:
+    """The status file's content: may Sioul on this computer act on each part now?"""
+    parts: dict[str, Any] = {}
+    for part in PARTS:
+        p = view.parts.get(part) if view is not None else None
+        if p is None or not running:
+            parts[part] = {"keeper": None, "name": None, "here": False, "settled": False,
+                           "others_heard": False, "agreed": False, "acting": False,
+                           "since": None}  # fmt: skip
+            continue
+        parts[part] = {
+            "keeper": p.keeper,
+            "name": p.name,
+            "here": p.here,
+            "settled": p.settled,
+            "others_heard": p.others_heard,
+            "agreed": p.agreed,
+            "acting": p.acting,
+            "since": p.since,
+            "waiting": list(p.waiting),
+        }
+    return {"computer": computer, "pid": pid, "running": running, "at": int(now), "parts": parts}
+
+
+@dataclass(frozen=True)
+class Note:
+    key: str
+    title: str
+    body: str
+
+
+_NOW_ON = {"medicines": "Medicine reminders are now on {name}",
+           "invoices": "Invoices are now made on {name}"}  # fmt: skip
+_HERE = {"medicines": "Medicine reminders are here now", "invoices": "Invoices are made here now"}
+_PAUSED = {"medicines": "Medicine reminders paused here", "invoices": "Invoices paused here"}
+
+
+def handovers(before: View | None, after: View) -> list[Note]:
+    """Notes for each change of keeper or of acting here between two views (none at start)."""
+    if before is None:
+        return []
+    out = []
+    for part, p in after.parts.items():
+        q = before.parts.get(part)
+        if q is None:
+            continue
+        label = LABELS.get(part, part)
+        if p.acting and not q.acting:
+            out.append(Note(f"{part}:here", _HERE[part], f"{label}: this computer acts now."))
+        elif q.acting and not p.acting and p.here:
+            out.append(Note(f"{part}:paused", _PAUSED[part], part_line(after, part)))
+        elif p.keeper != q.keeper and not p.here:
+            if p.keeper is None:
+                out.append(Note(f"{part}:nobody", f"No computer keeps {part} now",
+                                part_line(after, part)))  # fmt: skip
+            else:
+                name = p.name or p.keeper
+                out.append(Note(f"{part}:{p.keeper}", _NOW_ON[part].format(name=name),
+                                part_line(after, part)))  # fmt: skip
+    return out
+
+
+def warnings(view: View) -> dict[str, Note]:
+    """Standing warnings by key; the controller notifies each key once while it stands."""
+    out: dict[str, Note] = {}
+    for computer in gone_candidates(view):
+        name = view.name_of(computer)
+        heard = view.heard("invoices", computer)
+        when = f"since {hhmm(heard)}" if heard is not None else "yet"
+        out[f"unheard:{computer}"] = Note(
+            f"unheard:{computer}",
+            f"Invoices wait for {name}",
+            f"{name} has not been heard from {when}. If it is gone for good, say so in the menu.",
+        )
+    for part, name, reason in view.problems:
+        key = f"problem:{part}/{name}:{reason}"
+        out[key] = Note(key, "A claim in the sharing folder does not read",
+                        f"leases/{part}/{name}: {reason}")  # fmt: skip
+    for computer, offset in view.offsets.items():
+        if abs(offset) > CLOCK_WARNING:
+            key = f"clock:{computer}"
+            ahead = "ahead" if offset > 0 else "behind"
+            out[key] = Note(key, f"{view.name_of(computer)}'s clock is off",
+                            f"It is {_span(offset)} {ahead} of this computer's clock.")  # fmt: skip
+    return out
+
+
+class Notifier:
+    """Decides which notes to send: each handover once, each warning once while it stands,
+    nothing while quiet (just after a wake, when the catch-up is not news)."""
+
+    def __init__(self, send: Callable[[Note], None]) -> None:
+        self.send = send
+        self.before: View | None = None
+        self.warned: set[str] = set()
+        self.quiet_until = 0.0
+
+    def quiet(self, until: float) -> None:
+        self.quiet_until = max(self.quiet_until, until)
+
+    def update(self, view: View, monotonic: float) -> list[Note]:
+        quiet = monotonic < self.quiet_until
+        sent = [] if quiet else handovers(self.before, view)
+        self.before = view
+        standing = warnings(view)
+        self.warned &= set(standing)  # a warning that cleared may be sent again if it returns
+        if not quiet:
+            for key, note in standing.items():
+                if key not in self.warned:
+                    self.warned.add(key)
+                    sent.append(note)
+        for note in sent:
+            self.send(note)
+        return sent
