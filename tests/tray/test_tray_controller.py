@@ -1,0 +1,245 @@
+"""The controller with a scripted lease: when it renews, re-reads, closes, and what it publishes.
+
+The scripted lease records every call; the tests against the real core on a real folder are in
+test_tray_core.py.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from sioul_tray.tray.controller import Controller
+from sioul_tray.tray.model import Note, View
+
+
+@dataclass(frozen=True)
+class K:
+    part: str
+    computer: str | None = "pc"
+    name: str | None = "This PC"
+    here: bool = True
+    since: float | None = 1000.0
+    settled: bool = True
+    others_heard: bool = True
+    agreed: bool = True
+    acting: bool = True
+    waiting: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class C:
+    computer: str
+    name: str
+    closed: bool = False
+
+
+class ScriptedLease:
+    def __init__(self) -> None:
+        self.keepers = {"medicines": K("medicines"), "invoices": K("invoices")}
+        self.calls: list[tuple[Any, ...]] = []
+        self.fail: OSError | None = None
+
+    def renew(
+        self, part: str, active: int | None = None, take: bool = False, wrote: int | None = None
+    ) -> K:
+        self.calls.append(("renew", part, active, take, wrote))
+        if self.fail is not None:
+            raise self.fail
+        return self.keepers[part]
+
+    def close(self, part: str, wrote: int | None = None) -> None:
+        self.calls.append(("close", part, wrote))
+
+    def look(self, part: str) -> K:
+        self.calls.append(("look", part))
+        return self.keepers[part]
+
+    def claims(self, part: str) -> list[C]:
+        return [C("pc", "This PC"), C("office", "Office PC")]
+
+    def forget(self, computer: str) -> None:
+        self.calls.append(("forget", computer))
+
+    def problems(self, part: str) -> list[tuple[str, str]]:
+        return []
+
+    def heard(self, part: str) -> dict[str, float]:
+        return {"office": 990.0}
+
+    def clock_offsets(self, part: str) -> dict[str, int]:
+        return {}
+
+    def count(self, kind: str) -> int:
+        return sum(1 for c in self.calls if c[0] == kind)
+
+
+class FixedActive:
+    name = "test idle"
+    known = True
+
+    def __init__(self) -> None:
+        self.value = 900
+
+    def active(self, now: float) -> int:
+        return self.value
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+        self.mono = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def monotonic(self) -> float:
+        return self.mono
+
+
+@pytest.fixture
+def setup(qtbot: QtBot, tmp_path: Path) -> tuple[Controller, ScriptedLease, Clock, list[Note]]:
+    lease = ScriptedLease()
+    clock = Clock()
+    folder = tmp_path / "share"
+    (folder / "leases" / "invoices").mkdir(parents=True)
+    (folder / "leases" / "medicines").mkdir(parents=True)
+    c = Controller(lease, "pc", folder, FixedActive(), tmp_path / "state", clock=clock,
+                   monotonic=clock.monotonic, interval_ms=60_000)  # fmt: skip
+    notes: list[Note] = []
+    c.notify.connect(notes.append)
+    yield c, lease, clock, notes
+    c.shutdown()
+
+
+def status(tmp_path: Path) -> dict[str, Any]:
+    return json.loads((tmp_path / "state" / "status.json").read_text())
+
+
+def test_start_renews_both_parts_with_the_idle_time_and_writes_status(setup, tmp_path) -> None:
+    c, lease, _clock, _notes = setup
+    views: list[View] = []
+    c.changed.connect(views.append)
+    c.start()
+    assert lease.calls[:2] == [("renew", "medicines", 900, False, None),
+                               ("renew", "invoices", 900, False, None)]  # fmt: skip
+    assert views and views[-1].parts["invoices"].acting
+    assert [p.computer for p in views[-1].peers["invoices"]] == ["office"]
+    s = status(tmp_path)
+    assert s["running"] and s["parts"]["invoices"]["acting"] and s["computer"] == "pc"
+
+
+def test_timer_renews_every_interval(setup, qtbot: QtBot) -> None:
+    c, lease, _clock, _notes = setup
+    c.timer.setInterval(50)
+    c.start()
+    qtbot.waitUntil(lambda: lease.count("renew") >= 6, timeout=2000)
+
+
+def test_a_claim_landing_in_the_folder_is_read_within_a_second(setup, qtbot: QtBot) -> None:
+    c, lease, _clock, _notes = setup
+    c.start()
+    before = lease.count("look")
+    (c.folder / "leases" / "invoices" / "office.lease").write_bytes(b"x")
+    qtbot.waitUntil(lambda: lease.count("look") > before, timeout=1000)
+
+
+def test_a_new_keeper_seen_in_the_folder_is_acknowledged_at_once(setup, qtbot: QtBot) -> None:
+    c, lease, _clock, notes = setup
+    c.start()
+    renews = lease.count("renew")
+    lease.keepers["invoices"] = K("invoices", "office", "Office PC", here=False, acting=False)
+    (c.folder / "leases" / "invoices" / "office.lease").write_bytes(b"x")
+    # The renew writes our claim's `sees` for the new keeper without waiting for the timer.
+    qtbot.waitUntil(lambda: lease.count("renew") >= renews + 2, timeout=1000)
+    assert [n.title for n in notes] == ["Invoices are now made on Office PC"]
+
+
+def test_wrote_goes_into_renew_and_close(setup) -> None:
+    c, lease, _clock, _notes = setup
+    c.start()
+    c.set_wrote("invoices", 17)
+    c.tick()
+    assert ("renew", "invoices", 900, False, 17) in lease.calls
+    with pytest.raises(ValueError, match="no part named"):
+        c.set_wrote("recipes", 1)
+    c.shutdown()
+    assert lease.calls[-2:] == [("close", "medicines", None), ("close", "invoices", 17)]
+
+
+def test_shutdown_closes_once_and_publishes_not_acting(setup, tmp_path) -> None:
+    c, lease, _clock, _notes = setup
+    c.start()
+    c.shutdown()
+    c.shutdown()
+    assert lease.count("close") == 2
+    s = status(tmp_path)
+    assert not s["running"]
+    assert not any(p["acting"] for p in s["parts"].values())
+    assert not c.timer.isActive()
+
+
+def test_sleep_closes_and_wake_renews_quietly(setup) -> None:
+    c, lease, clock, notes = setup
+    c.start()
+    c.suspend()
+    assert lease.count("close") == 2 and not c.timer.isActive()
+    c.tick()  # a stray timer event while asleep writes nothing
+    renews = lease.count("renew")
+    lease.keepers["medicines"] = K("medicines", "laptop", "Laptop", here=False, acting=False)
+    clock.now += 3600
+    c.resume()
+    assert lease.count("renew") == renews + 2 and c.timer.isActive()
+    assert notes == []  # the catch-up after wake is not news
+
+
+def test_a_wall_clock_gap_is_a_wake(setup) -> None:
+    c, lease, clock, notes = setup
+    c.start()
+    lease.keepers["medicines"] = K("medicines", "laptop", "Laptop", here=False, acting=False)
+    clock.now += 3600  # slept without telling anyone
+    c.tick()
+    assert notes == []
+    clock.mono += 60
+    clock.now += 60
+    lease.keepers["medicines"] = K("medicines")
+    c.tick()
+    assert [n.title for n in notes] == ["Medicine reminders are here now"]
+
+
+def test_a_folder_error_is_shown_not_raised(setup, tmp_path) -> None:
+    c, lease, _clock, _notes = setup
+    c.start()
+    lease.fail = FileNotFoundError(2, "No such file or directory", "/media/share")
+    c.tick()
+    assert c.view is not None
+    assert c.view.error == "No such file or directory (/media/share)"
+    assert c.view.parts["invoices"].acting  # last known keepers stay on screen
+
+
+def test_take_and_forget(setup) -> None:
+    c, lease, _clock, _notes = setup
+    c.start()
+    c.take("invoices")
+    assert ("renew", "invoices", 900, True, None) in lease.calls
+    c.forget("laptop")
+    assert ("forget", "laptop") in lease.calls
+
+
+def test_status_file_is_rewritten_on_change_only(setup, tmp_path) -> None:
+    c, lease, clock, _notes = setup
+    c.start()
+    path = tmp_path / "state" / "status.json"
+    first = path.stat().st_mtime_ns, path.read_text()
+    clock.now += 60
+    c.tick()
+    assert (path.stat().st_mtime_ns, path.read_text()) == first
+    lease.keepers["invoices"] = replace(lease.keepers["invoices"], acting=False, settled=False)
+    c.tick()
+    assert status(tmp_path)["parts"]["invoices"]["acting"] is False
+    assert not list(path.parent.glob(".~*"))  # no temporary left behind
