@@ -1,0 +1,198 @@
+"""Notifications: org.freedesktop.Notifications on Linux, `QSystemTrayIcon.showMessage` elsewhere.
+
+`showMessage` draws a Qt balloon on plain X11 trays and is unreliable on macOS, so on Linux the tray
+calls `Notify` itself with its desktop entry, as the Nextcloud client does.
+
+Why libdbus through ctypes and not QtDBus for this one call: `Notify` takes `replaces_id` as a
+uint32, and PySide6 cannot put a uint32 into a D-Bus message (a Python int becomes `i`, `x`, or `q`
+through `QDBusArgument`), while GDBus- and QtDBus-based notification servers reject a call whose
+signature is not `susssasa{sv}i`. libdbus is what QtDBus itself loads, so nothing new is needed.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import os
+from collections.abc import Callable
+from functools import cache
+from typing import Any
+
+SERVICE = "org.freedesktop.Notifications"
+PATH = "/org/freedesktop/Notifications"
+
+_DBUS_BUS_SESSION = 0
+
+
+@cache
+def _libdbus() -> Any:
+    name = ctypes.util.find_library("dbus-1") or "libdbus-1.so.3"
+    try:
+        lib = ctypes.CDLL(name)
+    except OSError:
+        return None
+    p, c = ctypes.c_void_p, ctypes.c_char_p
+    for fn, res, args in (
+        ("dbus_error_init", None, [p]),
+        ("dbus_error_free", None, [p]),
+        ("dbus_connection_open_private", p, [c, p]),
+        ("dbus_bus_get_private", p, [ctypes.c_int, p]),
+        ("dbus_bus_register", ctypes.c_int, [p, p]),
+        ("dbus_connection_close", None, [p]),
+        ("dbus_connection_unref", None, [p]),
+        ("dbus_message_new_method_call", p, [c, c, c, c]),
+        ("dbus_message_unref", None, [p]),
+        ("dbus_message_iter_init_append", None, [p, p]),
+        ("dbus_message_iter_append_basic", ctypes.c_int, [p, ctypes.c_int, p]),
+        ("dbus_message_iter_open_container", ctypes.c_int, [p, ctypes.c_int, c, p]),
+        ("dbus_message_iter_close_container", ctypes.c_int, [p, p]),
+        ("dbus_connection_send_with_reply_and_block", p, [p, p, ctypes.c_int, p]),
+        ("dbus_message_get_args", ctypes.c_int, [p, p, ctypes.c_int]),
+        ("dbus_message_iter_init", ctypes.c_int, [p, p]),
+        ("dbus_message_iter_get_arg_type", ctypes.c_int, [p]),
+        ("dbus_message_iter_get_basic", None, [p, p]),
+    ):
+        f = getattr(lib, fn)
+        f.restype = res
+        f.argtypes = args
+    return lib
+
+
+class _Error(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char_p), ("message", ctypes.c_char_p), ("pad", ctypes.c_byte * 48)]
+
+
+def _iter() -> Any:
+    return ctypes.create_string_buffer(256)  # DBusMessageIter is opaque and smaller than this
+
+
+class DBusNotifications:
+    """`org.freedesktop.Notifications.Notify` on the session bus (or the bus at `address`)."""
+
+    name = "org.freedesktop.Notifications"
+
+    def __init__(self, app_name: str, desktop_entry: str, address: str | None = None) -> None:
+        self.app_name = app_name
+        self.desktop_entry = desktop_entry
+        self.address = address
+        self._conn: int | None = None
+
+    def _connection(self) -> int | None:
+        lib = _libdbus()
+        if lib is None:
+            return None
+        if self._conn is None:
+            err = _Error()
+            lib.dbus_error_init(ctypes.byref(err))
+            if self.address is not None:
+                conn = lib.dbus_connection_open_private(self.address.encode(), ctypes.byref(err))
+                if conn and not lib.dbus_bus_register(conn, ctypes.byref(err)):
+                    lib.dbus_connection_close(conn)
+                    lib.dbus_connection_unref(conn)
+                    conn = None
+            elif os.environ.get("DBUS_SESSION_BUS_ADDRESS") or os.environ.get("XDG_RUNTIME_DIR"):
+                conn = lib.dbus_bus_get_private(_DBUS_BUS_SESSION, ctypes.byref(err))
+            else:
+                conn = None
+            lib.dbus_error_free(ctypes.byref(err))
+            self._conn = conn or None
+        return self._conn
+
+    def send(self, summary: str, body: str, replaces: int = 0, timeout_ms: int = 2000) -> int | None:
+        """Show a notification; its id, or None when no notification service answered."""
+        lib = _libdbus()
+        conn = self._connection()
+        if lib is None or conn is None:
+            return None
+        msg = lib.dbus_message_new_method_call(SERVICE.encode(), PATH.encode(),
+                                               SERVICE.encode(), b"Notify")  # fmt: skip
+        if not msg:
+            return None
+        keep: list[Any] = []  # the C strings must outlive the append calls
+
+        def basic(it: Any, kind: str, value: Any) -> None:
+            if kind == "s":
+                cvalue: Any = ctypes.c_char_p(value.encode())
+            elif kind == "u":
+                cvalue = ctypes.c_uint32(value)
+            elif kind == "i":
+                cvalue = ctypes.c_int32(value)
+            else:
+                cvalue = ctypes.c_uint8(value)
+            keep.append(cvalue)
+            lib.dbus_message_iter_append_basic(it, ord(kind), ctypes.byref(cvalue))
+
+        try:
+            top = _iter()
+            lib.dbus_message_iter_init_append(msg, top)
+            basic(top, "s", self.app_name)
+            basic(top, "u", replaces)
+            basic(top, "s", "sioul-tray")  # app_icon: the theme icon installed with the entry
+            basic(top, "s", summary)
+            basic(top, "s", body)
+            actions = _iter()
+            lib.dbus_message_iter_open_container(top, ord("a"), b"s", actions)
+            lib.dbus_message_iter_close_container(top, actions)
+            hints = _iter()
+            lib.dbus_message_iter_open_container(top, ord("a"), b"{sv}", hints)
+            for key, kind, value in (("desktop-entry", "s", self.desktop_entry), ("urgency", "y", 1)):
+                entry, variant = _iter(), _iter()
+                lib.dbus_message_iter_open_container(hints, ord("e"), None, entry)
+                basic(entry, "s", key)
+                lib.dbus_message_iter_open_container(entry, ord("v"), kind.encode(), variant)
+                basic(variant, kind, value)
+                lib.dbus_message_iter_close_container(entry, variant)
+                lib.dbus_message_iter_close_container(hints, entry)
+            lib.dbus_message_iter_close_container(top, hints)
+            basic(top, "i", -1)
+            err = _Error()
+            lib.dbus_error_init(ctypes.byref(err))
+            reply = lib.dbus_connection_send_with_reply_and_block(
+                conn, msg, timeout_ms, ctypes.byref(err)
+            )
+            lib.dbus_error_free(ctypes.byref(err))
+            if not reply:
+                return None
+            try:
+                it = _iter()
+                if lib.dbus_message_iter_init(reply, it) and (
+                    lib.dbus_message_iter_get_arg_type(it) == ord("u")
+                ):
+                    out = ctypes.c_uint32()
+                    lib.dbus_message_iter_get_basic(it, ctypes.byref(out))
+                    return int(out.value)
+                return 0
+            finally:
+                lib.dbus_message_unref(reply)
+        finally:
+            lib.dbus_message_unref(msg)
+
+    def close(self) -> None:
+        lib = _libdbus()
+        if self._conn is not None and lib is not None:
+            lib.dbus_connection_close(self._conn)
+            lib.dbus_connection_unref(self._conn)
+            self._conn = None
+
+
+class Notifier:
+    """D-Bus first (Linux); `fallback(title, body)` (the tray icon's balloon) when it fails."""
+
+    def __init__(
+        self, dbus: DBusNotifications | None, fallback: Callable[[str, str], None]
+    ) -> None:
+        self.dbus = dbus
+        self.fallback = fallback
+        self._ids: dict[str, int] = {}
+
+    def __call__(self, key: str, title: str, body: str) -> str:
+        """Send; returns which way it went ("dbus" or "fallback")."""
+        if self.dbus is not None:
+            group = key.split(":", 1)[0]  # a newer note on the same part replaces the older
+            sent = self.dbus.send(title, body, replaces=self._ids.get(group, 0))
+            if sent is not None:
+                if sent:
+                    self._ids[group] = sent
+                return "dbus"
+        self.fallback(title, body)
+        return "fallback"
