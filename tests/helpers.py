@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
+import os
+from pathlib import Path
 
 from sioul_tray.lease import Claim
 
@@ -39,3 +41,15 @@ def claim(computer: str = "aa", **fields: object) -> Claim:
         forgets={},
     )
     return dataclasses.replace(base, **fields)  # type: ignore[arg-type]
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def python_env(**extra: str) -> dict[str, str]:
+    """The environment for a child Python: this checkout's sioul_tray first, whatever is
+    installed."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    env.update(extra)
+    return env
