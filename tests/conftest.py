@@ -8,8 +8,12 @@ cannot hide behind a skip.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
+
+from sioul_tray.share import Share
+from tests.helpers import FakeClock
 
 
 def require_desktop(available: bool, reason: str) -> None:
@@ -19,3 +23,21 @@ def require_desktop(available: bool, reason: str) -> None:
     if os.environ.get("SIOUL_REQUIRE_DESKTOP") == "1":
         pytest.fail(f"SIOUL_REQUIRE_DESKTOP=1 but {reason}", pytrace=False)
     pytest.skip(reason)
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    made = tmp_path / "share"
+    made.mkdir()
+    return made
+
+
+@pytest.fixture
+def share(folder: Path) -> Share:
+    """A sealed sharing folder made by computer "aa" (cheap key derivation: tests only)."""
+    return Share.create(folder, "correct horse", "aa", cost=10)

@@ -1,0 +1,308 @@
+"""The command line: ``sioul-tray SUBCOMMAND``, for scripts, headless machines and tests.
+
+With no subcommand it starts the tray. Errors name the file and the fact, exit non-zero, and print
+no traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import json
+import os
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any, TextIO
+
+from sioul_tray import __version__
+from sioul_tray.errors import SealExists, SioulError
+from sioul_tray.install import Installation
+from sioul_tray.lease import PARTS, Claim, Keeper, Lease
+from sioul_tray.share import Share
+from sioul_tray.timefmt import ago, clock_time
+
+TITLES = {"medicines": "Medicines", "invoices": "Invoices"}
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="sioul-tray",
+        description="Keeps Sioul's medicines and invoices on one computer at a time. "
+        "With no command, starts the tray.",
+    )
+    parser.add_argument("--version", action="version", version=f"sioul-tray {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    part_arg: dict[str, Any] = {"nargs": "?", "choices": list(PARTS), "metavar": "PART"}
+
+    p = sub.add_parser("setup", help="create or join the sharing folder")
+    p.add_argument("--share", required=True, metavar="DIR", help="the synced sharing folder")
+
+    p = sub.add_parser("look", help="who keeps each part, as read now, without claiming it")
+    p.add_argument("part", **part_arg)
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+    p = sub.add_parser(
+        "claims", help="every claim in the folder, and every file that does not read"
+    )
+    p.add_argument("part", **part_arg)
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+    p = sub.add_parser("take", help='"Make invoices here": take a part on purpose')
+    p.add_argument("part", choices=["invoices"], metavar="invoices")
+
+    p = sub.add_parser("close", help="close this computer's claims (all parts by default)")
+    p.add_argument("part", **part_arg)
+
+    p = sub.add_parser("renew", help="renew this computer's claims once (for a timer on a server)")
+    p.add_argument("part", **part_arg)
+
+    p = sub.add_parser("forget", help="declare a computer gone for good (given away, broken)")
+    p.add_argument("computer", help="its id, as `sioul-tray claims` lists it")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    out = sys.stdout
+    try:
+        if args.command is None:
+            return _start_tray()
+        command: Callable[[argparse.Namespace, Installation, TextIO], int] = COMMANDS[args.command]
+        return command(args, Installation(), out)
+    except SioulError as e:
+        print(f"sioul-tray: {e}", file=sys.stderr)
+        return 1
+    except BrokenPipeError:
+        # `sioul-tray claims | head`: the reader left; not an error worth a message.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except OSError as e:
+        where = f"{e.filename}: " if e.filename else ""
+        print(f"sioul-tray: {where}{e.strerror or e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("sioul-tray: interrupted", file=sys.stderr)
+        return 130
+
+
+def _start_tray() -> int:
+    try:
+        from sioul_tray.tray.app import run  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        print(
+            "sioul-tray: this build has no tray; use the commands (sioul-tray --help)",
+            file=sys.stderr,
+        )
+        return 1
+    result: int = run()
+    return result
+
+
+# -- setup ------------------------------------------------------------------------------
+
+
+def _passphrase(twice: bool) -> str:
+    given = os.environ.get("SIOUL_PASSPHRASE")
+    if given is not None:
+        if not given:
+            raise SioulError("SIOUL_PASSPHRASE is empty")
+        return given
+    if not sys.stdin.isatty():
+        raise SioulError("no passphrase: set SIOUL_PASSPHRASE, or run setup in a terminal")
+    first = getpass.getpass("Passphrase for the sharing folder: ")
+    if not first:
+        raise SioulError("the passphrase is empty")
+    if twice and getpass.getpass("The same passphrase again: ") != first:
+        raise SioulError("the two passphrases differ; nothing was changed")
+    return first
+
+
+def cmd_setup(args: argparse.Namespace, inst: Installation, out: TextIO) -> int:
+    folder = Path(args.share).expanduser().absolute()
+    if not folder.is_dir():
+        if folder.exists():
+            raise SioulError(f"{folder} is not a folder")
+        if not folder.parent.is_dir():
+            raise SioulError(
+                f"{folder.parent} does not exist: choose a folder your sync tool syncs"
+            )
+        folder.mkdir()
+    computer = inst.computer()
+    share: Share
+    if (folder / "sioul.seal").exists():
+        share = Share.open(folder, _passphrase(twice=False))
+        made = "joined"
+    else:
+        try:
+            share = Share.create(folder, _passphrase(twice=True), computer)
+            made = "created"
+        except SealExists:
+            # Another computer's seal arrived while we asked: join it instead, never overwrite.
+            share = Share.open(folder, _passphrase(twice=False))
+            made = "joined"
+    inst.remember_key(share)
+    inst.update_settings(share=str(folder))
+    if made == "created":
+        print(f"Created the sharing folder {folder}; this computer is {computer}.", file=out)
+        print("On each other computer, run: sioul-tray setup --share <its copy of it>", file=out)
+    else:
+        print(f"Joined the sharing folder {folder}; this computer is {computer}.", file=out)
+    return 0
+
+
+# -- reading ----------------------------------------------------------------------------
+
+
+def _parts(part: str | None) -> list[str]:
+    return [part] if part else list(PARTS)
+
+
+def keeper_json(keeper: Keeper) -> dict[str, Any]:
+    return {
+        "computer": keeper.computer,
+        "name": keeper.name,
+        "here": keeper.here,
+        "since": keeper.since,
+        "settled": keeper.settled,
+        "others_heard": keeper.others_heard,
+        "agreed": keeper.agreed,
+        "acting": keeper.acting,
+        "waiting": list(keeper.waiting),
+    }
+
+
+def describe(keeper: Keeper, lease: Lease, now: float) -> str:
+    """One line for a part, as the tray's menu says it."""
+    title = TITLES[keeper.part]
+    if keeper.computer is None:
+        return f"{title}: nobody keeps it"
+    who = "here" if keeper.here else keeper.name or keeper.computer
+    line = f"{title}: {who}"
+    if keeper.since is not None:
+        line += f" (seen since {clock_time(keeper.since)})"
+    if keeper.waiting:
+        heard = lease.heard(keeper.part)
+        names = {c.computer: c.name for c in lease.claims(keeper.part)}
+        waits = ", ".join(
+            f"{names.get(c, c)}, last heard {ago(heard[c], now)}" if c in heard else names.get(c, c)
+            for c in keeper.waiting
+        )
+        line += f"; waiting for {waits}"
+    elif keeper.here and not keeper.settled:
+        line += "; settling"
+    return line
+
+
+def cmd_look(args: argparse.Namespace, inst: Installation, out: TextIO) -> int:
+    lease = inst.lease()
+    keepers = {part: lease.look(part) for part in _parts(args.part)}
+    if args.json:
+        json.dump({part: keeper_json(k) for part, k in keepers.items()}, out, indent=2)
+        out.write("\n")
+        return 0
+    now = time.time()
+    for keeper in keepers.values():
+        print(describe(keeper, lease, now), file=out)
+        for computer, offset in sorted(lease.clock_offsets(keeper.part).items()):
+            print(f"  the clock of {computer} is {offset // 60} min ahead of this one", file=out)
+    return 0
+
+
+def claim_json(claim: Claim) -> dict[str, Any]:
+    data = asdict(claim)
+    data["forgets"] = dict(claim.forgets)
+    return data
+
+
+def cmd_claims(args: argparse.Namespace, inst: Installation, out: TextIO) -> int:
+    lease = inst.lease()
+    parts = _parts(args.part)
+    claims = {part: lease.claims(part) for part in parts}
+    problems = [(part, name, why) for part in parts for name, why in lease.problems(part)]
+    if args.json:
+        doc: dict[str, Any] = {part: [claim_json(c) for c in cs] for part, cs in claims.items()}
+        doc["problems"] = [{"part": p, "file": n, "reason": r} for p, n, r in problems]
+        json.dump(doc, out, indent=2)
+        out.write("\n")
+        return 0
+    now = time.time()
+    for part, cs in claims.items():
+        print(f"{TITLES[part]}:", file=out)
+        if not cs:
+            print("  no claims", file=out)
+        for c in cs:
+            mark = " (this computer)" if c.computer == lease.computer else ""
+            state = "closed" if c.closed else "open"
+            line = (
+                f"  {c.name} [{c.computer}]{mark}: {state}, renewed {ago(c.renewed, now)}, "
+                f"used {ago(c.active, now)}"
+            )
+            if c.taken is not None:
+                line += f", taken {ago(c.taken, now)}"
+            if c.sees is not None:
+                line += f", sees {c.sees}"
+            line += f", wrote {c.wrote}"
+            print(line, file=out)
+        for p, name, why in problems:
+            if p == part:
+                print(f"  not read: {name}: {why}", file=out)
+    return 0
+
+
+# -- writing ----------------------------------------------------------------------------
+
+
+def cmd_take(args: argparse.Namespace, inst: Installation, out: TextIO) -> int:
+    with inst.writer():
+        keeper = inst.lease().renew(args.part, take=True)
+    print(
+        f"{TITLES[args.part]} are taken here. This computer starts once it has kept them "
+        "for 2 minutes and every other computer has seen it.",
+        file=out,
+    )
+    if keeper.waiting:
+        print(f"Waiting for: {', '.join(keeper.waiting)}", file=out)
+    return 0
+
+
+def cmd_close(args: argparse.Namespace, inst: Installation, out: TextIO) -> int:
+    with inst.writer():
+        lease = inst.lease()
+        for part in _parts(args.part):
+            lease.close(part)
+    print(f"Closed: {', '.join(_parts(args.part))}", file=out)
+    return 0
+
+
+def cmd_renew(args: argparse.Namespace, inst: Installation, out: TextIO) -> int:
+    with inst.writer():
+        lease = inst.lease()
+        now = time.time()
+        for part in _parts(args.part):
+            print(describe(lease.renew(part), lease, now), file=out)
+    return 0
+
+
+def cmd_forget(args: argparse.Namespace, inst: Installation, out: TextIO) -> int:
+    with inst.writer():
+        inst.lease().forget(args.computer)
+    print(f"{args.computer} is declared gone for good; it counts again if it comes back.", file=out)
+    return 0
+
+
+COMMANDS: dict[str, Callable[[argparse.Namespace, Installation, TextIO], int]] = {
+    "setup": cmd_setup,
+    "look": cmd_look,
+    "claims": cmd_claims,
+    "take": cmd_take,
+    "close": cmd_close,
+    "renew": cmd_renew,
+    "forget": cmd_forget,
+}
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

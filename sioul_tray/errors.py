@@ -1,0 +1,31 @@
+"""One exception family for sioul-tray; each message states the fact, naming the file."""
+
+from __future__ import annotations
+
+
+class SioulError(Exception):
+    """Something the person can act on: the message says what and where."""
+
+
+class WrongPassphrase(SioulError):
+    """The passphrase (or the key kept on this computer) does not open the sharing folder."""
+
+
+class SealDamaged(SioulError):
+    """``sioul.seal`` is there but cannot be used: damaged, or made by a newer version."""
+
+
+class SealExists(SioulError, FileExistsError):
+    """Creating a seal where one exists already: nothing is ever overwritten."""
+
+
+class Unreadable(SioulError):
+    """A claim file that does not read; the message is the reason kept for the tray."""
+
+
+class NotSetUp(SioulError):
+    """This installation has no sharing folder yet."""
+
+
+class Busy(SioulError):
+    """Another process of this installation writes its claims (the tray, usually)."""

@@ -1,0 +1,197 @@
+"""This installation: where it keeps its config, state and cache, its computer id, the folder key
+it cached, and the lock that makes one process at a time the writer of its claims.
+
+``SIOUL_TRAY_HOME``, when set, holds all of it instead of the platform directories (tests, portable
+use). No Qt here: the command line and the tray share it.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import json
+import os
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import IO, Any
+
+import platformdirs
+
+from sioul_tray.errors import Busy, NotSetUp, SioulError, WrongPassphrase
+from sioul_tray.lease import Lease
+from sioul_tray.lease.folder import write_atomic
+from sioul_tray.lease.host import host_name, new_computer_id
+from sioul_tray.lease.rules import COMPUTER_ID
+from sioul_tray.share import Share
+
+APP = "sioul-tray"
+
+
+class Installation:
+    """The files of one installation of sioul-tray on this computer."""
+
+    def __init__(self, home: str | os.PathLike[str] | None = None) -> None:
+        home = home if home is not None else os.environ.get("SIOUL_TRAY_HOME") or None
+        if home is not None:
+            root = Path(home).expanduser()
+            self.config_dir = root / "config"
+            self.state_dir = root / "state"
+            self.cache_dir = root / "cache"
+        else:
+            self.config_dir = platformdirs.user_config_path(APP, appauthor=False)
+            self.state_dir = platformdirs.user_state_path(APP, appauthor=False)
+            self.cache_dir = platformdirs.user_cache_path(APP, appauthor=False)
+
+    # -- identity -------------------------------------------------------------------------
+
+    def computer(self) -> str:
+        """This installation's computer id, made once from the host name and then kept."""
+        path = self.config_dir / "computer"
+        try:
+            text = path.read_text(encoding="ascii").strip()
+        except FileNotFoundError:
+            text = ""
+        except (OSError, UnicodeDecodeError) as e:
+            raise SioulError(f"cannot read {path}: {e}") from None
+        if text:
+            if not COMPUTER_ID.fullmatch(text):
+                raise SioulError(f"{path} holds {text!r}, which is not a computer id")
+            return text
+        self.config_dir.mkdir(parents=True, exist_ok=True)
+        made = new_computer_id(host_name())
+        try:
+            # O_EXCL: a second process starting at the same moment keeps the first one's id.
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        except FileExistsError:
+            return self.computer()
+        with os.fdopen(fd, "w", encoding="ascii") as f:
+            f.write(made + "\n")
+        return made
+
+    # -- settings -------------------------------------------------------------------------
+
+    @property
+    def settings_file(self) -> Path:
+        return self.config_dir / "settings.json"
+
+    def settings(self) -> dict[str, Any]:
+        try:
+            raw = self.settings_file.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return {}
+        except OSError as e:
+            raise SioulError(f"cannot read {self.settings_file}: {e.strerror}") from None
+        try:
+            data = json.loads(raw)
+        except json.JSONDecodeError:
+            raise SioulError(f"{self.settings_file} is damaged: not JSON") from None
+        if not isinstance(data, dict):
+            raise SioulError(f"{self.settings_file} is damaged: not a table of settings")
+        return data
+
+    def update_settings(self, **changes: Any) -> None:
+        """Change some settings, keeping every other one the person set."""
+        data = self.settings()
+        data.update(changes)
+        self.config_dir.mkdir(parents=True, exist_ok=True)
+        write_atomic(
+            self.settings_file, (json.dumps(data, indent=2) + "\n").encode("utf-8"), sync=False
+        )
+
+    def share_folder(self) -> Path | None:
+        folder = self.settings().get("share")
+        return Path(folder) if isinstance(folder, str) and folder else None
+
+    # -- the folder key -------------------------------------------------------------------
+
+    def _key_file(self, folder_id: str) -> Path:
+        return self.config_dir / "keys" / f"{folder_id}.key"
+
+    def remember_key(self, share: Share) -> None:
+        """Cache the folder key, readable only by this user, so later starts need no passphrase."""
+        path = self._key_file(share.folder_id)
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        data = base64.b64encode(share.folder_key) + b"\n"
+        tmp = path.with_name(f".~{path.name}.tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o600)  # the umask or an older file must not widen it
+        os.replace(tmp, path)
+
+    def open_share(self) -> Share:
+        """The sharing folder set up here, opened with the cached key (no passphrase)."""
+        folder = self.share_folder()
+        if folder is None:
+            raise NotSetUp("no sharing folder is set up here: run `sioul-tray setup --share DIR`")
+        from sioul_tray.share.seal import read_seal
+
+        folder_id = read_seal(folder).get("folder")
+        if not isinstance(folder_id, str) or not COMPUTER_ID.fullmatch(folder_id):
+            raise SioulError(f"{folder / 'sioul.seal'} is damaged: no folder id")
+        path = self._key_file(folder_id)
+        try:
+            key = base64.b64decode(path.read_bytes().strip(), validate=True)
+        except FileNotFoundError:
+            raise NotSetUp(
+                f"this computer has no key for {folder}: run `sioul-tray setup --share {folder}`"
+            ) from None
+        except (OSError, ValueError) as e:
+            raise SioulError(f"cannot read the key in {path}: {e}") from None
+        try:
+            return Share.unlock(folder, key)
+        except WrongPassphrase:
+            raise WrongPassphrase(
+                f"the key kept in {path} does not open {folder}: the folder was sealed again; "
+                f"run `sioul-tray setup --share {folder}`"
+            ) from None
+
+    def lease(self, clock: Callable[[], float] = time.time) -> Lease:
+        return Lease(self.open_share(), self.computer(), clock=clock, state_dir=self.state_dir)
+
+    # -- one writer -----------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def writer(self) -> Iterator[None]:
+        """Be the only process of this installation writing its claims, or raise Busy."""
+        self.state_dir.mkdir(parents=True, exist_ok=True)
+        path = self.state_dir / "writer.lock"
+        f = open(path, "a+", encoding="utf-8")  # noqa: SIM115 - held open for the whole block
+        try:
+            if not _try_lock(f):
+                f.seek(0)
+                holder = f.read().strip() or "?"
+                raise Busy(
+                    f"another sioul-tray process (pid {holder}) writes this computer's claims; "
+                    "try again when it has quit"
+                )
+            f.seek(0)
+            f.truncate()
+            f.write(f"{os.getpid()}\n")
+            f.flush()
+            yield
+        finally:
+            f.close()  # closing the file releases the lock
+
+
+def _try_lock(f: IO[str]) -> bool:
+    if sys.platform == "win32":
+        import msvcrt
+
+        try:
+            f.seek(0)
+            msvcrt.locking(f.fileno(), msvcrt.LK_NBLCK, 1)
+        except OSError:
+            return False
+        return True
+    import fcntl
+
+    try:
+        fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return False
+    return True

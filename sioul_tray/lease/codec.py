@@ -1,0 +1,111 @@
+"""A claim as text inside its seal: a compact JSON array, checked field by field.
+
+The array form keeps a claim file well under 512 bytes with 63-character ids. Fields are in the
+contract's order; a newer version may append fields, which this one ignores. Every way the text can
+be wrong raises `Unreadable` with a reason, never anything else.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from sioul_tray.errors import Unreadable
+from sioul_tray.lease.rules import COMPUTER_ID, PARTS, Claim
+from sioul_tray.share.seal import OVERHEAD
+
+MAX_FILE = 512  # a claim file is at most this many bytes
+MAX_NAME_BYTES = 64  # a display name is cut to this many UTF-8 bytes when written
+MAX_FORGETS = 32
+MAX_INT = 2**63 - 1
+MAX_TIME = 2**34  # the year 2514: later times are absurd, not a clock that is off
+
+FIELDS = (
+    "computer", "part", "name", "seq", "since", "renewed", "active",
+    "taken", "closed", "wrote", "sees", "forgets",
+)  # fmt: skip
+
+
+def short_name(name: str) -> str:
+    """The display name as it can be written: no control characters, at most 64 UTF-8 bytes."""
+    clean = "".join(ch for ch in name if ch.isprintable()).strip()
+    data = clean.encode("utf-8")[:MAX_NAME_BYTES]
+    return data.decode("utf-8", errors="ignore")
+
+
+def encode(claim: Claim) -> str:
+    """The claim as compact JSON, without padding."""
+    row = [
+        claim.computer, claim.part, claim.name, claim.seq, claim.since, claim.renewed,
+        claim.active, claim.taken, claim.closed, claim.wrote, claim.sees, dict(claim.forgets),
+    ]  # fmt: skip
+    return json.dumps(row, ensure_ascii=False, separators=(",", ":"))
+
+
+def fits(text: str) -> bool:
+    """The sealed file, padded by one byte, stays within MAX_FILE."""
+    return len(text.encode("utf-8")) + 1 + OVERHEAD <= MAX_FILE
+
+
+def padded(text: str, old_size: int | None) -> bytes:
+    """The plaintext, padded with spaces so the sealed file's size differs from `old_size`.
+
+    Some sync tools compare size and whole-second modification time only and would miss a
+    same-size rewrite within one second.
+    """
+    data = text.encode("utf-8")
+    if old_size is not None and len(data) + OVERHEAD == old_size:
+        data += b" "
+    return data
+
+
+def _int(value: Any, what: str, top: int = MAX_INT) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise Unreadable(f"not valid: {what} is not a whole number")
+    if not 0 <= value <= top:
+        raise Unreadable(f"not valid: {what} is out of range")
+    return value
+
+
+def _id(value: Any, what: str) -> str:
+    if not isinstance(value, str) or not COMPUTER_ID.fullmatch(value):
+        raise Unreadable(f"not valid: {what} is not a computer id")
+    return value
+
+
+def decode(plaintext: bytes) -> Claim:
+    """The claim in an opened seal's plaintext, or Unreadable saying what is wrong."""
+    try:
+        row = json.loads(plaintext.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+        raise Unreadable("not valid: not a claim") from None
+    if not isinstance(row, list) or len(row) < len(FIELDS):
+        raise Unreadable("not valid: fields are missing")
+    computer, part, name, seq, since, renewed, active, taken, closed, wrote, sees, forgets = row[
+        : len(FIELDS)
+    ]
+    if not isinstance(part, str) or part not in PARTS:
+        raise Unreadable("not valid: unknown part")
+    if not isinstance(name, str) or len(name) > 4 * MAX_NAME_BYTES:
+        raise Unreadable("not valid: the name is not text of a sensible length")
+    if not isinstance(closed, bool):
+        raise Unreadable("not valid: closed is not true or false")
+    if not isinstance(forgets, Mapping) or len(forgets) > MAX_FORGETS:
+        raise Unreadable("not valid: forgets is not a small table")
+    return Claim(
+        computer=_id(computer, "computer"),
+        part=part,
+        name=name,
+        seq=_int(seq, "seq"),
+        since=_int(since, "since", MAX_TIME),
+        renewed=_int(renewed, "renewed", MAX_TIME),
+        active=_int(active, "active", MAX_TIME),
+        taken=None if taken is None else _int(taken, "taken", MAX_TIME),
+        closed=closed,
+        wrote=_int(wrote, "wrote"),
+        sees=None if sees is None else _id(sees, "sees"),
+        forgets={
+            _id(k, "a forgotten computer"): _int(v, "a forgotten seq") for k, v in forgets.items()
+        },
+    )

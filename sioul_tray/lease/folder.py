@@ -1,0 +1,222 @@
+"""Claim files on disk: which names are claims, reading them safely, writing them atomically.
+
+Only regular files named ``^[a-z0-9_]{1,63}\\.lease$`` of at most 4096 bytes are read; everything
+else in a part's folder gets a reason, so the tray can say why a file does not count. A write goes
+to a ``.~*.tmp`` temporary beside the claim, is fsynced, and replaces the claim with one atomic
+rename: a reader, or a sync tool, never sees a torn claim.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import re
+import secrets
+import stat
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+CLAIM_NAME = re.compile(r"([a-z0-9_]{1,63})\.lease")
+MAX_READ = 4096
+
+# Names some tool leaves beside claims, with what they are. First match wins.
+_NOT_CLAIMS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"\.~.*\.tmp"), "temporary file: still being written"),
+    (re.compile(r"(\.syncthing\..*|~syncthing~.*)\.tmp"), "Syncthing temporary: still syncing"),
+    (re.compile(r".*\.sync-conflict-.*"), "conflicted copy made by Syncthing"),
+    (re.compile(r".*\(.*conflicted copy.*\).*", re.I), "conflicted copy made by the sync tool"),
+    (re.compile(r"\..*\.icloud"), "iCloud placeholder: not downloaded yet"),
+    (re.compile(r"\..*\.~[0-9a-f]+"), "Nextcloud temporary: still syncing"),
+    (re.compile(r".*\.(part|partial|crdownload|download)"), "partial download: still syncing"),
+    (re.compile(r"[a-z0-9_]{1,63} \d+\.lease"), "conflicted copy (iCloud style)"),
+    (re.compile(r"[a-z0-9_]{1,63}-[^.]+\.lease"), "conflicted copy (OneDrive style)"),
+    (re.compile(r"(\.ds_store|desktop\.ini|thumbs\.db|\.dropbox.*|icon\r)", re.I), "system file"),
+    (re.compile(r".*\.lease", re.I | re.S), "not a claim file name"),
+)
+
+# Reasons that only mean "wait a little": the tray does not warn about them.
+PASSING = frozenset(
+    {
+        "temporary file: still being written",
+        "Syncthing temporary: still syncing",
+        "iCloud placeholder: not downloaded yet",
+        "Nextcloud temporary: still syncing",
+        "partial download: still syncing",
+        "system file",
+        "vanished while reading",
+    }
+)
+
+
+def why_not_a_claim(name: str) -> str:
+    """The reason a file name in a part's folder is not a claim."""
+    for pattern, reason in _NOT_CLAIMS:
+        if pattern.fullmatch(name):
+            return reason
+    return "not a claim"
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One file of a part's folder: a claim candidate with its bytes, or a reason it is not."""
+
+    name: str
+    signature: tuple[int, int, int] | None = None  # (inode, size, mtime_ns) when it was read
+    data: bytes | None = None
+    problem: str | None = None
+
+
+def signature_of(st: os.stat_result) -> tuple[int, int, int]:
+    return (st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+_OPEN_FLAGS = (
+    os.O_RDONLY
+    | getattr(os, "O_NOFOLLOW", 0)  # a link put in place after listing is still refused
+    | getattr(os, "O_NONBLOCK", 0)  # a FIFO put in place after listing must not block the tick
+    | getattr(os, "O_BINARY", 0)
+)
+
+
+def scan(folder: Path, known: dict[str, tuple[int, int, int]] | None = None) -> Iterator[Entry]:
+    """The entries of a part's folder. A claim whose signature is in `known` is not read again.
+
+    A file that is unchanged since the last read (same inode, size and nanosecond mtime) yields an
+    Entry without data; the caller keeps what it read before.
+    """
+    try:
+        listing = os.scandir(folder)
+    except FileNotFoundError:
+        return
+    except OSError as e:
+        yield Entry(name=".", problem=f"cannot list the folder: {e.strerror}")
+        return
+    with listing:
+        for item in listing:
+            name = item.name
+            if not CLAIM_NAME.fullmatch(name):
+                yield Entry(name=name, problem=why_not_a_claim(name))
+                continue
+            yield _read(item, known)
+
+
+def _read(item: os.DirEntry[str], known: dict[str, tuple[int, int, int]] | None) -> Entry:
+    name = item.name
+    try:
+        if item.is_symlink():
+            return Entry(name=name, problem="a link, not a file")
+        if item.is_dir(follow_symlinks=False):
+            return Entry(name=name, problem="a folder, not a file")
+        if not item.is_file(follow_symlinks=False):
+            return Entry(name=name, problem="not a regular file")
+    except OSError:
+        return Entry(name=name, problem="vanished while reading")
+    try:
+        fd = os.open(item.path, _OPEN_FLAGS)
+    except FileNotFoundError:
+        return Entry(name=name, problem="vanished while reading")
+    except PermissionError:
+        return Entry(name=name, problem="cannot be read: permission denied")
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            return Entry(name=name, problem="a link, not a file")
+        return Entry(name=name, problem=f"cannot be read: {e.strerror}")
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            return Entry(name=name, problem="not a regular file")
+        sig = signature_of(st)
+        if known is not None and known.get(name) == sig:
+            return Entry(name=name, signature=sig)
+        if st.st_size == 0:
+            return Entry(name=name, signature=sig, problem="empty: still syncing")
+        if st.st_size > MAX_READ:
+            return Entry(name=name, signature=sig, problem=f"too large ({st.st_size} bytes)")
+        chunks = []
+        total = 0
+        while total <= MAX_READ:
+            chunk = os.read(fd, MAX_READ + 1 - total)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+        data = b"".join(chunks)
+        if len(data) > MAX_READ:
+            return Entry(name=name, signature=sig, problem="grew too large while reading")
+        return Entry(name=name, signature=sig, data=data)
+    except PermissionError:
+        return Entry(name=name, problem="cannot be read: permission denied")
+    except OSError as e:
+        return Entry(name=name, problem=f"cannot be read: {e.strerror}")
+    finally:
+        os.close(fd)
+
+
+def file_size(path: Path) -> int | None:
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return None
+
+
+def write_atomic(path: Path, data: bytes, *, sync: bool = True) -> None:
+    """Replace `path` with `data` through a fsynced temporary and one rename; never in place."""
+    folder = path.parent
+    tmp = folder / f".~{path.stem}.{secrets.token_hex(4)}.tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o644)
+    try:
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
+            if sync:
+                os.fsync(fd)
+        finally:
+            os.close(fd)
+        _replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    if sync:
+        _sync_folder(folder)
+
+
+def _replace(tmp: Path, path: Path) -> None:
+    # Windows refuses a rename while an antivirus, indexer or sync client holds the target open.
+    for delay in (0.01, 0.05, 0.1, 0.25, 0.5):
+        try:
+            os.replace(tmp, path)
+            return
+        except PermissionError:
+            if os.name != "nt":
+                raise
+            time.sleep(delay)
+    os.replace(tmp, path)
+
+
+def _sync_folder(folder: Path) -> None:
+    # The rename itself is durable only once the folder is synced (POSIX); Windows has no such call.
+    if os.name == "nt":
+        return
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def remove_leftovers(folder: Path, computer: str) -> None:
+    """Remove this computer's temporaries left by a crash mid-write."""
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    prefix = f".~{computer}."
+    for name in names:
+        if name.startswith(prefix) and name.endswith(".tmp"):
+            with contextlib.suppress(OSError):
+                os.unlink(folder / name)

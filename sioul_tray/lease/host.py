@@ -1,0 +1,78 @@
+"""This computer: when the process began, the name people call it, and an id for its claims."""
+
+from __future__ import annotations
+
+import functools
+import secrets
+import socket
+import string
+import subprocess
+import sys
+import time
+import unicodedata
+
+_started: int | None = None
+
+
+def started() -> int:
+    """When this process began, as the lease first asked (whole Unix seconds)."""
+    global _started
+    if _started is None:
+        _started = int(time.time())
+    return _started
+
+
+@functools.cache
+def host_name() -> str:
+    """The name people call this computer, asked once per process.
+
+    macOS: the ComputerName ("Anna's MacBook Air"), from one call to scutil. Linux: the pretty host
+    name of /etc/machine-info when set. Else (Windows too) the host name, with its case.
+    """
+    name = ""
+    if sys.platform == "darwin":
+        name = _mac_computer_name()
+    elif sys.platform.startswith("linux"):
+        name = _pretty_hostname()
+    return name or socket.gethostname().split(".")[0] or "this computer"
+
+
+def _mac_computer_name() -> str:
+    try:
+        done = subprocess.run(
+            ["scutil", "--get", "ComputerName"], capture_output=True, text=True, timeout=5
+        )
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    return done.stdout.strip() if done.returncode == 0 else ""
+
+
+def _pretty_hostname(path: str = "/etc/machine-info") -> str:
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return ""
+    for line in lines:
+        key, _, value = line.partition("=")
+        if key.strip() == "PRETTY_HOSTNAME":
+            value = value.strip()
+            if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+                value = value[1:-1]
+            return value.replace('\\"', '"').strip()
+    return ""
+
+
+_ID_CHARS = string.ascii_lowercase + string.digits
+
+
+def new_computer_id(name: str) -> str:
+    """An id for this installation's claims: the name in ``[a-z0-9_]`` plus a random suffix.
+
+    The suffix keeps two "MacBook-Air"s from ever sharing a claim file.
+    """
+    ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
+    base = "".join(ch if ch.isalnum() else "_" for ch in ascii_name.lower())
+    base = "_".join(part for part in base.split("_") if part)[:58] or "computer"
+    suffix = "".join(secrets.choice(_ID_CHARS) for _ in range(4))
+    return f"{base}_{suffix}"

@@ -1,0 +1,123 @@
+"""Who keeps a part as seen here, and whether this computer may act on it.
+
+Pure functions over a *view*: the claims of one part with ``renewed`` replaced by the time this
+computer heard them and forgotten claims marked closed (see `Lease`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sioul_tray.lease.rules import ALIVE, SETTLING, UNCLOSED, Claim, Rule, alive
+
+
+@dataclass(frozen=True)
+class Keeper:
+    """Who keeps a part, as seen here, and whether this computer acts on it."""
+
+    part: str
+    computer: str | None
+    name: str | None
+    here: bool
+    since: int | None  # since when this computer has seen this keeper keep the part (KEPT)
+    settled: bool
+    others_heard: bool
+    agreed: bool
+    acting: bool
+    # Not in the contract's table; for the tray's "waiting for Laptop": the computers whose
+    # acknowledgement (a part that must never happen twice) or agreement (the others) is missing.
+    waiting: tuple[str, ...] = ()
+
+
+def acknowledged(
+    keeper: str,
+    me: str,
+    view: Sequence[Claim],
+    rule: Rule,
+    now: float,
+    *,
+    read_others: bool,
+    created: bool,
+) -> tuple[bool, tuple[str, ...]]:
+    """Every other computer that might be acting has said, in its own claim, that it sees `keeper`.
+
+    Returns the verdict and the computers still waited for. A computer that joined a folder made
+    elsewhere and has read nobody's claim yet has heard nobody: it must not act on an empty view.
+    """
+    others = [c for c in view if c.computer != me]
+    # "Gone" may only mean gone while this computer's own sync is seen flowing.
+    flowing = any(now - c.renewed <= ALIVE for c in others)
+    waiting: list[str] = []
+    for c in others:
+        if c.closed:
+            continue
+        if c.sees == keeper and alive(c, now):
+            continue
+        if c.sees == keeper and rule is Rule.STAYS and now - c.renewed <= UNCLOSED - ALIVE:
+            continue
+        if now - c.renewed > UNCLOSED and flowing:
+            continue
+        waiting.append(c.computer)
+    heard_anyone = read_others or created
+    return heard_anyone and not waiting, tuple(waiting)
+
+
+def agreed(keeper: str, me: str, view: Sequence[Claim], now: float) -> tuple[bool, tuple[str, ...]]:
+    """More than half of the computers alive as seen here, this one included, see `keeper`.
+
+    This computer counts as seeing the keeper: it writes that in its next claim. Alone, it is a
+    majority of one, unless it knows a computer that is neither closed nor gone (it may only have
+    lost touch with it): then it agrees with itself only while the person is at it.
+    """
+    mine = next((c for c in view if c.computer == me), None)
+    voters = [c for c in view if c.computer != me and alive(c, now)]
+    if not voters:
+        lost_touch = [
+            c.computer
+            for c in view
+            if c.computer != me and not c.closed and now - c.renewed <= UNCLOSED
+        ]
+        if not lost_touch:
+            return True, ()
+        present = mine is not None and now - mine.active <= ALIVE
+        return present, () if present else tuple(lost_touch)
+    dissent = tuple(c.computer for c in voters if c.sees != keeper)
+    seeing = 1 + len(voters) - len(dissent)
+    return 2 * seeing > 1 + len(voters), dissent
+
+
+def judge(
+    part: str,
+    rule: Rule,
+    me: str,
+    keeper: Claim | None,
+    view: Sequence[Claim],
+    now: float,
+    since: int | None,
+    *,
+    read_others: bool,
+    created: bool,
+) -> Keeper:
+    """The `Keeper` seen here, given the keeper chosen from `view` and since when it is kept."""
+    if keeper is None:
+        return Keeper(part, None, None, False, None, False, False, False, False)
+    here = keeper.computer == me
+    settled = here and since is not None and now - since >= SETTLING
+    heard, unheard = acknowledged(
+        keeper.computer, me, view, rule, now, read_others=read_others, created=created
+    )
+    agree, dissent = agreed(keeper.computer, me, view, now)
+    acting = settled and (heard if rule.never_twice else agree)
+    return Keeper(
+        part=part,
+        computer=keeper.computer,
+        name=keeper.name,
+        here=here,
+        since=since,
+        settled=settled,
+        others_heard=heard,
+        agreed=agree,
+        acting=acting,
+        waiting=unheard if rule.never_twice else dissent,
+    )

@@ -1,0 +1,483 @@
+"""`Lease`: one computer's claims in a sharing folder, and what it sees of everyone else's.
+
+The I/O shell around the pure rules: it reads the part's folder (and any overlay), keeps the last
+good copy and the highest ``seq`` of every claim, judges liveness by when *this* computer heard each
+claim change (its own clock), writes its own claim, and tracks since when it has seen each keeper.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sioul_tray.errors import SioulError, Unreadable
+from sioul_tray.lease import codec, memory
+from sioul_tray.lease.folder import (
+    Entry,
+    file_size,
+    remove_leftovers,
+    scan,
+    signature_of,
+    write_atomic,
+)
+from sioul_tray.lease.host import host_name, started
+from sioul_tray.lease.keeper import Keeper, judge
+from sioul_tray.lease.overlay import Overlay
+from sioul_tray.lease.rules import (
+    COMPUTER_ID,
+    PARTS,
+    RENEW,
+    UNCLOSED,
+    Claim,
+    choose,
+    forgotten,
+    is_forgotten,
+)
+from sioul_tray.share.seal import Share
+
+Signature = tuple[int, int, int]
+MAX_DIAGNOSE = 256  # at most this many other paths are tried to explain a claim that does not open
+
+
+@dataclass
+class _Part:
+    """What this Lease knows of one part."""
+
+    best: dict[str, Claim] = field(default_factory=dict)  # last good copy per computer
+    text: dict[str, str] = field(default_factory=dict)  # its claim text, for the state file
+    heard: dict[str, int | None] = field(default_factory=dict)  # local clock; None: not yet read
+    read: set[str] = field(default_factory=set)  # computers read from the folder in this process
+    files: dict[str, tuple[Signature, Claim | None, str]] = field(default_factory=dict)
+    problems: list[tuple[str, str]] = field(default_factory=list)
+    ahead: dict[str, int] = field(default_factory=dict)  # clocks seen ahead of ours, by seconds
+    forgets: dict[str, tuple[int, int]] = field(default_factory=dict)  # id: (seq, its renewed)
+    kept: tuple[str | None, int] | None = None  # KEPT: (keeper seen here, since when)
+    run_since: int | None = None  # `since` of this computer's open claim in this run
+    made_folder: bool = False
+
+
+class Lease:
+    """This computer's claims on the parts of a sharing folder.
+
+    `clock` returns Unix seconds; `state_dir=None` keeps the local state in memory only. Several
+    Leases with their own clocks and state can share one folder in one process.
+    """
+
+    def __init__(
+        self,
+        share: Share,
+        computer: str,
+        name: str | None = None,
+        clock: Callable[[], float] = time.time,
+        state_dir: str | os.PathLike[str] | None = None,
+        overlays: Iterable[Overlay] = (),
+    ) -> None:
+        if not COMPUTER_ID.fullmatch(computer):
+            raise SioulError(f"{computer!r} is not a computer id: use a-z, 0-9 and _ (1 to 63)")
+        started()  # the process's start, as the lease first asked
+        self.share = share
+        self.computer = computer
+        self.name = codec.short_name(name if name is not None else host_name()) or computer
+        self._clock = clock
+        self._overlays = list(overlays)
+        self._parts = {part: _Part() for part in PARTS}
+        self._last_now: float | None = None
+        self._state = (
+            None if state_dir is None else memory.state_file(state_dir, share.folder_id, computer)
+        )
+        self.state_problem: str | None = None
+        if self._state is not None:
+            self._restore(self._state)
+        for part in PARTS:
+            remove_leftovers(self._folder(part), computer)
+
+    def __repr__(self) -> str:
+        return f"Lease({self.computer!r}, {self.share!r})"
+
+    # -- the contract ---------------------------------------------------------------------
+
+    def renew(
+        self, part: str, active: float | None = None, take: bool = False, wrote: int | None = None
+    ) -> Keeper:
+        """Write this computer's claim on `part` (open), then say who keeps it as seen here."""
+        now = self._now()
+        p = self._read(part, now)
+        mine = p.best.get(self.computer)
+        t = int(now)
+        open_run = p.run_since is not None and mine is not None and not mine.closed
+        claim = Claim(
+            computer=self.computer,
+            part=part,
+            name=self.name,
+            seq=self._next_seq(mine, t),
+            since=p.run_since if open_run and p.run_since is not None else t,
+            renewed=t,
+            active=t if active is None else min(int(active), t),
+            taken=t if take else (mine.taken if mine else None),
+            closed=False,
+            wrote=self._wrote(mine, wrote),
+            forgets=self._forgets(p, t),
+        )
+        view, keeper = self._write(part, p, claim, t)
+        p.run_since = claim.since
+        return self._judge(part, p, view, keeper, t)
+
+    def close(self, part: str, wrote: int | None = None) -> None:
+        """Close this computer's claim on `part`: it marks nothing until it renews again."""
+        now = self._now()
+        p = self._read(part, now)
+        p.kept = None
+        p.run_since = None
+        mine = p.best.get(self.computer)
+        if mine is None:
+            return  # nothing of ours to close
+        t = int(now)
+        claim = dataclasses.replace(
+            mine,
+            name=self.name,
+            seq=self._next_seq(mine, t),
+            renewed=t,
+            closed=True,
+            wrote=self._wrote(mine, wrote),
+            forgets=self._forgets(p, t),
+        )
+        self._write(part, p, claim, t)
+
+    def look(self, part: str) -> Keeper:
+        """Who keeps `part`, as read now, without claiming it."""
+        now = self._now()
+        p = self._read(part, now)
+        view = self._view(p)
+        t = int(now)
+        keeper = self._judge(part, p, view, choose(PARTS[part], view, t), t)
+        self._save()
+        return keeper
+
+    def claims(self, part: str) -> list[Claim]:
+        """Every claim on `part` that reads, live or not, as last written by its computer."""
+        p = self._read(part, self._now())
+        self._save()
+        return sorted(p.best.values(), key=lambda c: c.computer)
+
+    def forget(self, computer: str) -> None:
+        """Declare `computer` gone for good on every part: its claims up to now count as closed."""
+        if computer == self.computer:
+            raise SioulError("this computer cannot declare itself gone")
+        now = self._now()
+        t = int(now)
+        found = False
+        for part in PARTS:
+            p = self._read(part, now)
+            theirs = p.best.get(computer)
+            if theirs is None:
+                continue
+            found = True
+            p.forgets[computer] = (theirs.seq, theirs.renewed)
+            mine = p.best.get(self.computer)
+            if mine is None:
+                # A closed claim carries the news without claiming the part.
+                mine = Claim(self.computer, part, self.name, 0, t, t, t, closed=True)
+            claim = dataclasses.replace(
+                mine,
+                name=self.name,
+                seq=self._next_seq(p.best.get(self.computer), t),
+                renewed=t,
+                forgets=self._forgets(p, t),
+            )
+            self._write(part, p, claim, t)
+        if not found:
+            raise SioulError(f"no claim of {computer!r} was ever read here: nothing to forget")
+
+    def problems(self, part: str) -> list[tuple[str, str]]:
+        """(file name, reason) for each file the last read of `part` skipped."""
+        return list(self._parts[part].problems)
+
+    # -- more for the tray ----------------------------------------------------------------
+
+    def heard(self, part: str) -> dict[str, int]:
+        """When each computer's claim on `part` was last heard changing, by this clock."""
+        return {c: h for c, h in self._parts[part].heard.items() if h is not None}
+
+    def clock_offsets(self, part: str) -> dict[str, int]:
+        """Computers whose claims arrived over RENEW ahead of this clock, by how many seconds."""
+        return dict(self._parts[part].ahead)
+
+    # -- reading --------------------------------------------------------------------------
+
+    def _folder(self, part: str) -> Path:
+        return self.share.folder / "leases" / part
+
+    def _read(self, part: str, now: float) -> _Part:
+        if part not in PARTS:
+            raise SioulError(f"unknown part {part!r}: the parts are {', '.join(PARTS)}")
+        p = self._parts[part]
+        t = int(now)
+        problems: list[tuple[str, str]] = []
+        fresh: dict[str, tuple[Claim, str, str]] = {}  # computer: (claim, text, where)
+
+        def consider(claim: Claim, text: str, where: str) -> None:
+            best = fresh.get(claim.computer)
+            if best is None or claim.seq > best[0].seq:  # the folder's copy is first: wins ties
+                fresh[claim.computer] = (claim, text, where)
+
+        known = {name: sig for name, (sig, _, _) in p.files.items()}
+        files: dict[str, tuple[Signature, Claim | None, str]] = {}
+        entries = list(scan(self._folder(part), known))
+        for entry in entries:
+            if entry.data is None and entry.problem is None and entry.signature is not None:
+                files[entry.name] = cached = p.files[entry.name]
+                _, claim, text = cached
+                if claim is None:
+                    problems.append((entry.name, text))
+                else:
+                    consider(claim, text, entry.name)
+                continue
+            result = self._open_entry(part, entry, entries)
+            if isinstance(result, str):
+                problems.append((entry.name, result))
+                if entry.signature is not None:
+                    files[entry.name] = (entry.signature, None, result)
+            else:
+                claim, text = result
+                consider(claim, text, entry.name)
+                assert entry.signature is not None
+                files[entry.name] = (entry.signature, claim, text)
+        p.files = files
+        for overlay in self._overlays:
+            try:
+                fetched = list(overlay.fetch(part))
+            except OSError as e:
+                problems.append((overlay.name, f"overlay cannot be read: {e.strerror or e}"))
+                continue
+            for entry in fetched:
+                where = f"{overlay.name}: {entry.name}"
+                result = self._open_entry(part, entry, fetched)
+                if isinstance(result, str):
+                    problems.append((where, result))
+                else:
+                    consider(*result, where)
+        for claim, text, where in fresh.values():
+            self._learn(p, claim, text, where, t, problems)
+        for computer, h in p.heard.items():
+            if h is None:  # restored from the state file and not in the folder any more
+                p.heard[computer] = min(t, p.best[computer].renewed)
+        p.problems = problems
+        return p
+
+    def _open_entry(
+        self, part: str, entry: Entry, neighbours: list[Entry]
+    ) -> tuple[Claim, str] | str:
+        """The claim in one file, or the reason it does not count."""
+        if entry.problem is not None:
+            return entry.problem
+        assert entry.data is not None
+        relpath = f"leases/{part}/{entry.name}"
+        try:
+            plaintext = self.share.unseal(relpath, entry.data)
+            claim = codec.decode(plaintext)
+        except Unreadable as e:
+            reason = str(e)
+            if reason.startswith("damaged"):
+                return self._copied_from(relpath, entry.data, neighbours) or reason
+            return reason
+        stem = entry.name[: -len(".lease")]
+        if claim.computer != stem or claim.part != part:
+            return "does not match its file name"
+        return claim, plaintext.decode("utf-8").rstrip(" ")
+
+    def _copied_from(self, relpath: str, data: bytes, neighbours: list[Entry]) -> str | None:
+        """Say where a claim that does not open at its path was copied from, when that shows."""
+        names = {e.name for e in neighbours if e.name.endswith(".lease")}
+        for p in self._parts.values():
+            names.update(f"{c}.lease" for c in p.best)
+        tries = 0
+        for part in PARTS:
+            for name in sorted(names):
+                other = f"leases/{part}/{name}"
+                if other == relpath:
+                    continue
+                tries += 1
+                if tries > MAX_DIAGNOSE:
+                    return None
+                try:
+                    self.share.unseal(other, data)
+                except Unreadable:
+                    continue
+                if other.split("/")[1] != relpath.split("/")[1]:
+                    return f"copied from another part ({other})"
+                return f"copied from another name ({name})"
+        return None
+
+    def _learn(
+        self, p: _Part, claim: Claim, text: str, where: str, t: int, problems: list[tuple[str, str]]
+    ) -> None:
+        """Take in the best copy of one computer's claim found by this read."""
+        c = claim.computer
+        known = p.best.get(c)
+        if known is not None and claim.seq < known.seq:
+            problems.append((where, f"stale copy: seq {claim.seq}, already read seq {known.seq}"))
+            p.read.add(c)
+            return
+        if known is not None and claim.seq == known.seq:
+            p.read.add(c)
+            return
+        first = c not in p.read
+        p.best[c] = claim
+        p.text[c] = text
+        p.read.add(c)
+        p.heard[c] = min(t, claim.renewed) if first else t
+        self._dirty = True
+        if c == self.computer:
+            # Another run of this installation wrote later (state lost): adopt what it declared.
+            for gone, seq in claim.forgets.items():
+                if gone not in p.forgets or p.forgets[gone][0] < seq:
+                    p.forgets[gone] = (seq, t)
+            return
+        if claim.renewed - t > RENEW:
+            p.ahead[c] = claim.renewed - t
+        else:
+            p.ahead.pop(c, None)
+
+    # -- judging --------------------------------------------------------------------------
+
+    def _view(self, p: _Part) -> list[Claim]:
+        """The claims as the rules see them: renewed = when heard here; forgotten = closed."""
+        gone = forgotten(p.best.values())
+        view = []
+        for c, claim in p.best.items():
+            heard = p.heard.get(c)
+            closed = claim.closed or is_forgotten(claim, gone)
+            if heard != claim.renewed or closed != claim.closed:
+                claim = dataclasses.replace(
+                    claim, renewed=claim.renewed if heard is None else heard, closed=closed
+                )
+            view.append(claim)
+        return view
+
+    def _judge(
+        self, part: str, p: _Part, view: list[Claim], keeper: Claim | None, t: int
+    ) -> Keeper:
+        chosen = keeper.computer if keeper else None
+        if p.kept is None or p.kept[0] != chosen:
+            p.kept = (chosen, t)
+        since = p.kept[1] if chosen is not None else None
+        others = any(c != self.computer for c in p.best)
+        return judge(
+            part,
+            PARTS[part],
+            self.computer,
+            keeper,
+            view,
+            t,
+            since,
+            read_others=others,
+            created=self.share.creator == self.computer,
+        )
+
+    # -- writing --------------------------------------------------------------------------
+
+    def _write(self, part: str, p: _Part, claim: Claim, t: int) -> tuple[list[Claim], Claim | None]:
+        """Write this computer's claim, acknowledging the keeper it sees; the view and keeper."""
+        p.best[self.computer] = claim
+        p.heard[self.computer] = t
+        view = self._view(p)
+        keeper = choose(PARTS[part], view, t)
+        claim = dataclasses.replace(claim, sees=keeper.computer if keeper else None)
+        text = codec.encode(claim)
+        while not codec.fits(text) and p.forgets:
+            # Drop the oldest declaration: a claim that old no longer holds anywhere anyway.
+            oldest = min(p.forgets, key=lambda c: p.forgets[c][1])
+            del p.forgets[oldest]
+            claim = dataclasses.replace(claim, forgets=self._forgets(p, t))
+            text = codec.encode(claim)
+        folder = self._folder(part)
+        relpath = f"leases/{part}/{self.computer}.lease"
+        path = self.share.folder / relpath
+        try:
+            if not p.made_folder:
+                if not self.share.folder.is_dir():
+                    raise SioulError(f"the sharing folder {self.share.folder} is missing")
+                folder.mkdir(parents=True, exist_ok=True)
+                p.made_folder = True
+            data = self.share.seal(relpath, codec.padded(text, file_size(path)))
+            write_atomic(path, data)
+            sig = signature_of(os.stat(path))
+        except OSError as e:
+            raise SioulError(f"cannot write {path}: {e.strerror or e}") from None
+        p.files[path.name] = (sig, claim, text)
+        p.best[self.computer] = claim
+        p.text[self.computer] = text
+        p.read.add(self.computer)
+        for overlay in self._overlays:
+            try:
+                overlay.publish(part, path.name, data)
+            except OSError as e:
+                p.problems.append((overlay.name, f"overlay cannot be written: {e.strerror or e}"))
+        self._dirty = True
+        self._save()
+        view = [claim if c.computer == self.computer else c for c in view]
+        return view, keeper
+
+    def _next_seq(self, mine: Claim | None, t: int) -> int:
+        # The clock makes seq go up across reinstalls that lost the state, too.
+        return max(mine.seq + 1 if mine else 0, t)
+
+    def _wrote(self, mine: Claim | None, wrote: int | None) -> int:
+        if wrote is not None:
+            if wrote < 0:
+                raise SioulError("wrote must not be negative")
+            return int(wrote)
+        return mine.wrote if mine else 0
+
+    def _forgets(self, p: _Part, t: int) -> dict[str, int]:
+        for c in [c for c, (_, renewed) in p.forgets.items() if t - renewed > 2 * UNCLOSED]:
+            del p.forgets[c]  # a claim that old holds nowhere: the declaration is moot
+        return {c: seq for c, (seq, _) in sorted(p.forgets.items())}
+
+    # -- time and state -------------------------------------------------------------------
+
+    def _now(self) -> float:
+        now = float(self._clock())
+        last = self._last_now
+        if last is not None and abs(now - last) > 2 * RENEW:
+            # Slept without telling us, or the clock was set: settle again. A clock set back must
+            # not leave heard times in the future, where claims would live longer than ALIVE.
+            t = int(now)
+            for p in self._parts.values():
+                if p.kept is not None:
+                    p.kept = (p.kept[0], t)
+                if now < last:
+                    p.heard = {c: h if h is None else min(h, t) for c, h in p.heard.items()}
+        self._last_now = now
+        return now
+
+    _dirty = False
+
+    def _restore(self, path: Path) -> None:
+        got = memory.load(path)
+        self.state_problem = got.problem
+        for part, table in got.claims.items():
+            p = self._parts[part]
+            for computer, (claim, text) in table.items():
+                p.best[computer] = claim
+                p.text[computer] = text
+                p.heard[computer] = None
+            p.forgets = dict(got.forgets.get(part, {}))
+
+    def _save(self) -> None:
+        if self._state is None or not self._dirty:
+            return
+        try:
+            memory.save(
+                self._state,
+                {part: p.text for part, p in self._parts.items()},
+                {part: p.forgets for part, p in self._parts.items()},
+            )
+        except OSError as e:
+            self.state_problem = f"{self._state}: cannot be written ({e.strerror or e})"
+            return
+        self._dirty = False

@@ -1,0 +1,95 @@
+"""What one computer remembers of the claims it read: the local state file.
+
+The last good copy of every claim (which carries the highest ``seq`` seen), and the computers this
+one declared gone, survive a restart, so an old copy put back by a sync tool is still refused and a
+claim that vanished from the folder still lapses like any other.
+
+The file is a JSON header line, then one line per claim: ``<part> TAB <claim text>``, the text being
+the same compact JSON as inside the seal. Writing it costs a join, not a serialization per claim.
+A damaged state file is not fatal: what reads is kept, the rest is read again from the folder.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sioul_tray.errors import Unreadable
+from sioul_tray.lease.codec import decode
+from sioul_tray.lease.folder import write_atomic
+from sioul_tray.lease.rules import PARTS, Claim
+
+STATE_VERSION = 1
+
+
+@dataclass
+class Remembered:
+    """The state as read back: claims per part, and forgotten computers per part."""
+
+    claims: dict[str, dict[str, tuple[Claim, str]]] = field(default_factory=dict)
+    forgets: dict[str, dict[str, tuple[int, int]]] = field(default_factory=dict)
+    problem: str | None = None
+
+
+def load(path: Path) -> Remembered:
+    got = Remembered({p: {} for p in PARTS}, {p: {} for p in PARTS})
+    try:
+        raw = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return got
+    except (OSError, UnicodeDecodeError) as e:
+        got.problem = f"{path}: cannot be read ({e}); starting from the folder alone"
+        return got
+    head, _, body = raw.partition("\n")
+    try:
+        header = json.loads(head)
+        if header.get("version") != STATE_VERSION:
+            raise ValueError("unknown version")
+        for part, table in header.get("forgets", {}).items():
+            if part in got.forgets:
+                got.forgets[part] = {str(k): (int(v[0]), int(v[1])) for k, v in table.items()}
+    except (ValueError, TypeError, AttributeError, IndexError):
+        got.problem = f"{path}: damaged header; starting from the folder alone"
+        return got
+    bad = 0
+    for line in body.splitlines():
+        part, _, text = line.partition("\t")
+        try:
+            claim = decode(text.encode("utf-8"))
+        except Unreadable:
+            bad += 1
+            continue
+        if claim.part != part or part not in got.claims:
+            bad += 1
+            continue
+        got.claims[part][claim.computer] = (claim, text)
+    if bad:
+        got.problem = f"{path}: {bad} damaged lines skipped"
+    return got
+
+
+def save(
+    path: Path,
+    claims: Mapping[str, Mapping[str, str]],
+    forgets: Mapping[str, Mapping[str, tuple[int, int]]],
+) -> None:
+    """Write the state atomically. Not fsynced: a crash loses at most the last tick's news."""
+    header = json.dumps(
+        {"version": STATE_VERSION, "forgets": {p: dict(t) for p, t in forgets.items() if t}}
+    )
+
+    def lines() -> Iterator[str]:
+        yield header
+        for part, texts in claims.items():
+            for text in texts.values():
+                yield f"{part}\t{text}"
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(path, ("\n".join(lines()) + "\n").encode("utf-8"), sync=False)
+
+
+def state_file(state_dir: str | os.PathLike[str], folder_id: str, computer: str) -> Path:
+    return Path(state_dir) / f"lease-{folder_id}-{computer}.state"

@@ -1,0 +1,110 @@
+"""The rules of the lease, as data and pure functions.
+
+Everything here is a function of its arguments: no clock, no files. `Lease` feeds these functions
+claims whose ``renewed`` is the time *this* computer heard them, so the same rules serve the pure
+tests and the running tray.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+RENEW = 60  # a running computer renews each of its claims this often
+ALIVE = 300  # a claim lives this long after it was last heard renewing
+SETTLING = 120  # a computer acts on a part only after keeping it this long, as seen here
+UNCLOSED = 86400  # a part that stays put is still held this long after its claim lapsed
+NEAR = 120  # for a part that follows you, claims used within this much of the latest are tied
+
+COMPUTER_ID = re.compile(r"[a-z0-9_]{1,63}")
+
+
+class Rule(enum.Enum):
+    """How a part chooses its keeper."""
+
+    FOLLOWS = "follows"  # the computer the person used last: medicines reminders follow you
+    STAYS = "stays"  # the computer that took it, else the oldest claim: invoices stay put
+
+    @property
+    def never_twice(self) -> bool:
+        """Two computers acting at once is never acceptable (two invoices with one number)."""
+        return self is Rule.STAYS
+
+
+PARTS: Mapping[str, Rule] = {"medicines": Rule.FOLLOWS, "invoices": Rule.STAYS}
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One computer's claim on one part, as written in ``leases/<part>/<computer>.lease``."""
+
+    computer: str
+    part: str
+    name: str
+    seq: int
+    since: int
+    renewed: int
+    active: int
+    taken: int | None = None
+    closed: bool = False
+    wrote: int = 0
+    sees: str | None = None
+    # hash=False: a dict is not hashable, and claims are still compared on it.
+    forgets: Mapping[str, int] = field(default_factory=dict, hash=False)
+
+
+def alive(claim: Claim, now: float) -> bool:
+    """Not closed, and heard renewing within ALIVE."""
+    return not claim.closed and now - claim.renewed <= ALIVE
+
+
+def holds(claim: Claim, rule: Rule, now: float) -> bool:
+    """The claim still counts for choosing a keeper.
+
+    A part that stays put is held for UNCLOSED after the claim lapsed, unless it said it closed: a
+    computer whose sync stopped, or whose claims arrive half an hour late, may still be numbering.
+    """
+    if claim.closed:
+        return False
+    if now - claim.renewed <= ALIVE:
+        return True
+    return rule is Rule.STAYS and now - claim.renewed <= UNCLOSED
+
+
+def forgotten(claims: Iterable[Claim]) -> dict[str, int]:
+    """For each computer some claim declared gone for good, the highest seq declared gone."""
+    gone: dict[str, int] = {}
+    for claim in claims:
+        for computer, seq in claim.forgets.items():
+            if seq > gone.get(computer, -1):
+                gone[computer] = seq
+    return gone
+
+
+def is_forgotten(claim: Claim, gone: Mapping[str, int]) -> bool:
+    """The claim, or a later copy up to the declared seq, was declared gone for good."""
+    return gone.get(claim.computer, -1) >= claim.seq
+
+
+def choose(rule: Rule, claims: Iterable[Claim], now: float) -> Claim | None:
+    """The keeper among the claims that hold, or None when no claim holds.
+
+    Every computer that reads the same claims picks the same keeper: the order uses only what the
+    claims carry, and ties go to the smaller computer id.
+    """
+    listed = list(claims)
+    gone = forgotten(listed)
+    holding = [c for c in listed if holds(c, rule, now) and not is_forgotten(c, gone)]
+    if not holding:
+        return None
+    if rule is Rule.FOLLOWS:
+        latest = max(c.active for c in holding)
+        tied = [c for c in holding if latest - c.active <= NEAR]
+        return min(tied, key=lambda c: c.computer)
+    taken = [c for c in holding if c.taken is not None]
+    if taken:
+        # Latest take wins; among equal takes, the smaller id.
+        return min(taken, key=lambda c: (-(c.taken or 0), c.computer))
+    return min(holding, key=lambda c: (c.since, c.computer))

@@ -1,0 +1,238 @@
+"""The sharing folder's seal (``sioul.seal``) and the sealing of claim files.
+
+The seal is plain JSON with no secret: a random folder key wrapped by a key derived from the
+passphrase (scrypt), as Cryptomator does. A short check value derived from the passphrase key tells
+a wrong passphrase from a damaged seal, which an AEAD tag alone cannot do.
+
+A claim file is ``header || nonce || AES-GCM(claim key, plaintext, header || relative path)``: the
+path in the associated data makes a claim copied under another name or into another part unreadable.
+The header carries a key id, so "sealed with another key" is told apart from "damaged".
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
+
+from sioul_tray.errors import SealDamaged, SealExists, SioulError, Unreadable, WrongPassphrase
+
+SEAL_NAME = "sioul.seal"
+SEAL_VERSION = 1
+DEFAULT_COST = 17  # scrypt n = 2**17, r = 8: about 0.4 s and 128 MiB, once per setup
+
+CLAIM_MAGIC = b"SIOL"
+CLAIM_VERSION = 1
+KEY_ID_SIZE = 8
+NONCE_SIZE = 12
+TAG_SIZE = 16
+HEADER_SIZE = len(CLAIM_MAGIC) + 1 + KEY_ID_SIZE
+OVERHEAD = HEADER_SIZE + NONCE_SIZE + TAG_SIZE
+
+
+def _hkdf(key: bytes, purpose: bytes, length: int = 32) -> bytes:
+    return HKDF(algorithm=hashes.SHA256(), length=length, salt=None, info=purpose).derive(key)
+
+
+def _b64(data: bytes) -> str:
+    return base64.b64encode(data).decode("ascii")
+
+
+def _unb64(text: object, what: str) -> bytes:
+    if not isinstance(text, str):
+        raise SealDamaged(f"{SEAL_NAME} is damaged: {what} is not text")
+    try:
+        return base64.b64decode(text, validate=True)
+    except ValueError:
+        raise SealDamaged(f"{SEAL_NAME} is damaged: {what} is not base64") from None
+
+
+def _wrap_aad(folder_id: str, creator: str) -> bytes:
+    return f"sioul.seal v{SEAL_VERSION}|{folder_id}|{creator}".encode()
+
+
+def _passphrase_key(passphrase: str, salt: bytes, cost: int, r: int, p: int) -> bytes:
+    return Scrypt(salt=salt, length=32, n=2**cost, r=r, p=p).derive(passphrase.encode("utf-8"))
+
+
+class Share:
+    """An opened sharing folder: its id, creator and the keys that seal its claims.
+
+    Made by `create`, `open` (passphrase) or `unlock` (a folder key cached on this computer). No key
+    derivation happens after that: sealing a claim costs one AES-GCM operation.
+    """
+
+    def __init__(self, folder: Path, folder_id: str, creator: str, folder_key: bytes) -> None:
+        self.folder = Path(folder)
+        self.folder_id = folder_id
+        self.creator = creator
+        self.folder_key = folder_key
+        self.key_id = _hkdf(folder_key, b"sioul key id", KEY_ID_SIZE)
+        self._claims = AESGCM(_hkdf(folder_key, b"sioul claim v1"))
+        self._header = CLAIM_MAGIC + bytes([CLAIM_VERSION]) + self.key_id
+
+    def __repr__(self) -> str:
+        return f"Share({str(self.folder)!r}, folder_id={self.folder_id!r})"
+
+    # -- making and opening ---------------------------------------------------------------
+
+    @classmethod
+    def create(
+        cls,
+        folder: str | os.PathLike[str],
+        passphrase: str,
+        creator: str,
+        *,
+        cost: int = DEFAULT_COST,
+    ) -> Share:
+        """Seal a new sharing folder. Never overwrites: FileExistsError if it has a seal."""
+        if not passphrase:
+            raise SioulError("the passphrase is empty")
+        folder = Path(folder)
+        folder_id = secrets.token_hex(8)
+        folder_key = secrets.token_bytes(32)
+        salt = secrets.token_bytes(16)
+        r, p = 8, 1
+        kek = _passphrase_key(passphrase, salt, cost, r, p)
+        nonce = secrets.token_bytes(NONCE_SIZE)
+        sealed = AESGCM(kek).encrypt(nonce, folder_key, _wrap_aad(folder_id, creator))
+        share = cls(folder, folder_id, creator, folder_key)
+        document = {
+            "format": "sioul-seal",
+            "version": SEAL_VERSION,
+            "folder": folder_id,
+            "creator": creator,
+            "kdf": {"name": "scrypt", "log2n": cost, "r": r, "p": p, "salt": _b64(salt)},
+            "check": _b64(_hkdf(kek, b"sioul passphrase check", 16)),
+            "wrapped": {"aead": "aes-256-gcm", "nonce": _b64(nonce), "key": _b64(sealed)},
+            "key_id": share.key_id.hex(),
+        }
+        data = (json.dumps(document, indent=2) + "\n").encode("utf-8")
+        path = folder / SEAL_NAME
+        try:
+            # O_EXCL: two computers creating at once, or a seal that arrived meanwhile, both fail
+            # here instead of one overwriting the other.
+            fd = os.open(
+                path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o644
+            )
+        except FileExistsError:
+            raise SealExists(f"{path} exists already: join it with its passphrase") from None
+        try:
+            os.write(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        return share
+
+    @classmethod
+    def open(cls, folder: str | os.PathLike[str], passphrase: str) -> Share:
+        """Open a sealed folder with its passphrase. WrongPassphrase when it does not fit."""
+        folder = Path(folder)
+        doc = read_seal(folder)
+        kdf = doc["kdf"]
+        salt = _unb64(kdf.get("salt"), "the salt")
+        cost, r, p = kdf.get("log2n"), kdf.get("r"), kdf.get("p")
+        if kdf.get("name") != "scrypt" or not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in (cost, r, p)
+        ):
+            raise SealDamaged(f"{folder / SEAL_NAME} is damaged: unknown key derivation")
+        if not (10 <= cost <= 22 and 1 <= r <= 32 and 1 <= p <= 16):
+            raise SealDamaged(f"{folder / SEAL_NAME} is damaged: absurd key derivation cost")
+        kek = _passphrase_key(passphrase, salt, cost, r, p)
+        check = _unb64(doc.get("check"), "the check value")
+        if not secrets.compare_digest(_hkdf(kek, b"sioul passphrase check", 16), check):
+            raise WrongPassphrase(f"wrong passphrase for {folder}")
+        wrapped = doc["wrapped"]
+        nonce = _unb64(wrapped.get("nonce"), "the nonce")
+        sealed = _unb64(wrapped.get("key"), "the wrapped key")
+        try:
+            folder_key = AESGCM(kek).decrypt(
+                nonce, sealed, _wrap_aad(doc["folder"], doc["creator"])
+            )
+        except (InvalidTag, ValueError):
+            raise SealDamaged(
+                f"{folder / SEAL_NAME} is damaged: the passphrase fits but the key does not open"
+            ) from None
+        return cls._checked(folder, doc, folder_key)
+
+    @classmethod
+    def unlock(cls, folder: str | os.PathLike[str], folder_key: bytes) -> Share:
+        """Open a sealed folder with a folder key cached on this computer (no passphrase)."""
+        folder = Path(folder)
+        return cls._checked(folder, read_seal(folder), folder_key)
+
+    @classmethod
+    def _checked(cls, folder: Path, doc: dict[str, Any], folder_key: bytes) -> Share:
+        share = cls(folder, doc["folder"], doc["creator"], folder_key)
+        if share.key_id.hex() != doc.get("key_id"):
+            raise WrongPassphrase(f"the key kept on this computer does not open {folder}")
+        return share
+
+    # -- claims ---------------------------------------------------------------------------
+
+    def seal(self, relpath: str, plaintext: bytes) -> bytes:
+        """A claim file's bytes: the plaintext sealed and bound to its path in the folder."""
+        nonce = os.urandom(NONCE_SIZE)
+        header = self._header
+        return header + nonce + self._claims.encrypt(nonce, plaintext, header + relpath.encode())
+
+    def unseal(self, relpath: str, data: bytes) -> bytes:
+        """The plaintext of a claim file at `relpath`, or Unreadable with the reason."""
+        if len(data) < OVERHEAD:
+            raise Unreadable("truncated: still syncing or damaged")
+        header = data[:HEADER_SIZE]
+        if header[:4] != CLAIM_MAGIC:
+            raise Unreadable("not a Sioul claim")
+        version = header[4]
+        if version > CLAIM_VERSION:
+            raise Unreadable("made by a newer version of sioul-tray")
+        if version != CLAIM_VERSION:
+            raise Unreadable(f"unknown claim format {version}")
+        if header[5:] != self.key_id:
+            raise Unreadable("sealed with another key (another sharing folder's seal)")
+        nonce = data[HEADER_SIZE : HEADER_SIZE + NONCE_SIZE]
+        try:
+            return self._claims.decrypt(
+                nonce, data[HEADER_SIZE + NONCE_SIZE :], header + relpath.encode()
+            )
+        except InvalidTag:
+            raise Unreadable("damaged or still syncing") from None
+
+
+def read_seal(folder: Path) -> dict[str, Any]:
+    """The seal's document, checked for shape. SealDamaged names what is wrong."""
+    path = folder / SEAL_NAME
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise SioulError(
+            f"{folder} has no {SEAL_NAME}: it is not a Sioul sharing folder yet"
+        ) from None
+    except OSError as e:
+        raise SioulError(f"cannot read {path}: {e.strerror}") from None
+    if len(raw) > 65536:
+        raise SealDamaged(f"{path} is damaged: too large")
+    try:
+        doc = json.loads(raw)
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise SealDamaged(f"{path} is damaged: not JSON") from None
+    if not isinstance(doc, dict) or doc.get("format") != "sioul-seal":
+        raise SealDamaged(f"{path} is damaged: not a Sioul seal")
+    version = doc.get("version")
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise SealDamaged(f"{path} is damaged: no version")
+    if version > SEAL_VERSION:
+        raise SealDamaged(f"{path} was made by a newer version of sioul-tray: update this one")
+    for key, kind in (("folder", str), ("creator", str), ("kdf", dict), ("wrapped", dict)):
+        if not isinstance(doc.get(key), kind):
+            raise SealDamaged(f"{path} is damaged: {key} is missing")
+    return doc

@@ -1,0 +1,528 @@
+"""Several computers, each with its own Lease and clock, on one real sealed folder."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from sioul_tray.errors import SioulError
+from sioul_tray.lease import (
+    ALIVE,
+    NEAR,
+    RENEW,
+    SETTLING,
+    UNCLOSED,
+    FolderOverlay,
+    Keeper,
+    Lease,
+    started,
+)
+from sioul_tray.lease.codec import MAX_FILE
+from sioul_tray.share import Share
+from tests.helpers import FakeClock
+
+
+def computer(share: Share, cid: str, clock: FakeClock, state: Path | None = None) -> Lease:
+    """Another computer on the same folder: its own Share object, clock and state."""
+    own = Share.unlock(share.folder, share.folder_key)
+    return Lease(own, cid, name=cid.upper(), clock=clock, state_dir=state)
+
+
+def tick(clock: FakeClock, seconds: float, *leases: Lease, part: str = "invoices") -> list[Keeper]:
+    """Time passes; every running computer renews, as the tray does each RENEW."""
+    clock.advance(seconds)
+    return [lease.renew(part) for lease in leases]
+
+
+def run(clock: FakeClock, seconds: float, *leases: Lease, part: str = "invoices") -> list[Keeper]:
+    keepers: list[Keeper] = []
+    for _ in range(int(seconds // RENEW)):
+        keepers = tick(clock, RENEW, *leases, part=part)
+    return keepers
+
+
+def claim_path(share: Share, part: str, cid: str) -> Path:
+    return share.folder / "leases" / part / f"{cid}.lease"
+
+
+# -- one computer ---------------------------------------------------------------------------
+
+
+def test_the_creator_alone_acts_after_settling(share: Share, clock: FakeClock) -> None:
+    a = computer(share, "aa", clock)
+    first = a.renew("invoices")
+    assert first.here and first.computer == "aa" and first.name == "AA"
+    assert first.others_heard and not first.settled and not first.acting
+    clock.advance(SETTLING - 1)
+    assert not a.renew("invoices").acting
+    clock.advance(1)
+    k = a.renew("invoices")
+    assert k.settled and k.acting and k.since == first.since
+
+
+def test_a_joiner_that_read_nobody_does_not_act_alone(share: Share, clock: FakeClock) -> None:
+    b = computer(share, "bb", clock)  # share made by "aa", whose claims never arrived
+    keepers = run(clock, SETTLING * 3, b)
+    assert keepers[-1].here and keepers[-1].settled
+    assert not keepers[-1].others_heard and not keepers[-1].acting
+    # Medicines follow the person: a majority of one, knowing nobody else.
+    keepers = run(clock, SETTLING * 3, b, part="medicines")
+    assert keepers[-1].acting
+
+
+def test_look_does_not_claim(share: Share, clock: FakeClock) -> None:
+    a = computer(share, "aa", clock)
+    k = a.look("invoices")
+    assert k.computer is None and not k.acting
+    assert not (share.folder / "leases").exists()
+    assert a.claims("invoices") == []
+
+
+def test_unknown_part_is_a_clear_error(share: Share, clock: FakeClock) -> None:
+    a = computer(share, "aa", clock)
+    with pytest.raises(SioulError, match="unknown part 'tasks'"):
+        a.renew("tasks")
+
+
+def test_a_bad_computer_id_is_refused(share: Share) -> None:
+    with pytest.raises(SioulError, match="not a computer id"):
+        Lease(share, "Bad-Name")
+
+
+# -- the claim file -------------------------------------------------------------------------
+
+
+def test_the_claim_holds_what_the_contract_says(share: Share, clock: FakeClock) -> None:
+    a = computer(share, "aa", clock)
+    a.renew("invoices", active=clock.now - 30, wrote=5)
+    clock.advance(RENEW)
+    a.renew("invoices", take=True)
+    (c,) = a.claims("invoices")
+    assert (c.computer, c.part, c.name) == ("aa", "invoices", "AA")
+    assert c.renewed == int(clock.now) and c.active == int(clock.now)
+    assert c.since == int(clock.now) - RENEW  # the first renew of this run
+    assert c.taken == int(clock.now) and not c.closed
+    assert c.wrote == 5  # wrote=None keeps the last value
+    assert c.sees == "aa" and c.forgets == {}
+
+
+def test_active_in_the_future_is_clamped(share: Share, clock: FakeClock) -> None:
+    a = computer(share, "aa", clock)
+    a.renew("medicines", active=clock.now + 5000)
+    assert a.claims("medicines")[0].active == int(clock.now)
+
+
+def test_seq_goes_up_and_size_changes_at_every_write(share: Share, clock: FakeClock) -> None:
+    a = computer(share, "aa", clock)
+    path = claim_path(share, "invoices", "aa")
+    seqs, sizes = [], []
+    for i in range(6):
+        # Same second, same content but seq: the size must still change.
+        if i % 2:
+            a.close("invoices")
+        else:
+            a.renew("invoices")
+        seqs.append(a.claims("invoices")[0].seq)
+        sizes.append(path.stat().st_size)
+    assert all(b > x for x, b in itertools.pairwise(seqs))
+    assert all(b != x for x, b in itertools.pairwise(sizes))
+    assert max(sizes) <= MAX_FILE
+
+
+def test_seq_goes_up_across_restarts_even_without_state(share: Share, clock: FakeClock) -> None:
+    a = computer(share, "aa", clock)
+    for _ in range(3):
+        a.renew("invoices")
+    last = a.claims("invoices")[0].seq
+    again = computer(share, "aa", clock)  # reinstalled: no state, same id, same second
+    again.renew("invoices")
+    assert again.claims("invoices")[0].seq > last
+
+
+def test_no_temporaries_are_left_and_leftovers_are_removed(share: Share, clock: FakeClock) -> None:
+    a = computer(share, "aa", clock)
+    a.renew("invoices")
+    folder = claim_path(share, "invoices", "aa").parent
+    assert sorted(os.listdir(folder)) == ["aa.lease"]
+    (folder / ".~aa.dead.tmp").write_bytes(b"half a claim")
+    (folder / ".~bb.dead.tmp").write_bytes(b"someone else's")
+    computer(share, "aa", clock)
+    assert sorted(os.listdir(folder)) == [".~bb.dead.tmp", "aa.lease"]
+
+
+def test_a_missing_sharing_folder_is_not_recreated(share: Share, clock: FakeClock) -> None:
+    a = computer(share, "aa", clock)
+    shutil.rmtree(share.folder)
+    with pytest.raises(SioulError, match=r"sharing folder .* is missing"):
+        a.renew("invoices")
+    assert not share.folder.exists()
+
+
+# -- invoices: stays put, never twice ------------------------------------------------------
+
+
+def settled_pair(share: Share, clock: FakeClock) -> tuple[Lease, Lease]:
+    a, b = computer(share, "aa", clock), computer(share, "bb", clock)
+    run(clock, SETTLING + 2 * RENEW, a, b)
+    return a, b
+
+
+def test_the_oldest_claim_keeps_invoices(share: Share, clock: FakeClock) -> None:
+    a, b = settled_pair(share, clock)
+    ka, kb = a.renew("invoices"), b.renew("invoices")
+    assert ka.acting and ka.here
+    assert kb.computer == "aa" and not kb.here and not kb.acting
+
+
+def test_make_invoices_here_hands_over_after_acknowledgement(
+    share: Share, clock: FakeClock
+) -> None:
+    a, b = settled_pair(share, clock)
+    taken = b.renew("invoices", take=True)
+    assert taken.here and not taken.acting and taken.waiting == ("aa",)
+    # The old keeper stops the moment it reads the take, and acknowledges it in its claim.
+    ka = a.renew("invoices")
+    assert ka.computer == "bb" and not ka.acting
+    # The new keeper has the acknowledgement but must still settle.
+    kb = b.renew("invoices")
+    assert kb.others_heard and not kb.settled and not kb.acting
+    clock.advance(SETTLING)
+    kb = b.renew("invoices")
+    assert kb.acting and kb.since == taken.since
+    # The take is kept across closes and restarts: it still keeps invoices when back.
+    b.close("invoices")
+    assert a.renew("invoices").computer == "aa"
+    b2 = computer(share, "bb", clock)
+    assert b2.renew("invoices").computer == "bb"
+
+
+def upload(src: Path, dst: Path) -> None:
+    """A sync tool delivering one file: a temporary, then a rename."""
+    tmp = dst.parent / f".syncthing.{dst.name}.tmp"
+    shutil.copyfile(src, tmp)
+    os.replace(tmp, dst)
+
+
+def test_a_stalled_download_delays_the_handover_instead_of_doubling(
+    share: Share, clock: FakeClock, tmp_path: Path
+) -> None:
+    a, b = settled_pair(share, clock)
+    a.renew("invoices", take=True)  # so that a keeps invoices across the restart below
+    run(clock, SETTLING + RENEW, a, b)
+    # a's downloads stall: it reads a frozen copy of the folder, and never sees b's take; its
+    # uploads still arrive in the real folder.
+    frozen = tmp_path / "a-view"
+    shutil.copytree(share.folder, frozen)
+    a_view = Lease(Share.unlock(frozen, share.folder_key), "aa", clock=clock)
+    b.renew("invoices", take=True)
+    for _ in range(10):
+        clock.advance(RENEW)
+        ka = a_view.renew("invoices")
+        upload(claim_path(a_view.share, "invoices", "aa"), claim_path(share, "invoices", "aa"))
+        kb = b.renew("invoices")
+        assert ka.computer == "aa" and kb.computer == "bb"
+        assert not kb.acting and kb.waiting == ("aa",)
+    assert ka.acting  # a numbers on: it never heard the take, so b must not
+    # The stall ends: a reads the take, stops, acknowledges; only then does b number.
+    clock.advance(RENEW)
+    ka = a.renew("invoices")
+    assert ka.computer == "bb" and not ka.acting
+    kb = b.renew("invoices")
+    assert kb.acting
+
+
+def test_a_crashed_keeper_holds_invoices_for_unclosed(share: Share, clock: FakeClock) -> None:
+    _, b = settled_pair(share, clock)
+    # a crashes: no close. b keeps waiting for a day, and says for whom.
+    keepers = run(clock, ALIVE * 3, b)
+    assert keepers[-1].computer == "aa" and not keepers[-1].acting
+    clock.advance(UNCLOSED - ALIVE * 3 + RENEW)
+    kb = b.renew("invoices")
+    assert kb.computer == "bb" and kb.here
+    # With two computers, "a is gone" cannot be told from "my sync stopped": b waits.
+    clock.advance(SETTLING)
+    kb = b.renew("invoices")
+    assert kb.settled and not kb.acting and kb.waiting == ("aa",)
+
+
+def test_forget_lets_the_person_end_the_wait(share: Share, clock: FakeClock) -> None:
+    a, b = settled_pair(share, clock)
+    run(clock, ALIVE * 3, b)
+    b.forget("aa")
+    keepers = run(clock, SETTLING + RENEW, b)
+    assert keepers[-1].computer == "bb" and keepers[-1].acting
+    # If a comes back, its next claim has a higher seq and counts again.
+    ka = a.renew("invoices")
+    assert not ka.acting
+    kb = b.renew("invoices")
+    assert kb.computer == "aa" and not kb.acting
+
+
+def test_forget_needs_a_claim(share: Share, clock: FakeClock) -> None:
+    a = computer(share, "aa", clock)
+    with pytest.raises(SioulError, match="no claim of 'zz'"):
+        a.forget("zz")
+    with pytest.raises(SioulError, match="itself"):
+        a.forget("aa")
+
+
+def test_gone_counts_as_heard_while_my_sync_flows(share: Share, clock: FakeClock) -> None:
+    a, b = settled_pair(share, clock)
+    c = computer(share, "cc", clock)
+    run(clock, SETTLING + RENEW, a, b, c)
+    # a crashes; after UNCLOSED it is gone, and b and c still hear each other.
+    run(clock, UNCLOSED + SETTLING + 2 * RENEW, b, c)
+    kb, kc = b.renew("invoices"), c.renew("invoices")
+    assert kb.acting and kc.computer == "bb" and not kc.acting
+
+
+def test_a_keeper_cut_off_from_everyone_stops_before_others_take_over(
+    share: Share, clock: FakeClock, tmp_path: Path
+) -> None:
+    a, b = settled_pair(share, clock)
+    c = computer(share, "cc", clock)
+    run(clock, SETTLING + RENEW, a, b, c)
+    # a's sync stops both ways: it renews into a private copy of the folder.
+    alone = tmp_path / "a-alone"
+    shutil.copytree(share.folder, alone)
+    a_alone = Lease(Share.unlock(alone, share.folder_key), "aa", clock=clock)
+    stopped_at = None
+    took_over_at = None
+    for _ in range((UNCLOSED + 2 * SETTLING) // RENEW + 2):
+        ka, kb, _ = tick(clock, RENEW, a_alone, b, c)
+        if stopped_at is None and not ka.acting:
+            stopped_at = clock.now
+        if took_over_at is None and kb.acting:
+            took_over_at = clock.now
+    assert stopped_at is not None and took_over_at is not None
+    assert stopped_at < took_over_at
+
+
+# -- medicines: follows the person --------------------------------------------------------
+
+
+def test_medicines_follow_the_person_after_settling(share: Share, clock: FakeClock) -> None:
+    a, b = computer(share, "aa", clock), computer(share, "bb", clock)
+    person_at = {"aa": clock.now}
+
+    def step() -> tuple[Keeper, Keeper]:
+        clock.advance(RENEW)
+        if person_at.get("aa"):
+            person_at["aa"] = clock.now
+        return (
+            a.renew("medicines", active=person_at.get("aa", 0) or None),
+            b.renew("medicines", active=person_at.get("bb", clock.now - 7200)),
+        )
+
+    for _ in range(4):
+        ka, kb = step()
+    assert ka.acting and not kb.acting
+    # The person leaves a (its active stops moving) and sits at b.
+    last_at_a = person_at.pop("aa")
+    person_at["aa"] = 0
+    moves = []
+    for _ in range(8):
+        clock.advance(RENEW)
+        person_at["bb"] = clock.now
+        ka = a.renew("medicines", active=last_at_a)
+        kb = b.renew("medicines", active=clock.now)
+        moves.append((ka.acting, kb.acting))
+    # Tied within NEAR first (the smaller id keeps it), then b; never both at once.
+    assert all(not (x and y) for x, y in moves)
+    assert moves[-1] == (False, True)
+    assert kb.since is not None and kb.since - last_at_a > NEAR
+
+
+def test_a_stalled_computer_does_not_remind_alone_among_three(
+    share: Share, clock: FakeClock, tmp_path: Path
+) -> None:
+    leases = [computer(share, cid, clock) for cid in ("aa", "bb", "cc")]
+    for _ in range(5):
+        clock.advance(RENEW)
+        leases[0].renew("medicines", active=clock.now - 9000)
+        leases[1].renew("medicines", active=clock.now)  # the person is at bb
+        leases[2].renew("medicines", active=clock.now - 9000)
+    # cc's downloads stall: it only ever reads its frozen copy, where bb's claims go stale.
+    frozen = tmp_path / "cc-view"
+    shutil.copytree(share.folder, frozen)
+    cc_view = Lease(Share.unlock(frozen, share.folder_key), "cc", clock=clock)
+    for _ in range(12):
+        clock.advance(RENEW)
+        leases[0].renew("medicines", active=clock.now - 9000)
+        kb = leases[1].renew("medicines", active=clock.now)
+        kc = cc_view.renew("medicines", active=clock.now - 9000)
+        # cc's uploads still arrive: copy its claim into the real folder.
+        src = frozen / "leases" / "medicines" / "cc.lease"
+        shutil.copyfile(src, share.folder / "leases" / "medicines" / ".~cc.up.tmp")
+        os.replace(
+            share.folder / "leases" / "medicines" / ".~cc.up.tmp",
+            share.folder / "leases" / "medicines" / "cc.lease",
+        )
+        assert kb.acting
+        assert not (kc.here and kc.acting)
+
+
+# -- heard, by this computer's clock --------------------------------------------------------
+
+
+def test_liveness_is_judged_by_my_clock_not_theirs(share: Share, clock: FakeClock) -> None:
+    ahead = FakeClock(clock.now + 3600)  # a's clock is an hour fast
+    a = computer(share, "aa", ahead)
+    b = computer(share, "bb", clock)
+    t0 = int(clock.now)
+    a.renew("medicines")
+    assert b.renew("medicines").computer == "aa"  # the latest active, by a's fast clock
+    assert b.clock_offsets("medicines") == {"aa": 3600}
+    assert b.heard("medicines")["aa"] == t0
+    # a crashes. By b's clock it lapses ALIVE after b heard it, not an hour later.
+    clock.advance(ALIVE)
+    assert b.look("medicines").computer == "aa"
+    clock.advance(RENEW)
+    assert b.renew("medicines").computer == "bb"
+
+
+def test_a_claim_first_read_long_after_it_was_written_is_dead(
+    share: Share, clock: FakeClock
+) -> None:
+    a = computer(share, "aa", clock)
+    a.renew("medicines")
+    clock.advance(ALIVE + 1)
+    b = computer(share, "bb", clock)  # starts now: the first read is heard at min(now, renewed)
+    assert b.heard("medicines") == {}
+    k = b.look("medicines")
+    assert k.computer is None
+    assert b.heard("medicines")["aa"] == int(clock.now) - ALIVE - 1
+
+
+def test_a_stale_copy_is_ignored_and_reported_also_after_a_restart(
+    share: Share, clock: FakeClock, tmp_path: Path
+) -> None:
+    a = computer(share, "aa", clock)
+    b = computer(share, "bb", clock, state=tmp_path / "b-state")
+    a.renew("invoices", take=True)
+    old = claim_path(share, "invoices", "aa").read_bytes()
+    clock.advance(RENEW)
+    a.renew("invoices")
+    b.look("invoices")
+    a.close("invoices")
+    b.look("invoices")
+    # The sync tool restores the old, open, taken copy.
+    claim_path(share, "invoices", "aa").write_bytes(old)
+    assert b.claims("invoices")[0].closed
+    assert any("stale copy" in why for _, why in b.problems("invoices"))
+    b_again = computer(share, "bb", clock, state=tmp_path / "b-state")
+    assert b_again.claims("invoices")[0].closed
+    assert any("stale copy" in why for _, why in b_again.problems("invoices"))
+
+
+def test_a_vanished_claim_stands_and_lapses(share: Share, clock: FakeClock, tmp_path: Path) -> None:
+    state = tmp_path / "b-state"
+    a = computer(share, "aa", clock)
+    b = computer(share, "bb", clock, state=state)
+    run(clock, SETTLING + 2 * RENEW, a, b)
+    claim_path(share, "invoices", "aa").unlink()  # an evicted placeholder, say
+    kb = b.renew("invoices")
+    assert kb.computer == "aa"  # the last good copy stands
+    # It survives a restart through the local state...
+    b2 = computer(share, "bb", clock, state=state)
+    assert [c.computer for c in b2.claims("invoices")] == ["aa", "bb"]
+    assert b2.renew("invoices").computer == "aa"
+    # ...and lapses like any other claim: a part that stays put is held for UNCLOSED.
+    run(clock, UNCLOSED - 3 * RENEW, b2)
+    assert b2.renew("invoices").computer == "aa"
+    run(clock, 4 * RENEW, b2)
+    assert b2.renew("invoices").computer == "bb"
+
+
+# -- settling and jumps ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("jump", [3 * RENEW, -3 * RENEW, 86400])
+def test_a_clock_jump_restarts_settling(share: Share, clock: FakeClock, jump: int) -> None:
+    a = computer(share, "aa", clock)
+    run(clock, SETTLING + RENEW, a)
+    assert a.renew("invoices").acting
+    clock.advance(jump)
+    k = a.renew("invoices")
+    assert not k.settled and not k.acting and k.since == int(clock.now)
+    clock.advance(SETTLING)
+    assert a.renew("invoices").acting
+
+
+def test_a_small_gap_keeps_settling(share: Share, clock: FakeClock) -> None:
+    a = computer(share, "aa", clock)
+    run(clock, SETTLING + RENEW, a)
+    since = a.renew("invoices").since
+    clock.advance(2 * RENEW)
+    assert a.renew("invoices").since == since
+
+
+def test_close_resets_settling_and_reopens_with_a_new_since(share: Share, clock: FakeClock) -> None:
+    a = computer(share, "aa", clock)
+    run(clock, SETTLING + RENEW, a)
+    a.close("invoices", wrote=42)
+    (c,) = a.claims("invoices")
+    assert c.closed and c.wrote == 42
+    assert a.look("invoices").computer is None
+    clock.advance(RENEW)
+    k = a.renew("invoices")
+    assert not k.settled and k.since == int(clock.now)
+    assert a.claims("invoices")[0].since == int(clock.now) and a.claims("invoices")[0].wrote == 42
+
+
+def test_close_without_a_claim_writes_nothing(share: Share, clock: FakeClock) -> None:
+    computer(share, "aa", clock).close("invoices")
+    assert not (share.folder / "leases" / "invoices" / "aa.lease").exists()
+
+
+def test_started_is_fixed_once_asked() -> None:
+    assert started() == started()
+
+
+# -- state and overlays ---------------------------------------------------------------------
+
+
+def test_state_keeps_forgets_and_the_last_copies(
+    share: Share, clock: FakeClock, tmp_path: Path
+) -> None:
+    settled_pair(share, clock)
+    b_state = computer(share, "bb", clock, state=tmp_path / "s")
+    b_state.renew("invoices")
+    b_state.forget("aa")
+    again = computer(share, "bb", clock, state=tmp_path / "s")
+    clock.advance(RENEW)
+    again.renew("invoices")
+    mine = next(c for c in again.claims("invoices") if c.computer == "bb")
+    assert "aa" in mine.forgets
+
+
+def test_a_damaged_state_file_is_not_fatal(share: Share, clock: FakeClock, tmp_path: Path) -> None:
+    a = computer(share, "aa", clock, state=tmp_path / "s")
+    a.renew("invoices")
+    (state,) = (tmp_path / "s").iterdir()
+    state.write_bytes(b"\xff\xfe garbage")
+    again = computer(share, "aa", clock, state=tmp_path / "s")
+    assert again.state_problem is not None
+    assert again.renew("invoices").computer == "aa"
+
+
+def test_an_overlay_copy_merges_by_seq(share: Share, clock: FakeClock, tmp_path: Path) -> None:
+    remote = tmp_path / "remote"
+    remote.mkdir()
+    overlay = FolderOverlay(remote, name="server")
+    a = Lease(Share.unlock(share.folder, share.folder_key), "aa", clock=clock, overlays=[overlay])
+    a.renew("invoices")
+    assert (remote / "leases" / "invoices" / "aa.lease").exists()  # published
+    # b only reaches the server: its folder copy never arrived.
+    other = tmp_path / "b-folder"
+    shutil.copytree(share.folder, other)
+    b = Lease(Share.unlock(other, share.folder_key), "bb", clock=clock, overlays=[overlay])
+    clock.advance(RENEW)
+    b.renew("invoices", take=True)
+    ka = a.renew("invoices")
+    assert ka.computer == "bb"
+    assert {c.computer for c in a.claims("invoices")} == {"aa", "bb"}

@@ -1,0 +1,116 @@
+"""The seal: create, open, unlock; wrong passphrase vs damaged seal; claims bound to their path."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from sioul_tray.errors import SealDamaged, SioulError, Unreadable
+from sioul_tray.share import SEAL_NAME, SealExists, Share, WrongPassphrase
+from sioul_tray.share.seal import OVERHEAD
+
+
+def test_create_then_open_gives_the_same_keys(folder: Path) -> None:
+    made = Share.create(folder, "correct horse", "laptop_x1", cost=10)
+    opened = Share.open(folder, "correct horse")
+    assert opened.folder_key == made.folder_key and opened.key_id == made.key_id
+    assert opened.creator == "laptop_x1" and opened.folder_id == made.folder_id
+    unlocked = Share.unlock(folder, made.folder_key)
+    assert unlocked.creator == "laptop_x1"
+
+
+def test_the_seal_is_plain_json_without_the_secret(folder: Path) -> None:
+    made = Share.create(folder, "correct horse", "aa", cost=10)
+    text = (folder / SEAL_NAME).read_text()
+    doc = json.loads(text)
+    assert doc["version"] == 1 and doc["kdf"]["name"] == "scrypt" and doc["creator"] == "aa"
+    assert made.folder_key.hex() not in text
+    assert "correct horse" not in text
+
+
+def test_create_never_overwrites(folder: Path) -> None:
+    Share.create(folder, "first", "aa", cost=10)
+    before = (folder / SEAL_NAME).read_bytes()
+    with pytest.raises(FileExistsError):
+        Share.create(folder, "second", "bb", cost=10)
+    with pytest.raises(SealExists):
+        Share.create(folder, "second", "bb", cost=10)
+    assert (folder / SEAL_NAME).read_bytes() == before
+
+
+def test_a_wrong_passphrase_is_said_as_such(folder: Path) -> None:
+    Share.create(folder, "right", "aa", cost=10)
+    with pytest.raises(WrongPassphrase, match="wrong passphrase"):
+        Share.open(folder, "wrong")
+
+
+def test_a_wrong_cached_key_is_said_as_such(folder: Path) -> None:
+    Share.create(folder, "right", "aa", cost=10)
+    with pytest.raises(WrongPassphrase):
+        Share.unlock(folder, os.urandom(32))
+
+
+def edit_seal(folder: Path, change: dict[str, object]) -> None:
+    doc = json.loads((folder / SEAL_NAME).read_text())
+    doc.update(change)
+    (folder / SEAL_NAME).write_text(json.dumps(doc))
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        ({"creator": "mallory"}, "key does not open"),  # bound in the wrapping
+        ({"version": 9}, "newer version"),
+        ({"format": "other"}, "not a Sioul seal"),
+        ({"kdf": {"name": "md5"}}, "damaged"),
+        ({"kdf": "scrypt"}, "kdf is missing"),
+        ({"check": "###"}, "not base64"),
+    ],
+)
+def test_a_damaged_seal_is_not_a_wrong_passphrase(
+    folder: Path, change: dict[str, object], words: str
+) -> None:
+    Share.create(folder, "right", "aa", cost=10)
+    edit_seal(folder, change)
+    with pytest.raises(SealDamaged, match=words):
+        Share.open(folder, "right")
+
+
+@pytest.mark.parametrize("content", [b"", b"{", b"[]", b"\xff\xfe", b"x" * 70000])
+def test_garbage_seal_is_damaged(folder: Path, content: bytes) -> None:
+    (folder / SEAL_NAME).write_bytes(content)
+    with pytest.raises(SealDamaged):
+        Share.open(folder, "anything")
+
+
+def test_no_seal_is_a_clear_error(folder: Path) -> None:
+    with pytest.raises(SioulError, match="not a Sioul sharing folder"):
+        Share.open(folder, "x")
+
+
+def test_an_empty_passphrase_is_refused(folder: Path) -> None:
+    with pytest.raises(SioulError, match="empty"):
+        Share.create(folder, "", "aa", cost=10)
+    assert not (folder / SEAL_NAME).exists()
+
+
+def test_claims_are_bound_to_their_path_and_key(share: Share, tmp_path: Path) -> None:
+    sealed = share.seal("leases/invoices/aa.lease", b"[1]")
+    assert len(sealed) == 3 + OVERHEAD
+    assert share.unseal("leases/invoices/aa.lease", sealed) == b"[1]"
+    with pytest.raises(Unreadable, match="damaged"):
+        share.unseal("leases/invoices/bb.lease", sealed)
+    with pytest.raises(Unreadable, match="damaged"):
+        share.unseal("leases/medicines/aa.lease", sealed)
+    other_folder = tmp_path / "other"
+    other_folder.mkdir()
+    other = Share.create(other_folder, "x", "zz", cost=10)
+    with pytest.raises(Unreadable, match="another key"):
+        other.unseal("leases/invoices/aa.lease", sealed)
+
+
+def test_every_seal_uses_a_fresh_nonce(share: Share) -> None:
+    assert share.seal("p", b"same") != share.seal("p", b"same")

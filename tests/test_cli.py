@@ -1,0 +1,145 @@
+"""The command line, run as a person or a script would: real processes, real folders."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sioul_tray import __version__
+from sioul_tray.install import Installation
+from sioul_tray.share import SEAL_NAME
+from tests.helpers import python_env
+
+PASS = "correct horse battery"
+
+
+def cli(home: Path, *args: str, passphrase: str | None = None) -> subprocess.CompletedProcess[str]:
+    extra = {"SIOUL_TRAY_HOME": str(home)}
+    if passphrase is not None:
+        extra["SIOUL_PASSPHRASE"] = passphrase
+    env = python_env(**extra)
+    if passphrase is None:
+        env.pop("SIOUL_PASSPHRASE", None)
+    return subprocess.run(
+        [sys.executable, "-m", "sioul_tray.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def ok(done: subprocess.CompletedProcess[str]) -> str:
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    return done.stdout
+
+
+def failed(done: subprocess.CompletedProcess[str], words: str) -> None:
+    assert done.returncode != 0
+    assert "Traceback" not in done.stderr
+    assert words in done.stderr, done.stderr
+
+
+@pytest.fixture
+def pair(tmp_path: Path) -> tuple[Path, Path, Path]:
+    """A folder set up by one installation and joined by another."""
+    folder = tmp_path / "Dropbox" / "Sioul"
+    folder.parent.mkdir()
+    one, two = tmp_path / "one", tmp_path / "two"
+    assert "Created" in ok(cli(one, "setup", "--share", str(folder), passphrase=PASS))
+    assert "Joined" in ok(cli(two, "setup", "--share", str(folder), passphrase=PASS))
+    return folder, one, two
+
+
+def test_version(tmp_path: Path) -> None:
+    assert ok(cli(tmp_path, "--version")).strip() == f"sioul-tray {__version__}"
+
+
+def test_setup_caches_the_key_so_later_commands_need_no_passphrase(
+    pair: tuple[Path, Path, Path],
+) -> None:
+    folder, one, _ = pair
+    keys = list((one / "config" / "keys").iterdir())
+    assert len(keys) == 1 and keys[0].stat().st_mode & 0o777 == 0o600
+    assert json.loads(ok(cli(one, "look", "--json")))["invoices"]["computer"] is None
+    assert (folder / SEAL_NAME).exists()
+
+
+def test_a_wrong_passphrase_changes_nothing(pair: tuple[Path, Path, Path], tmp_path: Path) -> None:
+    folder, _, _ = pair
+    seal = (folder / SEAL_NAME).read_bytes()
+    three = tmp_path / "three"
+    failed(cli(three, "setup", "--share", str(folder), passphrase="nope"), "wrong passphrase")
+    assert (folder / SEAL_NAME).read_bytes() == seal
+    assert not (three / "config" / "settings.json").exists()
+    assert not (three / "config" / "keys").exists()
+
+
+def test_no_passphrase_without_a_terminal_is_a_clear_error(tmp_path: Path) -> None:
+    failed(cli(tmp_path / "h", "setup", "--share", str(tmp_path)), "SIOUL_PASSPHRASE")
+
+
+def test_commands_before_setup_say_what_to_do(tmp_path: Path) -> None:
+    failed(cli(tmp_path, "look"), "sioul-tray setup --share")
+
+
+def test_a_handover_from_the_command_line(pair: tuple[Path, Path, Path]) -> None:
+    _, one, two = pair
+    ok(cli(one, "renew"))
+    ok(cli(two, "renew"))
+    ids = {Installation(one).computer(): one, Installation(two).computer(): two}
+    looked = json.loads(ok(cli(two, "look", "--json")))
+    keeper = looked["invoices"]["computer"]
+    assert keeper in ids and looked["invoices"]["name"]
+    assert looked["invoices"]["here"] is (ids[keeper] == two)
+    # The other one makes invoices there.
+    (taker,) = set(ids) - {keeper}
+    assert "taken here" in ok(cli(ids[taker], "take", "invoices"))
+    looked = json.loads(ok(cli(ids[keeper], "look", "invoices", "--json")))
+    assert set(looked) == {"invoices"}
+    assert looked["invoices"]["computer"] == taker and looked["invoices"]["here"] is False
+    claims = json.loads(ok(cli(one, "claims", "--json")))
+    assert set(claims) == {"medicines", "invoices", "problems"}
+    assert [c["computer"] for c in claims["invoices"] if c["taken"] is not None] == [taker]
+    assert set(claims["invoices"][0]) == {
+        "computer", "part", "name", "seq", "since", "renewed", "active",
+        "taken", "closed", "wrote", "sees", "forgets",
+    }  # fmt: skip
+    ok(cli(ids[taker], "close", "invoices"))
+    claims = json.loads(ok(cli(one, "claims", "invoices", "--json")))
+    assert [c["closed"] for c in claims["invoices"] if c["taken"]] == [True]
+    assert "Invoices:" in ok(cli(one, "look"))
+
+
+def test_damaged_files_are_listed_with_their_reason(pair: tuple[Path, Path, Path]) -> None:
+    folder, one, _ = pair
+    ok(cli(one, "renew"))
+    (folder / "leases" / "invoices" / "zz.lease").write_bytes(b"garbage" * 10)
+    claims = json.loads(ok(cli(one, "claims", "--json")))
+    assert {"part": "invoices", "file": "zz.lease", "reason": "not a Sioul claim"} in claims[
+        "problems"
+    ]
+    human = ok(cli(one, "claims"))
+    assert "zz.lease: not a Sioul claim" in human and "(this computer)" in human
+
+
+def test_writing_commands_wait_for_no_one(pair: tuple[Path, Path, Path]) -> None:
+    _, one, _ = pair
+    with Installation(one).writer():
+        failed(cli(one, "take", "invoices"), "another sioul-tray process")
+        failed(cli(one, "close"), "another sioul-tray process")
+    ok(cli(one, "close"))
+
+
+def test_forget_from_the_command_line(pair: tuple[Path, Path, Path]) -> None:
+    _, one, two = pair
+    ok(cli(two, "renew"))
+    two_id = Installation(two).computer()
+    assert "gone for good" in ok(cli(one, "forget", two_id))
+    failed(cli(one, "forget", "nobody_1234"), "nothing to forget")

@@ -1,0 +1,79 @@
+"""This installation's files: the computer id, the cached key, settings, the writer lock."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sioul_tray.errors import Busy, NotSetUp, WrongPassphrase
+from sioul_tray.install import Installation
+from sioul_tray.lease.rules import COMPUTER_ID
+from sioul_tray.share import Share
+
+
+def test_the_computer_id_is_made_once(tmp_path: Path) -> None:
+    inst = Installation(tmp_path)
+    made = inst.computer()
+    assert COMPUTER_ID.fullmatch(made)
+    assert Installation(tmp_path).computer() == made
+    assert (tmp_path / "config" / "computer").read_text().strip() == made
+
+
+def test_the_home_variable_moves_everything(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SIOUL_TRAY_HOME", str(tmp_path))
+    inst = Installation()
+    assert inst.config_dir == tmp_path / "config" and inst.state_dir == tmp_path / "state"
+
+
+def test_settings_keep_what_the_person_set(tmp_path: Path) -> None:
+    inst = Installation(tmp_path)
+    inst.update_settings(share="/a", start_at_login=True)
+    inst.update_settings(share="/b")
+    assert inst.settings() == {"share": "/b", "start_at_login": True}
+
+
+def test_the_key_is_cached_for_this_user_only(tmp_path: Path, share: Share) -> None:
+    inst = Installation(tmp_path)
+    with pytest.raises(NotSetUp):
+        inst.open_share()
+    inst.update_settings(share=str(share.folder))
+    with pytest.raises(NotSetUp, match="no key"):
+        inst.open_share()
+    inst.remember_key(share)
+    (key,) = (tmp_path / "config" / "keys").iterdir()
+    assert key.stat().st_mode & 0o777 == 0o600
+    assert inst.open_share().folder_key == share.folder_key
+    lease = inst.lease()
+    assert lease.renew("invoices").computer == inst.computer()
+
+
+def test_a_resealed_folder_says_to_set_up_again(tmp_path: Path, share: Share) -> None:
+    inst = Installation(tmp_path)
+    inst.update_settings(share=str(share.folder))
+    inst.remember_key(share)
+    seal = share.folder / "sioul.seal"
+    seal.unlink()
+    again = Share.create(share.folder, "new", "bb", cost=10)
+    again_id = again.folder_id
+    # Same folder, new seal: the cached key is for another folder id.
+    with pytest.raises(NotSetUp, match=again_id[:0] + "no key"):
+        inst.open_share()
+    key_file = tmp_path / "config" / "keys" / f"{share.folder_id}.key"
+    key_file.rename(key_file.with_name(f"{again_id}.key"))
+    with pytest.raises(WrongPassphrase, match="sealed again"):
+        inst.open_share()
+
+
+def test_one_writer_at_a_time(tmp_path: Path) -> None:
+    inst = Installation(tmp_path)
+    with (
+        inst.writer(),
+        pytest.raises(Busy, match="another sioul-tray process"),
+        Installation(tmp_path).writer(),
+    ):
+        pass
+    with Installation(tmp_path).writer():
+        pass
