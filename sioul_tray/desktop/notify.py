@@ -59,7 +59,11 @@ def _libdbus() -> Any:
 
 
 class _Error(ctypes.Structure):
-    _fields_ = [("name", ctypes.c_char_p), ("message", ctypes.c_char_p), ("pad", ctypes.c_byte * 48)]
+    _fields_ = [
+        ("name", ctypes.c_char_p),
+        ("message", ctypes.c_char_p),
+        ("pad", ctypes.c_byte * 48),
+    ]
 
 
 def _iter() -> Any:
@@ -98,7 +102,9 @@ class DBusNotifications:
             self._conn = conn or None
         return self._conn
 
-    def send(self, summary: str, body: str, replaces: int = 0, timeout_ms: int = 2000) -> int | None:
+    def send(
+        self, summary: str, body: str, replaces: int = 0, timeout_ms: int = 2000
+    ) -> int | None:
         """Show a notification; its id, or None when no notification service answered."""
         lib = _libdbus()
         conn = self._connection()
@@ -135,7 +141,10 @@ class DBusNotifications:
             lib.dbus_message_iter_close_container(top, actions)
             hints = _iter()
             lib.dbus_message_iter_open_container(top, ord("a"), b"{sv}", hints)
-            for key, kind, value in (("desktop-entry", "s", self.desktop_entry), ("urgency", "y", 1)):
+            for key, kind, value in (
+                ("desktop-entry", "s", self.desktop_entry),
+                ("urgency", "y", 1),
+            ):
                 entry, variant = _iter(), _iter()
                 lib.dbus_message_iter_open_container(hints, ord("e"), None, entry)
                 basic(entry, "s", key)

@@ -13,6 +13,7 @@ JSON` (a property or answer value), `quit`.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import sys
@@ -90,7 +91,7 @@ class Fake(QDBusVirtualObject):
             return NOTIFY_XML
         return ""
 
-    def handleMessage(self, message: QDBusMessage, connection: QDBusConnection) -> bool:  # noqa: N802
+    def handleMessage(self, message: QDBusMessage, connection: QDBusConnection) -> bool:
         member = message.member()
         args = list(message.arguments())
         say(event="call", path=message.path(), interface=message.interface(), member=member,
@@ -144,7 +145,20 @@ class Fake(QDBusVirtualObject):
             notifier.setEnabled(False)
             os.close(read)
             self.inhibitors = [(r, n) for r, n in self.inhibitors if r != read]
-            say(event="released")
+            say(event="released", files=self.snapshot())
+
+    def snapshot(self) -> dict[str, str]:
+        """The files under `snapshot` as they are at this moment (what sleep would find)."""
+        root = self.values.get("snapshot")
+        if not root:
+            return {}
+        out = {}
+        for dirpath, _dirs, names in os.walk(root):
+            for name in names:
+                path = os.path.join(dirpath, name)
+                with open(path, "rb") as f:
+                    out[os.path.relpath(path, root)] = hashlib.sha256(f.read()).hexdigest()
+        return out
 
     def signal(self, going: bool) -> None:
         message = QDBusMessage.createSignal(
@@ -184,7 +198,9 @@ def main() -> None:
     bus = QDBusConnection.connectToBus(address, f"fake-{kind}")
     service, root = SERVICES[kind]
     fake = Fake(kind, bus)
-    if not bus.registerVirtualObject(root, fake, QDBusConnection.VirtualObjectRegisterOption.SubPath):
+    if not bus.registerVirtualObject(
+        root, fake, QDBusConnection.VirtualObjectRegisterOption.SubPath
+    ):
         sys.exit(f"cannot register {root}")
     if kind == "screensaver":
         bus.registerService("org.gnome.ScreenSaver")

@@ -1,0 +1,375 @@
+"""The tray application: the icon, its one flat menu, the windows, and the process's life.
+
+`run()` is what `sioul-tray` with no subcommand starts.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import socket
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, QSocketNotifier, QTimer, QUrl
+from PySide6.QtGui import QAction, QCursor, QDesktopServices, QIcon
+from PySide6.QtWidgets import (
+    QApplication,
+    QDialog,
+    QLabel,
+    QMenu,
+    QMessageBox,
+    QSystemTrayIcon,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from sioul_tray import __version__
+from sioul_tray.lease import PARTS
+from sioul_tray.tray import autostart, model
+from sioul_tray.tray.controller import Controller
+from sioul_tray.tray.model import Action, Icon, Item, Note, View
+
+APP = "sioul-tray"
+RESOURCES = Path(__file__).resolve().parents[2] / "resources"
+
+
+def icon(state: Icon) -> QIcon:
+    path = RESOURCES / f"{state.value}.svg"
+    result = QIcon(str(path))
+    if sys.platform == "darwin":
+        result.setIsMask(True)  # a template icon: macOS draws it for the menu bar's appearance
+    return result
+
+
+class Tray(QObject):
+    """Renders the controller's View into the icon, its tooltip and its menu."""
+
+    def __init__(
+        self,
+        controller: Controller,
+        notify: Callable[[str, str, str], str] | None = None,
+        on_folder: Callable[[], None] | None = None,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.controller = controller
+        self.on_folder = on_folder
+        self.icon = QSystemTrayIcon(self)
+        self.menu = QMenu()
+        self.icon.setContextMenu(self.menu)
+        self.icon.setIcon(icon(Icon.NOTHING))
+        self.icon.setToolTip(APP)
+        self.icon.activated.connect(self._activated)
+        self.items: list[Item] = []
+        self.actions: list[QAction] = []
+        self.notify = notify or self._balloon
+        self.sent: list[Note] = []
+        self.windows: list[QWidget] = []
+        controller.changed.connect(self.render)
+        controller.notify.connect(self._note)
+        self._show_tries = 0
+
+    # -- showing -------------------------------------------------------------------------------
+
+    def show(self) -> None:
+        """Show the icon, retrying while the tray host is not up yet (at login: QTBUG-61898)."""
+        if QSystemTrayIcon.isSystemTrayAvailable() or self._show_tries >= 60:
+            self.icon.show()
+            return
+        self._show_tries += 1
+        QTimer.singleShot(1000, self.show)
+
+    def render(self, view: View) -> None:
+        items = model.menu(view, autostart.enabled())
+        if [(i.text == "", i.action, i.data) for i in items] == [
+            (i.text == "", i.action, i.data) for i in self.items
+        ]:
+            # Same commands: update texts in place, so an open menu stays open and current.
+            for item, act in zip(items, self.actions, strict=True):
+                if not item.separator:
+                    act.setText(item.text)
+                    act.setEnabled(item.enabled)
+                    act.setChecked(item.checked)
+        else:
+            self.menu.clear()
+            self.actions = []
+            for item in items:
+                if item.separator:
+                    act = self.menu.addSeparator()
+                else:
+                    act = self.menu.addAction(item.text)
+                    act.setEnabled(item.enabled)
+                    act.setCheckable(item.checkable)
+                    act.setChecked(item.checked)
+                    if item.action is not None:
+                        act.triggered.connect(lambda _c=False, i=item: self.run(i))
+                self.actions.append(act)
+        self.items = items
+        self.icon.setToolTip(model.tooltip(view))
+        self.icon.setIcon(icon(model.icon(view)))
+
+    def texts(self) -> list[str]:
+        return [a.text() for a in self.menu.actions() if not a.isSeparator()]
+
+    def _activated(self, reason: QSystemTrayIcon.ActivationReason) -> None:
+        if reason == QSystemTrayIcon.ActivationReason.Trigger:
+            self.popup()
+
+    def popup(self) -> None:
+        """Open the menu at the pointer (a left click, or a second launch)."""
+        self.menu.popup(QCursor.pos())
+
+    def _note(self, note: Note) -> None:
+        self.sent.append(note)
+        self.notify(note.key, note.title, note.body)
+
+    def _balloon(self, _key: str, title: str, body: str) -> str:
+        self.icon.showMessage(title, body, QSystemTrayIcon.MessageIcon.Information, 10_000)
+        return "fallback"
+
+    # -- commands ------------------------------------------------------------------------------
+
+    def run(self, item: Item) -> None:
+        view = self.controller.view
+        if item.action is Action.TAKE_INVOICES:
+            question = model.take_confirmation(view) if view is not None else None
+            if question is None or self._confirm("Make invoices here", question):
+                self.controller.take("invoices")
+        elif item.action is Action.FORGET:
+            name = view.name_of(item.data) if view is not None else item.data
+            if self._confirm(
+                f"{name} is gone for good",
+                f"Treat {name} as gone for good (given away, reinstalled, broken)?\n\n"
+                f"Its claims stop counting here and on every computer that reads this one's. "
+                f"If {name} comes back, it counts again.",
+            ):
+                self.controller.forget(item.data)
+        elif item.action is Action.COMPUTERS:
+            self.computers()
+        elif item.action is Action.OPEN_FOLDER:
+            QDesktopServices.openUrl(QUrl.fromLocalFile(str(self.controller.folder)))
+        elif item.action is Action.CHANGE_FOLDER:
+            if self.on_folder is not None:
+                self.on_folder()
+        elif item.action is Action.AUTOSTART:
+            autostart.set_enabled(not autostart.enabled())
+            if view is not None:
+                self.render(view)
+        elif item.action is Action.ABOUT:
+            self.about()
+        elif item.action is Action.QUIT:
+            QApplication.quit()
+
+    def _confirm(self, title: str, text: str) -> bool:
+        answer = QMessageBox.question(None, title, text)
+        return answer == QMessageBox.StandardButton.Yes
+
+    def about(self) -> None:
+        view = self.controller.view
+        idle = view.idle_source if view is not None else "?"
+        if view is not None and not view.idle_known:
+            idle = "none works here: counting from the session start"
+        QMessageBox.about(
+            None,
+            "About sioul-tray",
+            f"sioul-tray {__version__}\n\n"
+            f"Keeps Sioul's medicines and invoices on one computer at a time.\n\n"
+            f"This computer: {self.controller.computer}\n"
+            f"Sharing folder: {self.controller.folder}\n"
+            f"Idle time from: {idle}",
+        )
+
+    def computers(self) -> QWidget:
+        window = ComputersWindow(self.controller)
+        self.windows = [w for w in self.windows if w.isVisible()] + [window]
+        window.show()
+        return window
+
+
+class ComputersWindow(QDialog):
+    """Every claim (name, last heard, used, keeps, closed, how far it wrote), every unreadable
+    file with its reason."""
+
+    COLUMNS = ("Part", "Computer", "Last heard", "Used", "Keeps", "Closed", "Wrote")
+
+    def __init__(self, controller: Controller) -> None:
+        super().__init__()
+        self.setWindowTitle("Computers — sioul-tray")
+        layout = QVBoxLayout(self)
+        self.table = QTableWidget(0, len(self.COLUMNS), self)
+        self.table.setHorizontalHeaderLabels(self.COLUMNS)
+        layout.addWidget(self.table)
+        self.problems = QLabel(self)
+        self.problems.setWordWrap(True)
+        layout.addWidget(self.problems)
+        self.fill(controller)
+        self.resize(720, 320)
+
+    def fill(self, controller: Controller) -> None:
+        lease = controller.lease
+        view = controller.view
+        rows: list[list[str]] = []
+        for part in PARTS:
+            heard = lease.heard(part)
+            keeper = view.parts[part].keeper if view is not None and part in view.parts else None
+            for c in lease.claims(part):
+                when = heard.get(c.computer)
+                rows.append([
+                    model.LABELS.get(part, part),
+                    f"{c.name} (this computer)" if c.computer == controller.computer else c.name,
+                    model.hhmm(when) if when is not None else "not heard",
+                    model.hhmm(c.active),
+                    "yes" if c.computer == keeper else "",
+                    "closed" if c.closed else "",
+                    str(c.wrote),
+                ])  # fmt: skip
+        self.table.setRowCount(len(rows))
+        for r, row in enumerate(rows):
+            for col, text in enumerate(row):
+                self.table.setItem(r, col, QTableWidgetItem(text))
+        problems = [f"leases/{p}/{name}: {reason}" for p in PARTS for name, reason in
+                    lease.problems(p)]  # fmt: skip
+        self.problems.setText(
+            "Files that do not read:\n" + "\n".join(problems) if problems else "Every file reads."
+        )
+
+
+# -- the process ---------------------------------------------------------------------------------
+
+
+class Signals(QObject):
+    """SIGTERM and SIGINT end the event loop cleanly (claims closed), without polling: the C
+    handler writes to a socket that Qt watches."""
+
+    def __init__(self, on_signal: Callable[[int], None], parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.on_signal = on_signal
+        self.read, self.write = socket.socketpair()
+        self.read.setblocking(False)
+        self.write.setblocking(False)
+        signal.set_wakeup_fd(self.write.fileno(), warn_on_full_buffer=False)
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(sig, lambda *_: None)  # Python-level no-op: the wakeup fd does the work
+        self.notifier = QSocketNotifier(self.read.fileno(), QSocketNotifier.Type.Read, self)
+        self.notifier.activated.connect(self._woken)
+
+    def _woken(self, *_: Any) -> None:
+        with contextlib.suppress(BlockingIOError):
+            for byte in self.read.recv(64):
+                self.on_signal(byte)
+
+
+def _no_display() -> bool:
+    if sys.platform in ("win32", "darwin"):
+        return False
+    if os.environ.get("QT_QPA_PLATFORM", "").startswith(("offscreen", "minimal")):
+        return False
+    return not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def handle_request(tray: Tray, controller: Controller, argv: list[str]) -> tuple[int, str]:
+    """A request from a second launch or from the command line, run in the tray."""
+    command, args = (argv[0], argv[1:]) if argv else ("show", [])
+    if command == "show":
+        tray.popup()
+        return 0, ""
+    if command == "wrote" and len(args) == 2 and args[0] in PARTS and args[1].isdigit():
+        controller.set_wrote(args[0], int(args[1]))
+        return 0, ""
+    if command == "take" and args == ["invoices"]:
+        controller.take("invoices")
+        return (
+            0,
+            "Invoices are taken here; this computer starts once every other one has seen it.\n",
+        )
+    if command == "forget" and len(args) == 1:
+        controller.forget(args[0])
+        return 0, f"{args[0]} is declared gone for good.\n"
+    if command == "close":
+        controller.suspend()
+        return 0, "Closed: the running tray marks nothing until `sioul-tray renew`.\n"
+    if command == "renew":
+        if controller.asleep:
+            controller.resume()
+        else:
+            controller.tick()
+        return 0, "\n".join(model.part_line(controller.view, p) for p in PARTS) + "\n" if (
+            controller.view is not None
+        ) else ""
+    if command == "menu":
+        # What the menu shows now, and whether it is open (scripts and the desktop tests).
+        return 0, json.dumps({"visible": tray.menu.isVisible(), "texts": tray.texts()}) + "\n"
+    if command == "look":
+        content = model.status(controller.view, controller.computer, os.getpid(),
+                               controller.running and not controller.asleep,
+                               controller.clock())  # fmt: skip
+        return 0, json.dumps(content) + "\n"
+    return 2, f"sioul-tray: the running tray cannot do {' '.join(argv)!r}\n"
+
+
+def run(argv: list[str] | None = None) -> int:
+    """Start the tray: one per installation, claims closed on every way out."""
+    from PySide6.QtDBus import QDBusConnection
+
+    from sioul_tray.desktop import idle, notify, sleep
+    from sioul_tray.errors import SioulError
+    from sioul_tray.install import Installation
+    from sioul_tray.tray import single
+
+    if _no_display():
+        print("sioul-tray: no display here; use the command line (sioul-tray --help)",
+              file=sys.stderr)  # fmt: skip
+        return 2
+    inst = Installation()
+    app = QApplication(argv if argv is not None else sys.argv[:1])
+    app.setApplicationName(APP)
+    app.setDesktopFileName(APP)  # Wayland and notifications find the desktop entry by it
+    app.setQuitOnLastWindowClosed(False)
+
+    answer = single.ask(inst.state_dir, ["show"], timeout_ms=1000)
+    if answer is not None:
+        return 0  # the running tray opened its menu
+
+    with contextlib.ExitStack() as stack:
+        try:
+            stack.enter_context(inst.writer())
+            lease = inst.lease()
+            folder = inst.share_folder()
+        except SioulError as e:
+            QMessageBox.warning(None, "sioul-tray", str(e))
+            print(f"sioul-tray: {e}", file=sys.stderr)
+            return 1
+        assert folder is not None
+        session_bus = QDBusConnection.sessionBus()
+        system_bus = QDBusConnection.systemBus()
+        active = idle.choose(session_bus if session_bus.isConnected() else None,
+                             system_bus if system_bus.isConnected() else None)  # fmt: skip
+        controller = Controller(lease, inst.computer(), folder, active, inst.state_dir)
+        dbus_notes = (
+            notify.DBusNotifications(APP, APP) if sys.platform.startswith("linux") else None
+        )
+        tray = Tray(controller)
+        notifier = notify.Notifier(dbus_notes, lambda t, b: tray._balloon("", t, b))
+        tray.notify = notifier
+        server = single.Server(inst.state_dir, lambda a: handle_request(tray, controller, a))
+        if not server.listen():
+            return 0  # another tray of this installation won the race
+        stack.callback(server.close)
+        sleeper = sleep.watch(controller.suspend, controller.resume, system_bus)
+        signals = Signals(lambda _sig: app.quit())
+        app.aboutToQuit.connect(controller.shutdown)
+        app.commitDataRequest.connect(lambda _m: controller.close_claims())  # session ending
+        stack.callback(controller.shutdown)
+        controller.start()
+        tray.show()
+        code = app.exec()
+        del signals, sleeper
+        return int(code)
+    return 1
