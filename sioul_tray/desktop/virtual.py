@@ -50,7 +50,10 @@ class VirtualDisplay:
 
     def __enter__(self) -> Self:
         read, write = os.pipe()
-        args = ["Xvfb", "-displayfd", str(write), "-screen", "0", self.size, "-nolisten", "tcp"]
+        # -noreset: without it the server resets when its last client leaves (our own probes),
+        # and a client connecting during the reset fails ("cannot open display").
+        args = ["Xvfb", "-displayfd", str(write), "-screen", "0", self.size, "-nolisten", "tcp",
+                "-noreset"]  # fmt: skip
         if not self.screensaver:
             # Removes the MIT-SCREEN-SAVER extension, to test the path where it is missing.
             args += ["-extension", "MIT-SCREEN-SAVER"]

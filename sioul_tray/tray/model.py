@@ -242,8 +242,9 @@ SEPARATOR = Item("")
 
 def menu(view: View, autostart: bool) -> list[Item]:
     """The whole flat menu (flat because AppIndicator hosts drop submenus' `aboutToShow`)."""
-    items = [Item(part_line(view, part), enabled=False) for part in PARTS if part in view.parts]
-    items += [Item(line, enabled=False) for line in notes(view)]
+    # The part lines stay enabled (greyed text is hard to read); they open the Computers window.
+    items = [Item(part_line(view, p), Action.COMPUTERS, p) for p in PARTS if p in view.parts]
+    items += [Item(line, Action.COMPUTERS, "notes") for line in notes(view)]
     items.append(SEPARATOR)
     invoices = view.parts.get("invoices")
     if invoices is not None and not invoices.here:

@@ -1,0 +1,159 @@
+"""The real `sioul-tray` process on a virtual X display, docked in Debian's `trayer`.
+
+It docks, its menu opens on a click and shows both parts (screenshot saved to docs/menu.png), a
+second launch hands over to it, and SIGTERM leaves both claims closed on disk.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import signal
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sioul_tray.desktop.virtual import PrivateBus, TrayHost, VirtualDisplay
+from sioul_tray.lease import Lease
+from sioul_tray.share import Share
+from sioul_tray.tray import single
+from tests.desktop.tray_process import PASSPHRASE, ROOT, cli, env_for, status, tray_icons, wait_for
+
+pytestmark = [pytest.mark.desktop, pytest.mark.slow]
+
+
+def missing() -> str | None:
+    for part in (VirtualDisplay, TrayHost, PrivateBus):
+        if (why := part.missing()) is not None:
+            return why
+    for tool in ("xdotool", "xwininfo", "import", "convert"):
+        if shutil.which(tool) is None:
+            return f"{tool} is not installed (see .ci/install-desktop)"
+    return None
+
+
+class Running:
+    def __init__(self, home: Path, share: Path, display: VirtualDisplay, proc: Any) -> None:
+        self.home = home
+        self.share = share
+        self.display = display
+        self.proc = proc
+
+    def ask(self, *argv: str) -> tuple[int, str] | None:
+        return single.ask(self.home / "state", list(argv))
+
+    def menu(self) -> dict[str, Any]:
+        answer = self.ask("menu")
+        assert answer is not None, "the running tray does not answer"
+        return json.loads(answer[1])  # type: ignore[no-any-return]
+
+    def x(self, *args: str) -> str:
+        env = dict(self.display.env())
+        return subprocess.run(list(args), env=env, capture_output=True, text=True, timeout=20,
+                              check=True).stdout  # fmt: skip
+
+
+@pytest.fixture
+def tray(need: Callable[[str | None], None], tmp_path: Path) -> Iterator[Running]:
+    need(missing())
+    home, share = tmp_path / "home", tmp_path / "share"
+    share.mkdir()
+    done = cli(home, "setup", "--share", str(share))
+    assert done.returncode == 0, done.stderr
+    # Another computer keeps invoices, so the menu shows a keeper elsewhere with its time.
+    office = Lease(Share.open(share, PASSPHRASE), "office_pc", name="Office PC")
+    office.renew("invoices", take=True)
+    office.renew("medicines", active=0)
+    with VirtualDisplay() as display, TrayHost(display), PrivateBus() as bus:
+        env = env_for(home, DISPLAY=display.display, QT_QPA_PLATFORM="xcb",
+                      DBUS_SESSION_BUS_ADDRESS=bus.address,
+                      DBUS_SYSTEM_BUS_ADDRESS=bus.address)  # fmt: skip
+        proc = subprocess.Popen([sys.executable, "-m", "sioul_tray.cli"], env=env, cwd=ROOT,
+                                stderr=subprocess.PIPE, text=True)  # fmt: skip
+        try:
+            wait_for(lambda: (status(home) or {}).get("pid") == proc.pid or proc.poll() is not None)
+            assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+            yield Running(home, share, display, proc)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+            proc.wait(10)
+            if proc.stderr:
+                proc.stderr.close()
+
+
+def test_docks_and_the_menu_opens_on_a_click_showing_both_parts(tray: Running) -> None:
+    icons = wait_for(lambda: tray_icons(tray.display.display))
+    assert len(icons) == 1, icons  # our icon, embedded in trayer's panel
+    x, y, w, h = icons[0]
+    assert not tray.menu()["visible"]
+    tray.x("xdotool", "mousemove", str(x + w // 2), str(y + h // 2), "click", "3")
+    menu = wait_for(lambda: (m := tray.menu())["visible"] and m)
+    texts = menu["texts"]
+    assert texts[0].startswith("Medicines: here")
+    assert texts[1].startswith("Invoices: Office PC (since ")
+    assert "Make invoices here…" in texts and "Quit" in texts
+    shot = tray.home / "screen.png"
+    tray.x("import", "-window", "root", str(shot))
+    docs = ROOT / "docs"
+    docs.mkdir(exist_ok=True)
+    # Trim the black, empty root window: what is left is the panel and the open menu.
+    subprocess.run(["convert", str(shot), "-trim", "+repage", str(docs / "menu.png")],
+                   check=True, timeout=30)  # fmt: skip
+    assert (docs / "menu.png").stat().st_size > 1000
+
+
+def test_sigterm_leaves_both_claims_closed_on_disk(tray: Running) -> None:
+    computer = status(tray.home)["computer"]  # type: ignore[index]
+    reader = Lease(Share.open(tray.share, PASSPHRASE), "reader")
+    mine = {p: next(c for c in reader.claims(p) if c.computer == computer)
+            for p in ("medicines", "invoices")}  # fmt: skip
+    assert not any(c.closed for c in mine.values())
+    tray.proc.send_signal(signal.SIGTERM)
+    assert tray.proc.wait(15) == 0
+    reader = Lease(Share.open(tray.share, PASSPHRASE), "reader2")
+    for part in ("medicines", "invoices"):
+        claim = next(c for c in reader.claims(part) if c.computer == computer)
+        assert claim.closed, part
+        assert claim.seq > mine[part].seq
+    after = status(tray.home)
+    assert after is not None and not after["running"]
+    assert not any(p["acting"] for p in after["parts"].values())
+
+
+def test_sigint_closes_too(tray: Running) -> None:
+    computer = status(tray.home)["computer"]  # type: ignore[index]
+    tray.proc.send_signal(signal.SIGINT)
+    assert tray.proc.wait(15) == 0
+    reader = Lease(Share.open(tray.share, PASSPHRASE), "reader")
+    assert all(next(c for c in reader.claims(p) if c.computer == computer).closed
+               for p in ("medicines", "invoices"))  # fmt: skip
+
+
+def test_a_second_launch_opens_the_running_trays_menu_and_exits(tray: Running) -> None:
+    second = subprocess.run(
+        [sys.executable, "-m", "sioul_tray.cli"],
+        env=env_for(tray.home, DISPLAY=tray.display.display, QT_QPA_PLATFORM="xcb"),
+        capture_output=True, text=True, timeout=30,
+    )  # fmt: skip
+    assert second.returncode == 0, second.stderr
+    assert tray.proc.poll() is None
+    wait_for(lambda: tray.menu()["visible"])
+
+
+def test_requests_through_the_running_tray(tray: Running) -> None:
+    assert tray.ask("wrote", "invoices", "41") == (0, "")
+    look = tray.ask("look")
+    assert look is not None and json.loads(look[1])["running"] is True
+    bad = tray.ask("wrote", "recipes", "1")
+    assert bad is not None and bad[0] == 2
+    tray.proc.send_signal(signal.SIGTERM)
+    tray.proc.wait(15)
+    reader = Lease(Share.open(tray.share, PASSPHRASE), "reader")
+    computer = status(tray.home)["computer"]  # type: ignore[index]
+    claim = next(c for c in reader.claims("invoices") if c.computer == computer)
+    assert claim.closed and claim.wrote == 41  # the close carries the latest `wrote`

@@ -1,0 +1,78 @@
+"""Running the real `sioul-tray` process under a virtual desktop, for the desktop tests.
+
+Imported by the tests in this folder as `tests.desktop.tray_process`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+PASSPHRASE = "correct horse battery staple"
+
+
+def env_for(home: Path, **extra: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    env["SIOUL_TRAY_HOME"] = str(home)
+    env["SIOUL_PASSPHRASE"] = PASSPHRASE
+    env.update(extra)
+    return env
+
+
+def cli(home: Path, *args: str, **extra: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "sioul_tray.cli", *args],
+        env=env_for(home, **extra),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def wait_for(what: Callable[[], Any], timeout: float = 15.0, step: float = 0.1) -> Any:
+    deadline = time.monotonic() + timeout
+    while True:
+        value = what()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+        time.sleep(step)
+
+
+def status(home: Path) -> dict[str, Any] | None:
+    try:
+        return json.loads((home / "state" / "status.json").read_text())  # type: ignore[no-any-return]
+    except (FileNotFoundError, json.JSONDecodeError):
+        return None
+
+
+def tray_icons(display: str) -> list[tuple[int, int, int, int]]:
+    """The windows docked in trayer's panel: (x, y, width, height) on the screen."""
+    out = subprocess.run(
+        ["xwininfo", "-root", "-tree"], env=dict(os.environ, DISPLAY=display),
+        capture_output=True, text=True, timeout=10,
+    ).stdout  # fmt: skip
+    lines = out.splitlines()
+    icons = []
+    for i, line in enumerate(lines):
+        if '"panel": ("panel" "trayer")' not in line:
+            continue
+        indent = len(line) - len(line.lstrip())
+        for child in lines[i + 1 :]:
+            if child.strip() and len(child) - len(child.lstrip()) <= indent:
+                break
+            m = re.search(r"\)\s+(\d+)x(\d+)\+-?\d+\+-?\d+\s+\+(-?\d+)\+(-?\d+)", child)
+            if m and len(child) - len(child.lstrip()) == indent + 3 and int(m.group(1)) > 4:
+                w, h, x, y = map(int, m.groups())
+                icons.append((x, y, w, h))
+    return icons
