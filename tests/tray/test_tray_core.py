@@ -1,0 +1,113 @@
+"""The controller and the menu on the real core: real sealed claims in a real folder.
+
+Offscreen Qt: the menu exists and is rendered, nothing is drawn.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from sioul_tray.lease import Lease
+from sioul_tray.share import Share
+from sioul_tray.tray.app import Tray, handle_request
+from sioul_tray.tray.controller import Controller
+from sioul_tray.tray.model import Note
+
+PASSPHRASE = "tray tests"
+
+
+class Present:
+    name = "test idle"
+    known = True
+
+    def active(self, now: float) -> int:
+        return int(now)
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    share = tmp_path / "share"
+    share.mkdir()
+    Share.create(share, PASSPHRASE, "home_pc")
+    return share
+
+
+@pytest.fixture
+def tray(qtbot: QtBot, folder: Path, tmp_path: Path) -> Iterator[Tray]:
+    lease = Lease(Share.open(folder, PASSPHRASE), "home_pc", name="Home PC")
+    controller = Controller(lease, "home_pc", folder, Present(), tmp_path / "state")
+    notes: list[tuple[str, str, str]] = []
+    t = Tray(controller, notify=lambda k, title, body: notes.append((k, title, body)) or "test")
+    controller.start()
+    yield t
+    controller.shutdown()
+
+
+def peer(folder: Path, computer: str, name: str) -> Lease:
+    return Lease(Share.open(folder, PASSPHRASE), computer, name=name)
+
+
+def test_the_menu_shows_this_computer_keeping_both_parts(tray: Tray) -> None:
+    texts = tray.texts()
+    assert texts[0].startswith("Medicines: here from ")
+    assert texts[1].startswith("Invoices: here from ")
+    assert tray.icon.toolTip().startswith("sioul-tray\nMedicines: here")
+
+
+def test_a_peer_taking_invoices_shows_in_the_menu_within_two_seconds(
+    tray: Tray, folder: Path, qtbot: QtBot
+) -> None:
+    office = peer(folder, "office_pc", "Office PC")
+    start = time.monotonic()
+    office.renew("invoices", take=True)
+    qtbot.waitUntil(lambda: tray.texts()[1].startswith("Invoices: Office PC (since "), timeout=2000)
+    assert time.monotonic() - start < 2.0
+    # The tray acknowledged the new keeper in its own claim at once, not a minute later.
+    qtbot.waitUntil(
+        lambda: any(c.computer == "home_pc" and c.sees == "office_pc"
+                    for c in office.claims("invoices")),
+        timeout=2000,
+    )  # fmt: skip
+    assert "Make invoices here…" in tray.texts()
+    assert [n.title for n in tray.sent] == ["Invoices are now made on Office PC"]
+
+
+def test_make_invoices_here_takes_them_back(tray: Tray, folder: Path, qtbot: QtBot) -> None:
+    office = peer(folder, "office_pc", "Office PC")
+    office.renew("invoices", take=True)
+    qtbot.waitUntil(lambda: "Office PC" in tray.texts()[1], timeout=2000)
+    assert handle_request(tray, tray.controller, ["take", "invoices"])[0] == 0
+    assert tray.texts()[1].startswith("Invoices: here")
+    assert office.look("invoices").computer == "home_pc"
+
+
+def test_quit_closes_both_claims_with_wrote(tray: Tray, folder: Path) -> None:
+    handle_request(tray, tray.controller, ["wrote", "medicines", "7"])
+    tray.controller.shutdown()
+    reader = peer(folder, "reader", "Reader")
+    for part, wrote in (("medicines", 7), ("invoices", 0)):
+        claim = next(c for c in reader.claims(part) if c.computer == "home_pc")
+        assert claim.closed and claim.wrote == wrote
+
+
+def test_computers_window_lists_claims_and_unreadable_files(
+    tray: Tray, folder: Path, qtbot: QtBot
+) -> None:
+    peer(folder, "office_pc", "Office PC").renew("medicines")
+    (folder / "leases" / "invoices" / "broken.lease").write_bytes(b"not a claim")
+    tray.controller.tick()
+    window = tray.computers()
+    qtbot.addWidget(window)
+    cells = {window.table.item(r, 1).text() for r in range(window.table.rowCount())}
+    assert {"Home PC (this computer)", "Office PC"} <= cells
+    assert "leases/invoices/broken.lease" in window.problems.text()
+
+
+def test_notes_reach_the_notifier(tray: Tray) -> None:
+    tray.controller.notify.emit(Note("k", "Title", "Body"))
+    assert tray.sent[-1] == Note("k", "Title", "Body")
