@@ -1,0 +1,108 @@
+"""Notifications through a fake org.freedesktop.Notifications on a private session bus."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QCoreApplication
+from pytestqt.qtbot import QtBot
+
+from sioul_tray.desktop.notify import DBusNotifications, Notifier
+from sioul_tray.desktop.virtual import PrivateBus
+from sioul_tray.lease import Lease
+from sioul_tray.share import Share
+from sioul_tray.tray.app import Tray
+from sioul_tray.tray.controller import Controller
+from tests.desktop.fakes import FakeService
+
+pytestmark = pytest.mark.desktop
+PASSPHRASE = "notify tests"
+
+
+@pytest.fixture
+def server(need: Callable[[str | None], None]) -> Iterator[tuple[FakeService, str]]:
+    need(PrivateBus.missing())
+    with PrivateBus() as bus, FakeService(bus.address, "notifications") as fake:
+        yield fake, bus.address
+
+
+def test_notify_sends_the_specified_signature_and_the_desktop_entry(
+    server: tuple[FakeService, str], need: Callable[[str | None], None]
+) -> None:
+    fake, address = server
+    need(None if shutil.which("dbus-monitor") else "dbus-monitor is not installed (dbus-bin)")
+    monitor = subprocess.Popen(
+        ["dbus-monitor", "--address", address, "member='Notify'"],
+        stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        time.sleep(0.5)  # the monitor is on the bus before the call
+        sender = DBusNotifications("sioul-tray", "sioul-tray", address)
+        assert sender.send("Invoices are now made on Office PC", "Invoices: Office PC") is not None
+        call = fake.wait(lambda e: e.get("member") == "Notify")
+        # GDBus- and Qt-based servers reject any other signature (the uint32 replaces_id).
+        assert call["signature"] == "susssasa{sv}i"
+        assert call["args"][3:5] == ["Invoices are now made on Office PC", "Invoices: Office PC"]
+        sender.close()
+        time.sleep(0.3)
+    finally:
+        monitor.terminate()
+        wire = monitor.communicate(timeout=10)[0]
+    assert "uint32 0" in wire
+    assert 'string "desktop-entry"\n         variant             string "sioul-tray"' in wire
+
+
+def test_without_a_notification_service_the_balloon_is_used(
+    need: Callable[[str | None], None],
+) -> None:
+    need(PrivateBus.missing())
+    balloons: list[tuple[str, str]] = []
+    with PrivateBus() as empty:  # a bus where nobody serves notifications
+        notifier = Notifier(DBusNotifications("sioul-tray", "sioul-tray", empty.address),
+                            lambda t, b: balloons.append((t, b)))  # fmt: skip
+        assert notifier("invoices:x", "Title", "Body") == "fallback"
+    assert balloons == [("Title", "Body")]
+    assert Notifier(None, lambda t, b: balloons.append((t, b)))("k", "T2", "B2") == "fallback"
+
+
+class Present:
+    name = "test idle"
+    known = True
+
+    def active(self, now: float) -> int:
+        return int(now)
+
+
+def test_a_handover_is_notified_once_over_dbus(
+    server: tuple[FakeService, str], qtbot: QtBot, tmp_path: Path
+) -> None:
+    fake, address = server
+    folder = tmp_path / "share"
+    folder.mkdir()
+    Share.create(folder, PASSPHRASE, "home_pc")
+    lease = Lease(Share.open(folder, PASSPHRASE), "home_pc", name="Home PC")
+    controller = Controller(lease, "home_pc", folder, Present(), tmp_path / "state")
+    balloons: list[tuple[str, str]] = []
+    notifier = Notifier(DBusNotifications("sioul-tray", "sioul-tray", address),
+                        lambda t, b: balloons.append((t, b)))  # fmt: skip
+    tray = Tray(controller, notify=notifier)
+    controller.start()
+    try:
+        office = Lease(Share.open(folder, PASSPHRASE), "office_pc", name="Office PC")
+        office.renew("invoices", take=True)
+        qtbot.waitUntil(lambda: "Office PC" in tray.texts()[1], timeout=2000)
+        controller.tick()
+        controller.reread()
+        office.renew("invoices")
+        qtbot.wait(600)  # the watcher's re-read of that renewal
+        QCoreApplication.processEvents()
+        notes = [c["args"][3] for c in fake.calls("Notify")]
+        assert notes == ["Invoices are now made on Office PC"]
+        assert balloons == []
+    finally:
+        controller.shutdown()
