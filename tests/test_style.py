@@ -1,0 +1,29 @@
+"""The code stays clean: ruff on everything, mypy (strict) on the core."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from tests.helpers import ROOT
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", *args], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
+
+
+def test_ruff_finds_nothing() -> None:
+    done = run("ruff", "check", "--no-cache", "sioul_tray", "tests", "benchmarks")
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_ruff_format_is_kept() -> None:
+    done = run("ruff", "format", "--check", "--no-cache", "sioul_tray", "tests", "benchmarks")
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_mypy_strict_on_the_core() -> None:
+    done = run("mypy", "--no-incremental", "--cache-dir", "/dev/null")
+    assert done.returncode == 0, done.stdout + done.stderr
