@@ -188,7 +188,7 @@ class Notifier:
     """D-Bus first (Linux); `fallback(title, body)` (the tray icon's balloon) when it fails."""
 
     def __init__(
-        self, dbus: DBusNotifications | None, fallback: Callable[[str, str], None]
+        self, dbus: DBusNotifications | None, fallback: Callable[[str, str], object]
     ) -> None:
         self.dbus = dbus
         self.fallback = fallback
