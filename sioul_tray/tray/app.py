@@ -266,6 +266,16 @@ class Signals(QObject):
                 self.on_signal(byte)
 
 
+def release_memory() -> None:
+    """Give the heap that start-up used and freed back to the system (glibc keeps it otherwise):
+    the tray then stays small for the rest of the session."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL("libc.so.6").malloc_trim(0)
+
+
 def _no_display() -> bool:
     if sys.platform in ("win32", "darwin"):
         return False
@@ -277,6 +287,8 @@ def _no_display() -> bool:
 def handle_request(tray: Tray, controller: Controller, argv: list[str]) -> tuple[int, str]:
     """A request from a second launch or from the command line, run in the tray."""
     command, args = (argv[0], argv[1:]) if argv else ("show", [])
+    if command == "ping":
+        return 0, "pong\n"
     if command == "show":
         tray.popup()
         return 0, ""
@@ -369,6 +381,7 @@ def run(argv: list[str] | None = None) -> int:
         stack.callback(controller.shutdown)
         controller.start()
         tray.show()
+        QTimer.singleShot(3000, release_memory)
         code = app.exec()
         del signals, sleeper
         return int(code)

@@ -23,7 +23,7 @@ from sioul_tray.tray.model import PartView, Peer, View
 # After a wake the first reads catch up on everything that happened while asleep: not news.
 QUIET_AFTER_WAKE = 10.0
 # Folder changes come in bursts (a sync tool writing several claims): read once they settle.
-REREAD_DELAY_MS = 250
+REREAD_DELAY_MS = 100
 
 
 class LeaseLike(Protocol):

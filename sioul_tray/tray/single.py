@@ -1,22 +1,32 @@
 """One tray per installation: a second launch, and the command line, talk to the running one.
 
-The running tray listens on a QLocalServer (a Unix socket or a Windows named pipe) whose name is
-derived from the installation's state directory, so two installations (SIOUL_TRAY_HOME) never mix.
-A request is one JSON line `{"argv": [...]}`; the answer one JSON line `{"rc": int, "out": str}`.
+The running tray listens on a local socket whose name is derived from the user and the
+installation's state directory, so two installations (SIOUL_TRAY_HOME) never mix. A request is one
+JSON line `{"argv": [...]}`; the answer one JSON line `{"rc": int, "out": str}`.
+
+On Unix it is a plain Unix socket (0600, in `$XDG_RUNTIME_DIR` or the temporary directory) read
+through a QSocketNotifier: QtNetwork would add about 3 MB to a process meant to stay small. On
+Windows, a QLocalServer (a named pipe).
 """
 
 from __future__ import annotations
 
+import contextlib
 import getpass
-import hashlib
 import json
+import os
+import socket
+import sys
+import tempfile
+import zlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
-from PySide6.QtCore import QObject
-from PySide6.QtNetwork import QLocalServer, QLocalSocket
+from PySide6.QtCore import QObject, QSocketNotifier
 
 Handler = Callable[[list[str]], tuple[int, str]]
+MAX_REQUEST = 64 * 1024
 
 
 def server_name(state_dir: Path) -> str:
@@ -24,30 +34,74 @@ def server_name(state_dir: Path) -> str:
         user = getpass.getuser()
     except (KeyError, OSError):
         user = ""
-    digest = hashlib.sha256(f"{user}\0{Path(state_dir).resolve()}".encode()).hexdigest()
-    return f"sioul-tray-{digest[:16]}"
+    key = f"{user}\0{Path(state_dir).resolve()}".encode()
+    # Two independent 32-bit checksums: a name, not a secret (the socket is the user's own).
+    return f"sioul-tray-{zlib.crc32(key):08x}{zlib.adler32(key):08x}"
 
 
-def ask(state_dir: Path, argv: Sequence[str], timeout_ms: int = 5000) -> tuple[int, str] | None:
-    """Pass a request to the running tray; its answer, or None when no tray runs."""
-    socket = QLocalSocket()
-    socket.connectToServer(server_name(state_dir))
-    if not socket.waitForConnected(timeout_ms):
-        return None
+def socket_path(state_dir: Path) -> Path:
+    base = os.environ.get("XDG_RUNTIME_DIR") or tempfile.gettempdir()
+    return Path(base) / f"{server_name(state_dir)}.sock"
+
+
+def _decode(data: bytes) -> tuple[int, str] | None:
     try:
-        socket.write(json.dumps({"argv": list(argv)}).encode() + b"\n")
-        socket.flush()
-        data = b""
-        while not data.endswith(b"\n"):
-            if not socket.waitForReadyRead(timeout_ms):
-                return None
-            data += bytes(socket.readAll().data())
         answer = json.loads(data)
         return int(answer["rc"]), str(answer["out"])
     except (ValueError, KeyError, TypeError):
         return None
+
+
+def ask(state_dir: Path, argv: Sequence[str], timeout_ms: int = 5000) -> tuple[int, str] | None:
+    """Pass a request to the running tray; its answer, or None when no tray runs."""
+    request = json.dumps({"argv": list(argv)}).encode() + b"\n"
+    if sys.platform == "win32":
+        return _ask_pipe(state_dir, request, timeout_ms)
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        sock.settimeout(timeout_ms / 1000)
+        try:
+            sock.connect(str(socket_path(state_dir)))
+            sock.sendall(request)
+            data = b""
+            while not data.endswith(b"\n"):
+                chunk = sock.recv(65536)
+                if not chunk:
+                    return None
+                data += chunk
+        except OSError:
+            return None
+    return _decode(data)
+
+
+def _ask_pipe(state_dir: Path, request: bytes, timeout_ms: int) -> tuple[int, str] | None:
+    from PySide6.QtNetwork import QLocalSocket
+
+    sock = QLocalSocket()
+    sock.connectToServer(server_name(state_dir))
+    if not sock.waitForConnected(timeout_ms):
+        return None
+    try:
+        sock.write(request)
+        sock.flush()
+        data = b""
+        while not data.endswith(b"\n"):
+            if not sock.waitForReadyRead(timeout_ms):
+                return None
+            data += bytes(sock.readAll().data())
+        return _decode(data)
     finally:
-        socket.disconnectFromServer()
+        sock.disconnectFromServer()
+
+
+def _answer(handler: Handler, data: bytes) -> bytes:
+    try:
+        argv = json.loads(data)["argv"]
+        if not isinstance(argv, list) or not all(isinstance(a, str) for a in argv):
+            raise TypeError
+        rc, out = handler(argv)
+    except (ValueError, KeyError, TypeError):
+        rc, out = 2, "sioul-tray: the running tray did not understand the request\n"
+    return json.dumps({"rc": rc, "out": out}).encode() + b"\n"
 
 
 class Server(QObject):
@@ -55,51 +109,138 @@ class Server(QObject):
 
     def __init__(self, state_dir: Path, handler: Handler, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.name = server_name(state_dir)
+        self.state_dir = state_dir
         self.handler = handler
-        self.server = QLocalServer(self)
-        self.server.setSocketOptions(QLocalServer.SocketOption.UserAccessOption)
-        self.server.newConnection.connect(self._accept)
-        self._buffers: dict[QLocalSocket, bytes] = {}
+        self._impl: _UnixServer | _PipeServer = (
+            _PipeServer(self) if sys.platform == "win32" else _UnixServer(self)
+        )
 
     def listen(self) -> bool:
         """Start listening; False when another tray of this installation already does."""
+        return self._impl.listen()
+
+    def close(self) -> None:
+        self._impl.close()
+
+
+class _UnixServer:
+    def __init__(self, owner: Server) -> None:
+        self.owner = owner
+        self.path = socket_path(owner.state_dir)
+        self.sock: socket.socket | None = None
+        self.notifier: QSocketNotifier | None = None
+        self.clients: dict[int, tuple[socket.socket, QSocketNotifier, bytearray]] = {}
+
+    def listen(self) -> bool:
+        if ask(self.owner.state_dir, ["ping"], timeout_ms=1000) is not None:
+            return False
+        with contextlib.suppress(FileNotFoundError):
+            self.path.unlink()  # left by a tray that crashed: nobody answers on it
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        old = os.umask(0o177)  # the socket is born 0600: only this user may ask
+        try:
+            sock.bind(str(self.path))
+        except OSError:
+            sock.close()
+            return False
+        finally:
+            os.umask(old)
+        sock.listen(8)
+        sock.setblocking(False)
+        self.sock = sock
+        self.notifier = QSocketNotifier(sock.fileno(), QSocketNotifier.Type.Read, self.owner)
+        self.notifier.activated.connect(self._accept)
+        return True
+
+    def _accept(self, *_: Any) -> None:
+        assert self.sock is not None
+        while True:
+            try:
+                client, _addr = self.sock.accept()
+            except (BlockingIOError, InterruptedError):
+                return
+            client.setblocking(False)
+            notifier = QSocketNotifier(client.fileno(), QSocketNotifier.Type.Read, self.owner)
+            fd = client.fileno()
+            self.clients[fd] = (client, notifier, bytearray())
+            notifier.activated.connect(lambda *_a, fd=fd: self._read(fd))
+
+    def _read(self, fd: int) -> None:
+        client, _notifier, buffer = self.clients[fd]
+        try:
+            chunk = client.recv(65536)
+        except BlockingIOError:
+            return
+        except OSError:
+            chunk = b""
+        buffer += chunk
+        if chunk and not buffer.endswith(b"\n") and len(buffer) < MAX_REQUEST:
+            return
+        if buffer.endswith(b"\n"):
+            reply = _answer(self.owner.handler, bytes(buffer))
+            client.setblocking(True)
+            client.settimeout(2)
+            with contextlib.suppress(OSError):
+                client.sendall(reply)
+        self._drop(fd)
+
+    def _drop(self, fd: int) -> None:
+        client, notifier, _buffer = self.clients.pop(fd)
+        notifier.setEnabled(False)
+        notifier.deleteLater()
+        client.close()
+
+    def close(self) -> None:
+        for fd in list(self.clients):
+            self._drop(fd)
+        if self.notifier is not None:
+            self.notifier.setEnabled(False)
+        if self.sock is not None:
+            self.sock.close()
+            self.sock = None
+            with contextlib.suppress(FileNotFoundError):
+                self.path.unlink()
+
+
+class _PipeServer:
+    def __init__(self, owner: Server) -> None:
+        from PySide6.QtNetwork import QLocalServer
+
+        self.owner = owner
+        self.name = server_name(owner.state_dir)
+        self.server = QLocalServer(owner)
+        self.server.setSocketOptions(QLocalServer.SocketOption.UserAccessOption)
+        self.server.newConnection.connect(self._accept)
+        self.buffers: dict[Any, bytes] = {}
+
+    def listen(self) -> bool:
+        from PySide6.QtNetwork import QLocalServer
+
         if self.server.listen(self.name):
             return True
-        probe = QLocalSocket()
-        probe.connectToServer(self.name)
-        if probe.waitForConnected(1000):
-            probe.disconnectFromServer()
+        if ask(self.owner.state_dir, ["ping"], timeout_ms=1000) is not None:
             return False
-        # A socket file left by a tray that crashed: nobody answers on it.
         QLocalServer.removeServer(self.name)
-        return self.server.listen(self.name)
+        return bool(self.server.listen(self.name))
+
+    def _accept(self) -> None:
+        while (sock := self.server.nextPendingConnection()) is not None:
+            self.buffers[sock] = b""
+            sock.readyRead.connect(lambda s=sock: self._read(s))
+            sock.disconnected.connect(lambda s=sock: self._drop(s))
+
+    def _drop(self, sock: Any) -> None:
+        self.buffers.pop(sock, None)
+        sock.deleteLater()
+
+    def _read(self, sock: Any) -> None:
+        data = self.buffers.get(sock, b"") + bytes(sock.readAll().data())
+        if not data.endswith(b"\n"):
+            self.buffers[sock] = data
+            return
+        self.buffers[sock] = b""
+        sock.write(_answer(self.owner.handler, data))
+        sock.flush()
 
     def close(self) -> None:
         self.server.close()
-
-    def _accept(self) -> None:
-        while (socket := self.server.nextPendingConnection()) is not None:
-            self._buffers[socket] = b""
-            socket.readyRead.connect(lambda s=socket: self._read(s))
-            socket.disconnected.connect(lambda s=socket: self._drop(s))
-
-    def _drop(self, socket: QLocalSocket) -> None:
-        self._buffers.pop(socket, None)
-        socket.deleteLater()
-
-    def _read(self, socket: QLocalSocket) -> None:
-        data = self._buffers.get(socket, b"") + bytes(socket.readAll().data())
-        if not data.endswith(b"\n"):
-            self._buffers[socket] = data
-            return
-        self._buffers[socket] = b""
-        try:
-            argv = json.loads(data)["argv"]
-            if not isinstance(argv, list) or not all(isinstance(a, str) for a in argv):
-                raise TypeError
-            rc, out = self.handler(argv)
-        except (ValueError, KeyError, TypeError):
-            rc, out = 2, "sioul-tray: the running tray did not understand the request\n"
-        socket.write(json.dumps({"rc": rc, "out": out}).encode() + b"\n")
-        socket.flush()
