@@ -331,9 +331,9 @@ def run(argv: list[str] | None = None) -> int:
     from PySide6.QtDBus import QDBusConnection
 
     from sioul_tray.desktop import idle, notify, sleep
-    from sioul_tray.errors import SioulError
+    from sioul_tray.errors import Busy, SioulError
     from sioul_tray.install import Installation
-    from sioul_tray.tray import single
+    from sioul_tray.tray import setup, single
 
     if _no_display():
         print("sioul-tray: no display here; use the command line (sioul-tray --help)",
@@ -352,6 +352,14 @@ def run(argv: list[str] | None = None) -> int:
     with contextlib.ExitStack() as stack:
         try:
             stack.enter_context(inst.writer())
+        except Busy:
+            # Another tray of this installation is starting or busy: let it open its menu.
+            single.ask(inst.state_dir, ["show"], timeout_ms=5000)
+            print("sioul-tray: already running", file=sys.stderr)
+            return 0
+        try:
+            if inst.share_folder() is None and setup.ask(inst) is None:
+                return 0  # the person closed the first-run window
             lease = inst.lease()
             folder = inst.share_folder()
         except SioulError as e:
@@ -367,7 +375,19 @@ def run(argv: list[str] | None = None) -> int:
         dbus_notes = (
             notify.DBusNotifications(APP, APP) if sys.platform.startswith("linux") else None
         )
-        tray = Tray(controller)
+
+        def change_folder() -> None:
+            controller.suspend()  # nothing marked in the old folder while the window is open
+            if setup.ask(inst) is None:
+                controller.resume()
+                return
+            # A new folder is a new Lease, watcher and state: start afresh in this process's place.
+            controller.shutdown()
+            server.close()
+            stack.close()  # releases the writer lock for the new process
+            os.execv(sys.executable, [sys.executable, "-m", "sioul_tray.cli"])
+
+        tray = Tray(controller, on_folder=change_folder)
         notifier = notify.Notifier(dbus_notes, lambda t, b: tray._balloon("", t, b))
         tray.notify = notifier
         server = single.Server(inst.state_dir, lambda a: handle_request(tray, controller, a))
