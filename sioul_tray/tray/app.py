@@ -304,17 +304,17 @@ def handle_request(tray: Tray, controller: Controller, argv: list[str]) -> tuple
     if command == "forget" and len(args) == 1:
         controller.forget(args[0])
         return 0, f"{args[0]} is declared gone for good.\n"
-    if command == "close":
-        controller.suspend()
-        return 0, "Closed: the running tray marks nothing until `sioul-tray renew`.\n"
-    if command == "renew":
+    if command in ("close", "renew") and all(a in PARTS for a in args):
+        parts = args or list(PARTS)
+        if command == "close":
+            controller.pause(parts)
+            return 0, f"Closed: {', '.join(parts)} (until `sioul-tray renew`)\n"
+        controller.unpause(parts)
         if controller.asleep:
             controller.resume()
-        else:
-            controller.tick()
-        return 0, "\n".join(model.part_line(controller.view, p) for p in PARTS) + "\n" if (
-            controller.view is not None
-        ) else ""
+        view = controller.view
+        lines = [model.part_line(view, p) for p in parts] if view is not None else []
+        return 0, "".join(line + "\n" for line in lines)
     if command == "menu":
         # What the menu shows now, and whether it is open (scripts and the desktop tests).
         return 0, json.dumps({"visible": tray.menu.isVisible(), "texts": tray.texts()}) + "\n"

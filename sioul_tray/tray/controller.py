@@ -83,6 +83,7 @@ class Controller(QObject):
         self.clock = clock
         self.monotonic = monotonic
         self.wrote: dict[str, int | None] = dict.fromkeys(PARTS)
+        self.paused: set[str] = set()  # parts closed on request (`sioul-tray close PART`)
         self.view: View | None = None
         self.running = False
         self.asleep = False
@@ -127,7 +128,10 @@ class Controller(QObject):
         error = None
         for part in PARTS:
             try:
-                keepers[part] = self.lease.renew(part, active=active, wrote=self.wrote[part])
+                if part in self.paused:
+                    keepers[part] = self.lease.look(part)  # closed on request: read only
+                else:
+                    keepers[part] = self.lease.renew(part, active=active, wrote=self.wrote[part])
             except OSError as exc:
                 error = _describe(exc)
         self._publish(keepers, error)
@@ -229,6 +233,17 @@ class Controller(QObject):
 
     def forget(self, computer: str) -> None:
         self.lease.forget(computer)
+        self.tick()
+
+    def pause(self, parts: list[str]) -> None:
+        """Close these parts and keep them closed until `unpause` (the command line's close)."""
+        for part in parts:
+            self.lease.close(part, wrote=self.wrote[part])
+            self.paused.add(part)
+        self.tick()
+
+    def unpause(self, parts: list[str]) -> None:
+        self.paused -= set(parts)
         self.tick()
 
     def set_wrote(self, part: str, wrote: int) -> None:

@@ -111,3 +111,43 @@ def test_computers_window_lists_claims_and_unreadable_files(
 def test_notes_reach_the_notifier(tray: Tray) -> None:
     tray.controller.notify.emit(Note("k", "Title", "Body"))
     assert tray.sent[-1] == Note("k", "Title", "Body")
+
+
+def mine(folder: Path, part: str) -> object:
+    reader = peer(folder, "reader", "Reader")
+    return next(c for c in reader.claims(part) if c.computer == "home_pc")
+
+
+def test_close_and_renew_requests_per_part(tray: Tray, folder: Path) -> None:
+    c = tray.controller
+    rc, out = handle_request(tray, c, ["close", "medicines"])
+    assert rc == 0 and out.startswith("Closed: medicines")
+    c.tick()  # the timer does not reopen a part closed on request
+    assert mine(folder, "medicines").closed  # type: ignore[attr-defined]
+    assert not mine(folder, "invoices").closed  # type: ignore[attr-defined]
+    rc, out = handle_request(tray, c, ["renew", "medicines"])
+    assert rc == 0 and out.startswith("Medicines: ")
+    assert not mine(folder, "medicines").closed  # type: ignore[attr-defined]
+
+
+def test_other_requests(tray: Tray) -> None:
+    c = tray.controller
+    assert handle_request(tray, c, ["ping"]) == (0, "pong\n")
+    assert handle_request(tray, c, ["close", "recipes"])[0] == 2
+    assert handle_request(tray, c, ["launch", "rockets"])[0] == 2
+    rc, out = handle_request(tray, c, ["look"])
+    import json
+
+    look = json.loads(out)
+    assert rc == 0 and look["running"] and look["parts"]["medicines"]["here"]
+
+
+def test_the_command_line_does_the_work_itself_when_no_tray_runs(tmp_path: Path) -> None:
+    import io
+
+    from sioul_tray.tray import client
+
+    out = io.StringIO()
+    assert client.through_tray(tmp_path / "state", ["take", "invoices"], out) is None
+    assert client.through_tray(tmp_path / "state", ["setup"], out) is None  # never forwarded
+    assert out.getvalue() == ""
