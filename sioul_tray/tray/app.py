@@ -74,6 +74,7 @@ class Tray(QObject):
         self.windows: list[QWidget] = []
         controller.changed.connect(self.render)
         controller.notify.connect(self._note)
+        controller.woke.connect(self._reshow)
         self._show_tries = 0
 
     # -- showing -------------------------------------------------------------------------------
@@ -85,6 +86,12 @@ class Tray(QObject):
             return
         self._show_tries += 1
         QTimer.singleShot(1000, self.show)
+
+    def _reshow(self) -> None:
+        # Some tray hosts restart across a suspend and forget embedded icons (field notes).
+        if self.icon.isVisible():
+            self.icon.hide()
+            self.icon.show()
 
     def render(self, view: View) -> None:
         items = model.menu(view, autostart.enabled())

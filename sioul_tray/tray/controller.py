@@ -61,6 +61,7 @@ def write_status(path: Path, content: dict[str, Any]) -> None:
 class Controller(QObject):
     changed = Signal(object)  # View
     notify = Signal(object)  # Note
+    woke = Signal()  # after sleep (told or guessed): the tray host may have lost our icon
 
     def __init__(
         self,
@@ -121,6 +122,7 @@ class Controller(QObject):
             # The machine slept without telling us (or the clock was set): the core resets its
             # settling on such a jump; the catch-up that follows is not news.
             self.notifier.quiet(self.monotonic() + QUIET_AFTER_WAKE)
+            self.woke.emit()
         self._last_tick = now
         active = self.active.active(now)
         self._closed = False
@@ -277,6 +279,7 @@ class Controller(QObject):
         self._last_tick = None
         self.tick()
         self.timer.start()
+        self.woke.emit()
 
     def shutdown(self) -> None:
         """Quit, SIGTERM, SIGINT, end of session: close both parts before the process exits."""

@@ -200,11 +200,16 @@ def test_sleep_closes_and_wake_renews_quietly(setup) -> None:
 
 def test_a_wall_clock_gap_is_a_wake(setup) -> None:
     c, lease, clock, notes = setup
+    woke: list[bool] = []
+    c.woke.connect(lambda: woke.append(True))
     c.start()
+    clock.now += 60
+    c.tick()
+    assert woke == []
     lease.keepers["medicines"] = K("medicines", "laptop", "Laptop", here=False, acting=False)
     clock.now += 3600  # slept without telling anyone
     c.tick()
-    assert notes == []
+    assert notes == [] and woke == [True]
     clock.mono += 60
     clock.now += 60
     lease.keepers["medicines"] = K("medicines")
