@@ -165,13 +165,19 @@ class Controller(QObject):
         self._reread.start()
 
     def _watch(self) -> None:
-        """Watch leases/ and each part's folder, adding those that appeared since."""
+        """Watch each part's folder; watch the folders above only until those exist (the sync
+        folder's root changes for many reasons that are not claims)."""
         leases = self.folder / "leases"
-        wanted = [str(self.folder), str(leases), *(str(leases / part) for part in PARTS)]
+        parts = [str(leases / part) for part in PARTS]
+        complete = all(os.path.isdir(p) for p in parts)
+        wanted = parts if complete else [str(self.folder), str(leases), *parts]
         present = set(self.watcher.directories())
         missing = [p for p in wanted if p not in present and os.path.isdir(p)]
         if missing:
             self.watcher.addPaths(missing)
+        extra = [p for p in present if p not in wanted]
+        if extra:
+            self.watcher.removePaths(extra)
 
     # -- reading the core into a View ----------------------------------------------------------
 

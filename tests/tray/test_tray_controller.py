@@ -248,3 +248,27 @@ def test_status_file_is_rewritten_on_change_only(setup, tmp_path) -> None:
     c.tick()
     assert status(tmp_path)["parts"]["invoices"]["acting"] is False
     assert not list(path.parent.glob(".~*"))  # no temporary left behind
+
+
+def test_parts_folders_appearing_later_are_watched(qtbot: QtBot, tmp_path: Path) -> None:
+    lease = ScriptedLease()
+    folder = tmp_path / "share"
+    folder.mkdir()
+    c = Controller(lease, "pc", folder, FixedActive(), None, interval_ms=60_000)
+    c.start()
+    try:
+        assert c.watcher.directories() == [str(folder)]
+        (folder / "leases" / "invoices").mkdir(parents=True)
+        (folder / "leases" / "medicines").mkdir()
+        qtbot.waitUntil(
+            lambda: (
+                sorted(c.watcher.directories())
+                == sorted(str(folder / "leases" / p) for p in ("invoices", "medicines"))
+            ),
+            timeout=2000,
+        )
+        looks = lease.count("look")
+        (folder / "leases" / "medicines" / "laptop.lease").write_bytes(b"x")
+        qtbot.waitUntil(lambda: lease.count("look") > looks, timeout=1000)
+    finally:
+        c.shutdown()
