@@ -17,18 +17,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QSocketNotifier, QTimer, QUrl
 from PySide6.QtGui import QAction, QCursor, QDesktopServices, QIcon
-from PySide6.QtWidgets import (
-    QApplication,
-    QDialog,
-    QLabel,
-    QMenu,
-    QMessageBox,
-    QSystemTrayIcon,
-    QTableWidget,
-    QTableWidgetItem,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QApplication, QMenu, QSystemTrayIcon, QWidget
 
 from sioul_tray import __version__
 from sioul_tray.lease import PARTS
@@ -175,10 +164,14 @@ class Tray(QObject):
             QApplication.quit()
 
     def _confirm(self, title: str, text: str) -> bool:
+        from PySide6.QtWidgets import QMessageBox
+
         answer = QMessageBox.question(None, title, text)
         return answer == QMessageBox.StandardButton.Yes
 
     def about(self) -> None:
+        from PySide6.QtWidgets import QMessageBox
+
         view = self.controller.view
         idle = view.idle_source if view is not None else "?"
         if view is not None and not view.idle_known:
@@ -194,58 +187,12 @@ class Tray(QObject):
         )
 
     def computers(self) -> QWidget:
+        from sioul_tray.tray.computers import ComputersWindow
+
         window = ComputersWindow(self.controller)
         self.windows = [w for w in self.windows if w.isVisible()] + [window]
         window.show()
         return window
-
-
-class ComputersWindow(QDialog):
-    """Every claim (name, last heard, used, keeps, closed, how far it wrote), every unreadable
-    file with its reason."""
-
-    COLUMNS = ("Part", "Computer", "Last heard", "Used", "Keeps", "Closed", "Wrote")
-
-    def __init__(self, controller: Controller) -> None:
-        super().__init__()
-        self.setWindowTitle("Computers — sioul-tray")
-        layout = QVBoxLayout(self)
-        self.table = QTableWidget(0, len(self.COLUMNS), self)
-        self.table.setHorizontalHeaderLabels(self.COLUMNS)
-        layout.addWidget(self.table)
-        self.problems = QLabel(self)
-        self.problems.setWordWrap(True)
-        layout.addWidget(self.problems)
-        self.fill(controller)
-        self.resize(720, 320)
-
-    def fill(self, controller: Controller) -> None:
-        lease = controller.lease
-        view = controller.view
-        rows: list[list[str]] = []
-        for part in PARTS:
-            heard = lease.heard(part)
-            keeper = view.parts[part].keeper if view is not None and part in view.parts else None
-            for c in lease.claims(part):
-                when = heard.get(c.computer)
-                rows.append([
-                    model.LABELS.get(part, part),
-                    f"{c.name} (this computer)" if c.computer == controller.computer else c.name,
-                    model.hhmm(when) if when is not None else "not heard",
-                    model.hhmm(c.active),
-                    "yes" if c.computer == keeper else "",
-                    "closed" if c.closed else "",
-                    str(c.wrote),
-                ])  # fmt: skip
-        self.table.setRowCount(len(rows))
-        for r, row in enumerate(rows):
-            for col, text in enumerate(row):
-                self.table.setItem(r, col, QTableWidgetItem(text))
-        problems = [f"leases/{p}/{name}: {reason}" for p in PARTS for name, reason in
-                    lease.problems(p)]  # fmt: skip
-        self.problems.setText(
-            "Files that do not read:\n" + "\n".join(problems) if problems else "Every file reads."
-        )
 
 
 # -- the process ---------------------------------------------------------------------------------
@@ -271,6 +218,12 @@ class Signals(QObject):
         with contextlib.suppress(BlockingIOError):
             for byte in self.read.recv(64):
                 self.on_signal(byte)
+
+
+def _setup(inst: Any) -> str | None:
+    from sioul_tray.tray import setup  # its widgets only when the window is needed
+
+    return setup.ask(inst)
 
 
 def release_memory() -> None:
@@ -340,7 +293,7 @@ def run(argv: list[str] | None = None) -> int:
     from sioul_tray.desktop import idle, notify, sleep
     from sioul_tray.errors import Busy, SioulError
     from sioul_tray.install import Installation
-    from sioul_tray.tray import setup, single
+    from sioul_tray.tray import single
 
     if _no_display():
         print("sioul-tray: no display here; use the command line (sioul-tray --help)",
@@ -365,11 +318,13 @@ def run(argv: list[str] | None = None) -> int:
             print("sioul-tray: already running", file=sys.stderr)
             return 0
         try:
-            if inst.share_folder() is None and setup.ask(inst) is None:
+            if inst.share_folder() is None and _setup(inst) is None:
                 return 0  # the person closed the first-run window
             lease = inst.lease()
             folder = inst.share_folder()
         except SioulError as e:
+            from PySide6.QtWidgets import QMessageBox
+
             QMessageBox.warning(None, "sioul-tray", str(e))
             print(f"sioul-tray: {e}", file=sys.stderr)
             return 1
@@ -385,7 +340,7 @@ def run(argv: list[str] | None = None) -> int:
 
         def change_folder() -> None:
             controller.suspend()  # nothing marked in the old folder while the window is open
-            if setup.ask(inst) is None:
+            if _setup(inst) is None:
                 controller.resume()
                 return
             # A new folder is a new Lease, watcher and state: start afresh in this process's place.

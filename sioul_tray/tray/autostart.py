@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import plistlib
 import shlex
 import sys
 from pathlib import Path
@@ -42,6 +41,8 @@ def launch_agent_file(home: Path | None = None) -> Path:
 
 
 def launch_agent(argv: list[str]) -> bytes:
+    import plistlib  # here, not at the top: xml and expat cost the tray 1 MB elsewhere
+
     return plistlib.dumps({"Label": LABEL, "ProgramArguments": argv, "RunAtLoad": True,
                            "ProcessType": "Interactive"})  # fmt: skip
 

@@ -1,0 +1,61 @@
+"""The "Computers…" window: every claim, and every file that does not read, with its reason.
+
+Its own module, imported when the window opens: the table widgets cost memory the tray does not
+need until then.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QDialog, QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout
+
+from sioul_tray.lease import PARTS
+from sioul_tray.tray import model
+from sioul_tray.tray.controller import Controller
+
+
+class ComputersWindow(QDialog):
+    """Every claim (name, last heard, used, keeps, closed, how far it wrote), every unreadable
+    file with its reason."""
+
+    COLUMNS = ("Part", "Computer", "Last heard", "Used", "Keeps", "Closed", "Wrote")
+
+    def __init__(self, controller: Controller) -> None:
+        super().__init__()
+        self.setWindowTitle("Computers — sioul-tray")
+        layout = QVBoxLayout(self)
+        self.table = QTableWidget(0, len(self.COLUMNS), self)
+        self.table.setHorizontalHeaderLabels(self.COLUMNS)
+        layout.addWidget(self.table)
+        self.problems = QLabel(self)
+        self.problems.setWordWrap(True)
+        layout.addWidget(self.problems)
+        self.fill(controller)
+        self.resize(720, 320)
+
+    def fill(self, controller: Controller) -> None:
+        lease = controller.lease
+        view = controller.view
+        rows: list[list[str]] = []
+        for part in PARTS:
+            heard = lease.heard(part)
+            keeper = view.parts[part].keeper if view is not None and part in view.parts else None
+            for c in lease.claims(part):
+                when = heard.get(c.computer)
+                rows.append([
+                    model.LABELS.get(part, part),
+                    f"{c.name} (this computer)" if c.computer == controller.computer else c.name,
+                    model.hhmm(when) if when is not None else "not heard",
+                    model.hhmm(c.active),
+                    "yes" if c.computer == keeper else "",
+                    "closed" if c.closed else "",
+                    str(c.wrote),
+                ])  # fmt: skip
+        self.table.setRowCount(len(rows))
+        for r, row in enumerate(rows):
+            for col, text in enumerate(row):
+                self.table.setItem(r, col, QTableWidgetItem(text))
+        problems = [f"leases/{p}/{name}: {reason}" for p in PARTS for name, reason in
+                    lease.problems(p)]  # fmt: skip
+        self.problems.setText(
+            "Files that do not read:\n" + "\n".join(problems) if problems else "Every file reads."
+        )
