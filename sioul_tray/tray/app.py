@@ -29,12 +29,18 @@ APP = "sioul-tray"
 RESOURCES = Path(__file__).resolve().parents[2] / "resources"
 
 
+_ICONS: dict[Icon, QIcon] = {}
+
+
 def icon(state: Icon) -> QIcon:
-    path = RESOURCES / f"{state.value}.svg"
-    result = QIcon(str(path))
-    if sys.platform == "darwin":
-        result.setIsMask(True)  # a template icon: macOS draws it for the menu bar's appearance
-    return result
+    """One QIcon per state for the whole run: a new QIcon per tick would fill Qt's pixmap cache
+    with renderings of the same SVG (several MB over an hour)."""
+    if state not in _ICONS:
+        result = QIcon(str(RESOURCES / f"{state.value}.svg"))
+        if sys.platform == "darwin":
+            result.setIsMask(True)  # a template icon: macOS draws it for the menu bar's look
+        _ICONS[state] = result
+    return _ICONS[state]
 
 
 class Tray(QObject):
@@ -53,7 +59,8 @@ class Tray(QObject):
         self.icon = QSystemTrayIcon(self)
         self.menu = QMenu()
         self.icon.setContextMenu(self.menu)
-        self.icon.setIcon(icon(Icon.NOTHING))
+        self.state = Icon.NOTHING
+        self.icon.setIcon(icon(self.state))
         self.icon.setToolTip(APP)
         self.icon.activated.connect(self._activated)
         self.items: list[Item] = []
@@ -88,8 +95,8 @@ class Tray(QObject):
             (i.text == "", i.action, i.data) for i in self.items
         ]:
             # Same commands: update texts in place, so an open menu stays open and current.
-            for item, act in zip(items, self.actions, strict=True):
-                if not item.separator:
+            for item, old, act in zip(items, self.items, self.actions, strict=True):
+                if not item.separator and item != old:
                     act.setText(item.text)
                     act.setEnabled(item.enabled)
                     act.setChecked(item.checked)
@@ -108,8 +115,12 @@ class Tray(QObject):
                         act.triggered.connect(lambda _c=False, i=item: self.run(i))
                 self.actions.append(act)
         self.items = items
-        self.icon.setToolTip(model.tooltip(view))
-        self.icon.setIcon(icon(model.icon(view)))
+        tip, state = model.tooltip(view), model.icon(view)
+        if tip != self.icon.toolTip():
+            self.icon.setToolTip(tip)
+        if state is not self.state:
+            self.state = state
+            self.icon.setIcon(icon(state))
 
     def texts(self) -> list[str]:
         return [a.text() for a in self.menu.actions() if not a.isSeparator()]
@@ -299,6 +310,9 @@ def run(argv: list[str] | None = None) -> int:
         print("sioul-tray: no display here; use the command line (sioul-tray --help)",
               file=sys.stderr)  # fmt: skip
         return 2
+    from sioul_tray.tray import qtfix
+
+    qtfix.keep_none_alive()  # PySide6 6.12.0 on Python 3.11 would abort within hours
     inst = Installation()
     app = QApplication(argv if argv is not None else sys.argv[:1])
     app.setApplicationName(APP)

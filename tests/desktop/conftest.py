@@ -10,6 +10,11 @@ import pytest
 # The controller and the menu model need no screen: Qt draws nowhere.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+from sioul_tray.tray import qtfix
+
+# These tests make many Qt calls in one process: guard it as the tray guards itself.
+qtfix.keep_none_alive()
+
 
 @pytest.fixture
 def need() -> Callable[[str | None], None]:
