@@ -113,6 +113,7 @@ class WindowsPowerFilter(QAbstractNativeEventFilter):
         self.before_sleep = before_sleep
         self.after_wake = after_wake
         self.asleep = False
+        self.window: Any = None  # the hidden window that receives the messages
 
     def nativeEventFilter(self, event_type: Any, message: Any) -> Any:
         if bytes(event_type) != b"windows_generic_MSG":
@@ -160,11 +161,15 @@ def watch(
     """The platform's sleep watcher, or None where none is available (the wall-clock gap stays)."""
     if sys.platform == "win32":
         from PySide6.QtCore import QCoreApplication
+        from PySide6.QtWidgets import QWidget
 
         filt = WindowsPowerFilter(before_sleep, after_wake)
         app = QCoreApplication.instance()
         if app is not None:
             app.installNativeEventFilter(filt)
+        # WM_POWERBROADCAST goes to top-level windows only: a real, never shown one.
+        filt.window = QWidget()
+        filt.window.winId()
         return filt
     if sys.platform == "darwin":
         try:
