@@ -157,3 +157,31 @@ def test_requests_through_the_running_tray(tray: Running) -> None:
     computer = status(tray.home)["computer"]  # type: ignore[index]
     claim = next(c for c in reader.claims("invoices") if c.computer == computer)
     assert claim.closed and claim.wrote == 41  # the close carries the latest `wrote`
+
+
+def test_the_demo_docks_and_cleans_up(need: Callable[[str | None], None], tmp_path: Path) -> None:
+    need(missing())
+    with VirtualDisplay() as display, TrayHost(display), PrivateBus() as bus:
+        env = env_for(tmp_path / "home", DISPLAY=display.display, QT_QPA_PLATFORM="xcb",
+                      DBUS_SESSION_BUS_ADDRESS=bus.address, TMPDIR=str(tmp_path))  # fmt: skip
+        proc = subprocess.Popen(
+            [sys.executable, "-c", "from sioul_tray.tray.demo import run; raise SystemExit(run())"],
+            env=env, cwd=ROOT, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        try:
+            assert proc.stderr is not None
+            first = proc.stderr.readline()
+            assert first.startswith("demo: You are here"), first
+            wait_for(lambda: tray_icons(display.display))
+            folders = list(tmp_path.glob("sioul-tray-demo-*"))
+            assert len(folders) == 1 and (folders[0] / "share" / "sioul.seal").exists()
+            proc.send_signal(signal.SIGTERM)
+            assert proc.wait(15) == 0
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait(10)
+            if proc.stderr:
+                proc.stderr.close()
+    assert not list(tmp_path.glob("sioul-tray-demo-*"))  # nothing left behind
+    assert not (tmp_path / "home").exists()  # this installation untouched
