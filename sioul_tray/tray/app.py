@@ -144,6 +144,16 @@ class Tray(QObject):
     # -- commands ------------------------------------------------------------------------------
 
     def run(self, item: Item) -> None:
+        from sioul_tray.errors import SioulError
+
+        try:
+            self._run(item)
+        except (SioulError, OSError) as e:
+            from PySide6.QtWidgets import QMessageBox
+
+            QMessageBox.warning(None, "sioul-tray", str(e))
+
+    def _run(self, item: Item) -> None:
         view = self.controller.view
         if item.action is Action.TAKE_INVOICES:
             question = model.take_confirmation(view) if view is not None else None
@@ -237,16 +247,6 @@ def _setup(inst: Any) -> str | None:
     return setup.ask(inst)
 
 
-def release_memory() -> None:
-    """Give the heap that start-up used and freed back to the system (glibc keeps it otherwise):
-    the tray then stays small for the rest of the session."""
-    if sys.platform.startswith("linux"):
-        import ctypes
-
-        with contextlib.suppress(OSError, AttributeError):
-            ctypes.CDLL("libc.so.6").malloc_trim(0)
-
-
 def _no_display() -> bool:
     if sys.platform in ("win32", "darwin"):
         return False
@@ -257,6 +257,18 @@ def _no_display() -> bool:
 
 def handle_request(tray: Tray, controller: Controller, argv: list[str]) -> tuple[int, str]:
     """A request from a second launch or from the command line, run in the tray."""
+    from sioul_tray.errors import SioulError
+
+    try:
+        return _handle(tray, controller, argv)
+    except (SioulError, OSError) as e:
+        # Said to the asking process, like the command line would; the tray goes on.
+        where = f"{e.filename}: " if isinstance(e, OSError) and e.filename else ""
+        text = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+        return 1, f"sioul-tray: {where}{text}\n"
+
+
+def _handle(tray: Tray, controller: Controller, argv: list[str]) -> tuple[int, str]:
     command, args = (argv[0], argv[1:]) if argv else ("show", [])
     if command == "ping":
         return 0, "pong\n"
@@ -377,7 +389,6 @@ def run(argv: list[str] | None = None) -> int:
         stack.callback(controller.shutdown)
         controller.start()
         tray.show()
-        QTimer.singleShot(3000, release_memory)
         code = app.exec()
         del signals, sleeper
         return int(code)

@@ -135,6 +135,8 @@ def test_other_requests(tray: Tray) -> None:
     assert handle_request(tray, c, ["ping"]) == (0, "pong\n")
     assert handle_request(tray, c, ["close", "recipes"])[0] == 2
     assert handle_request(tray, c, ["launch", "rockets"])[0] == 2
+    rc, out = handle_request(tray, c, ["forget", "home_pc"])  # the core refuses: said, not raised
+    assert rc == 1 and out == "sioul-tray: this computer cannot declare itself gone\n"
     rc, out = handle_request(tray, c, ["look"])
     import json
 
