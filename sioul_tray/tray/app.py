@@ -36,9 +36,12 @@ def icon(state: Icon) -> QIcon:
     """One QIcon per state for the whole run: a new QIcon per tick would fill Qt's pixmap cache
     with renderings of the same SVG (several MB over an hour)."""
     if state not in _ICONS:
-        result = QIcon(str(RESOURCES / f"{state.value}.svg"))
         if sys.platform == "darwin":
-            result.setIsMask(True)  # a template icon: macOS draws it for the menu bar's look
+            # A template icon (a mask): macOS colours it for the menu bar's light or dark look.
+            result = QIcon(str(RESOURCES / f"template-{state.value}.svg"))
+            result.setIsMask(True)
+        else:
+            result = QIcon(str(RESOURCES / f"{state.value}.svg"))
         _ICONS[state] = result
     return _ICONS[state]
 
