@@ -182,7 +182,10 @@ def notes(view: View) -> list[str]:
             lines.append(f"{view.name_of(computer)}'s clock is {_span(offset)} {ahead} this one")
     if view.problems:
         n = len(view.problems)
-        lines.append(f"{n} file{'s' if n > 1 else ''} in the sharing folder do not read")
+        files = (
+            "1 file in the sharing folder does" if n == 1 else f"{n} files in the sharing folder do"
+        )
+        lines.append(f"{files} not read")
     if not view.idle_known:
         lines.append("Idle time unknown: counting from the session start")
     return lines

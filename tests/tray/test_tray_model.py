@@ -103,7 +103,7 @@ def test_notes_for_clock_problems_idle_and_error() -> None:
     assert model.notes(v) == [
         "Sharing folder: No such file or directory (/media/share)",
         "Laptop's clock is 6 min ahead of this one",
-        "1 file in the sharing folder do not read",
+        "1 file in the sharing folder does not read",
         "Idle time unknown: counting from the session start",
     ]
     assert model.icon(v) is Icon.ATTENTION
