@@ -78,7 +78,8 @@ def decode(plaintext: bytes) -> Claim:
     """The claim in an opened seal's plaintext, or Unreadable saying what is wrong."""
     try:
         row = json.loads(plaintext.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+    except (ValueError, RecursionError):
+        # ValueError covers bad UTF-8, bad JSON, and an integer over Python's 4300-digit limit.
         raise Unreadable("not valid: not a claim") from None
     if not isinstance(row, list) or len(row) < len(FIELDS):
         raise Unreadable("not valid: fields are missing")

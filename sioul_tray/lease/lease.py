@@ -54,7 +54,7 @@ class _Part:
     files: dict[str, tuple[Signature, Claim | None, str]] = field(default_factory=dict)
     problems: list[tuple[str, str]] = field(default_factory=list)
     ahead: dict[str, int] = field(default_factory=dict)  # clocks seen ahead of ours, by seconds
-    forgets: dict[str, tuple[int, int]] = field(default_factory=dict)  # id: (seq, its renewed)
+    forgets: dict[str, tuple[int, int]] = field(default_factory=dict)  # id: (seq, heard here)
     kept: tuple[str | None, int] | None = None  # KEPT: (keeper seen here, since when)
     run_since: int | None = None  # `since` of this computer's open claim in this run
     made_folder: bool = False
@@ -176,7 +176,9 @@ class Lease:
             if theirs is None:
                 continue
             found = True
-            p.forgets[computer] = (theirs.seq, theirs.renewed)
+            # Aged by this clock, like liveness: their `renewed` is their clock, maybe days off.
+            heard = p.heard.get(computer)
+            p.forgets[computer] = (theirs.seq, t if heard is None else heard)
             mine = p.best.get(self.computer)
             if mine is None:
                 # A closed claim carries the news without claiming the part.
