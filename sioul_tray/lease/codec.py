@@ -43,9 +43,9 @@ def encode(claim: Claim) -> str:
     return json.dumps(row, ensure_ascii=False, separators=(",", ":"))
 
 
-def fits(text: str) -> bool:
-    """The sealed file, padded by one byte, stays within MAX_FILE."""
-    return len(text.encode("utf-8")) + 1 + OVERHEAD <= MAX_FILE
+def fits(text: str, spare: int = 0) -> bool:
+    """The sealed file, padded by one byte, stays within MAX_FILE with `spare` bytes left."""
+    return len(text.encode("utf-8")) + 1 + OVERHEAD + spare <= MAX_FILE
 
 
 def padded(text: str, old_size: int | None) -> bytes:

@@ -28,6 +28,8 @@ _NOT_CLAIMS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"(\.syncthing\..*|~syncthing~.*)\.tmp"), "Syncthing temporary: still syncing"),
     (re.compile(r".*\.sync-conflict-.*"), "conflicted copy made by Syncthing"),
     (re.compile(r".*\(.*conflicted copy.*\).*", re.I), "conflicted copy made by the sync tool"),
+    (re.compile(r".*\(.*case conflict.*\).*", re.I), "case conflict made by Dropbox"),
+    (re.compile(r".*_conflict-\d{8}-\d{6}.*"), "conflicted copy made by ownCloud or Nextcloud"),
     (re.compile(r"\..*\.icloud"), "iCloud placeholder: not downloaded yet"),
     (re.compile(r"\..*\.~[0-9a-f]+"), "Nextcloud temporary: still syncing"),
     (re.compile(r".*\.(part|partial|crdownload|download)"), "partial download: still syncing"),

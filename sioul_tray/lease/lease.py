@@ -40,6 +40,7 @@ from sioul_tray.lease.rules import (
 from sioul_tray.share.seal import Share
 
 Signature = tuple[int, int, int]
+FORGET_SPARE = 16  # bytes a claim keeps free after a declaration, for later, longer numbers
 MAX_DIAGNOSE = 256  # at most this many other paths are tried to explain a claim that does not open
 
 
@@ -94,6 +95,8 @@ class Lease:
             self._restore(self._state)
         for part in PARTS:
             remove_leftovers(self._folder(part), computer)
+        if self._state is not None:
+            remove_leftovers(self._state.parent, self._state.stem)
 
     def __repr__(self) -> str:
         return f"Lease({self.computer!r}, {self.share!r})"
@@ -164,21 +167,25 @@ class Lease:
         return sorted(p.best.values(), key=lambda c: c.computer)
 
     def forget(self, computer: str) -> None:
-        """Declare `computer` gone for good on every part: its claims up to now count as closed."""
+        """Declare `computer` gone for good on every part: its claims up to now count as closed.
+
+        Refused, changing nothing, when this computer's claim has no room left for one more
+        declaration (a claim file is at most 512 bytes).
+        """
         if computer == self.computer:
             raise SioulError("this computer cannot declare itself gone")
         now = self._now()
         t = int(now)
-        found = False
+        planned: list[tuple[str, _Part, Claim, tuple[int, int]]] = []
         for part in PARTS:
             p = self._read(part, now)
             theirs = p.best.get(computer)
             if theirs is None:
                 continue
-            found = True
             # Aged by this clock, like liveness: their `renewed` is their clock, maybe days off.
             heard = p.heard.get(computer)
-            p.forgets[computer] = (theirs.seq, t if heard is None else heard)
+            forgets = self._forgets(p, t)
+            forgets[computer] = theirs.seq
             mine = p.best.get(self.computer)
             if mine is None:
                 # A closed claim carries the news without claiming the part.
@@ -188,11 +195,23 @@ class Lease:
                 name=self.name,
                 seq=self._next_seq(p.best.get(self.computer), t),
                 renewed=t,
-                forgets=self._forgets(p, t),
+                forgets=dict(sorted(forgets.items())),
             )
-            self._write(part, p, claim, t)
-        if not found:
+            # Room for the longest `sees` and a few more digits, so later renewals fit too.
+            widest = dataclasses.replace(claim, sees="x" * 63)
+            if not codec.fits(codec.encode(widest), spare=FORGET_SPARE):
+                raise SioulError(
+                    f"this computer's claim has no room to declare {computer!r} gone: "
+                    f"{len(forgets) - 1} computers are declared gone already; "
+                    "try again once they have been gone for two days"
+                )
+            planned.append((part, p, claim, (theirs.seq, t if heard is None else heard)))
+        if not planned:
             raise SioulError(f"no claim of {computer!r} was ever read here: nothing to forget")
+        # Every part is checked before any is written: a refusal changes nothing.
+        for part, p, claim, declared in planned:
+            p.forgets[computer] = declared
+            self._write(part, p, claim, t)
 
     def problems(self, part: str) -> list[tuple[str, str]]:
         """(file name, reason) for each file the last read of `part` skipped."""
@@ -391,7 +410,8 @@ class Lease:
         claim = dataclasses.replace(claim, sees=keeper.computer if keeper else None)
         text = codec.encode(claim)
         while not codec.fits(text) and p.forgets:
-            # Drop the oldest declaration: a claim that old no longer holds anywhere anyway.
+            # Only a safety net: forget() keeps FORGET_SPARE bytes free, so numbers that grow
+            # never get here in practice. Dropping beats writing no claim at all.
             oldest = min(p.forgets, key=lambda c: p.forgets[c][1])
             del p.forgets[oldest]
             claim = dataclasses.replace(claim, forgets=self._forgets(p, t))

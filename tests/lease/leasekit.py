@@ -8,22 +8,11 @@ from typing import Any
 
 from sioul_tray.lease import Claim, codec
 from sioul_tray.share import Share
+from tests.helpers import T0, FakeClock
 
-T0 = 1_750_000_000.0  # a plausible "now" (June 2025), far from the codec's limits
+__all__ = ["T0", "FakeClock"]
+
 PASSPHRASE = "correct horse battery staple"
-
-
-class FakeClock:
-    """A clock that moves only when told: Lease takes any callable returning Unix seconds."""
-
-    def __init__(self, now: float = T0) -> None:
-        self.now = float(now)
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
 
 
 def make_share(folder: Path, creator: str = "alpha") -> Share:

@@ -19,7 +19,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from leasekit import (
+
+from sioul_tray.lease import Claim, Lease, codec
+from sioul_tray.lease import folder as folder_module
+from sioul_tray.share import Share
+from sioul_tray.share.seal import HEADER_SIZE, NONCE_SIZE, TAG_SIZE
+from tests.lease.leasekit import (
     T0,
     FakeClock,
     make_share,
@@ -29,11 +34,6 @@ from leasekit import (
     seal_row,
     seal_text,
 )
-
-from sioul_tray.lease import Claim, Lease, codec
-from sioul_tray.lease import folder as folder_module
-from sioul_tray.share import Share
-from sioul_tray.share.seal import HEADER_SIZE, NONCE_SIZE, TAG_SIZE
 
 PART = "medicines"
 BAD = "zed.lease"  # the usual name of the hostile file: a valid claim name nobody writes
@@ -358,12 +358,12 @@ KINDS = [
     Kind(
         "conflict_dropbox_case",
         put_bytes("alpha (Case Conflict).lease", alpha_bytes),
-        ("not a claim",),
+        ("case conflict", "Dropbox"),
     ),
     Kind(
         "conflict_owncloud_old_style",
         put_bytes("alpha_conflict-20250615-101112.lease", alpha_bytes),
-        ("conflicted",),
+        ("conflicted", "ownCloud"),
     ),
     Kind("conflict_icloud", put_bytes("alpha 2.lease", alpha_bytes), ("conflicted", "icloud")),
     Kind("our_temporary", put_bytes(".~alpha.1a2b3c4d.tmp", alpha_bytes), ("temporary",)),

@@ -17,11 +17,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from leasekit import PASSPHRASE, make_share, part_folder
 
 import sioul_tray
 from sioul_tray.lease import Lease
 from sioul_tray.share import Share
+from tests.lease.leasekit import PASSPHRASE, make_share, part_folder
 
 KILLS = 200
 BUDGET = 25.0  # seconds; the loop stops early rather than overrun on a busy machine

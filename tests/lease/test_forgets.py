@@ -5,11 +5,10 @@ Found while checking what forgets fit in a 512-byte claim (test_fuzz.py).
 
 from __future__ import annotations
 
-from leasekit import T0, FakeClock
-
 from sioul_tray.errors import SioulError
 from sioul_tray.lease import UNCLOSED, Lease
 from sioul_tray.share import Share
+from tests.lease.leasekit import T0, FakeClock
 
 
 def test_forgetting_a_computer_whose_clock_is_days_behind_still_forgets_it(share: Share) -> None:

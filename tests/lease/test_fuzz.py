@@ -16,12 +16,12 @@ from pathlib import Path
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
-from leasekit import T0, FakeClock, make_share, part_folder, relpath
 
 from sioul_tray.errors import SioulError, Unreadable
 from sioul_tray.lease import PARTS, Claim, Lease, Rule, choose, codec, memory
 from sioul_tray.share import Share
 from sioul_tray.share.seal import HEADER_SIZE, OVERHEAD
+from tests.lease.leasekit import T0, FakeClock, make_share, part_folder, relpath
 
 NOW = int(T0)
 FILES = settings(max_examples=200, deadline=None)  # file I/O: timing varies on a shared machine
