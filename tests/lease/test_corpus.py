@@ -358,12 +358,12 @@ KINDS = [
     Kind(
         "conflict_dropbox_case",
         put_bytes("alpha (Case Conflict).lease", alpha_bytes),
-        ("case conflict", "Dropbox"),
+        ("case conflict", "dropbox"),
     ),
     Kind(
         "conflict_owncloud_old_style",
         put_bytes("alpha_conflict-20250615-101112.lease", alpha_bytes),
-        ("conflicted", "ownCloud"),
+        ("conflicted", "owncloud"),
     ),
     Kind("conflict_icloud", put_bytes("alpha 2.lease", alpha_bytes), ("conflicted", "icloud")),
     Kind("our_temporary", put_bytes(".~alpha.1a2b3c4d.tmp", alpha_bytes), ("temporary",)),
