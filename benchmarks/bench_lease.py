@@ -53,8 +53,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # measure this checkout, whatever the venv's editable install says
 
 import sioul_tray  # noqa: E402
-from sioul_tray.lease import PARTS, Claim, Lease  # noqa: E402
-from sioul_tray.lease import codec  # noqa: E402
+from sioul_tray.lease import (  # noqa: E402
+    PARTS,
+    Claim,
+    Lease,
+    codec,
+)
 from sioul_tray.lease.folder import write_atomic  # noqa: E402
 from sioul_tray.share import Share  # noqa: E402
 from sioul_tray.share import seal as seal_module  # noqa: E402
@@ -70,7 +74,7 @@ perf = time.perf_counter
 
 
 class Counter:
-    """Counts key derivations and AES-GCM key set-ups, by wrapping the classes where they are used."""
+    """Counts key derivations and AES-GCM key set-ups, wrapping the classes where they are used."""
 
     def __init__(self) -> None:
         self.derive = 0
@@ -81,7 +85,14 @@ class Counter:
 
     def install(self) -> None:
         from cryptography.hazmat.primitives.ciphers import aead
-        from cryptography.hazmat.primitives.kdf import concatkdf, hkdf, kbkdf, pbkdf2, scrypt, x963kdf
+        from cryptography.hazmat.primitives.kdf import (
+            concatkdf,
+            hkdf,
+            kbkdf,
+            pbkdf2,
+            scrypt,
+            x963kdf,
+        )
 
         kdfs = [
             hkdf.HKDF, hkdf.HKDFExpand, scrypt.Scrypt, pbkdf2.PBKDF2HMAC,
@@ -144,16 +155,15 @@ def other_id(i: int) -> str:
 
 @dataclass
 class Others:
-    """The other computers' claim files on each part, rewritten as their computers would."""
+    """The other computers' claims on each part, rewritten as their computers would."""
 
-    share: Share
     n: int
-    t0: int
+    t0: int = field(default_factory=lambda: int(time.time()))
     seq: int = 0
     sizes: dict[str, int | None] = field(default_factory=dict)
 
-    def write_all(self) -> None:
-        """Every other claim rewritten (a sync tool's temporary then rename; not timed).
+    def write_all(self, share: Share) -> None:
+        """Every other claim in `share` rewritten (temporary then rename, as a sync tool does).
 
         Then flushed (os.sync): the sync tool writes them over the minute between two ticks, and
         the kernel has written them out long before the next tick. Without this, the tick's own
@@ -162,7 +172,7 @@ class Others:
         self.seq += 1
         now = int(time.time())
         for part in PARTS:
-            folder = self.share.folder / "leases" / part
+            folder = share.folder / "leases" / part
             folder.mkdir(parents=True, exist_ok=True)
             for i in range(self.n):
                 c = other_id(i)
@@ -181,22 +191,21 @@ class Others:
                     sees=ME,
                 )
                 relpath = f"leases/{part}/{c}.lease"
-                key = relpath
-                data = self.share.seal(relpath, codec.padded(codec.encode(claim), self.sizes.get(key)))
-                self.sizes[key] = len(data)
-                write_atomic(self.share.folder / relpath, data, sync=False)
+                path = share.folder / relpath
+                text = codec.padded(codec.encode(claim), self.sizes.get(str(path)))
+                data = share.seal(relpath, text)
+                self.sizes[str(path)] = len(data)
+                write_atomic(path, data, sync=False)
         if hasattr(os, "sync"):
             os.sync()
 
 
-def make_folder(root: Path, n: int, master: Share) -> tuple[Share, Others]:
-    folder = root / f"share-{n}"
+def make_folder(root: Path, name: str, master: Share) -> Share:
+    """A sharing folder sealed with the master's key (no key derivation to make it)."""
+    folder = root / name
     folder.mkdir()
     shutil.copy2(master.folder / seal_module.SEAL_NAME, folder / seal_module.SEAL_NAME)
-    share = Share.unlock(folder, master.folder_key)
-    others = Others(share, n, int(time.time()))
-    others.write_all()
-    return share, others
+    return Share.unlock(folder, master.folder_key)
 
 
 def baseline(share: Share, writes: list[tuple[Path, bytes]]) -> tuple[float, float]:
@@ -218,11 +227,39 @@ def baseline(share: Share, writes: list[tuple[Path, bytes]]) -> tuple[float, flo
     return t1 - t0, t2 - t1
 
 
+class ClaimWrites:
+    """Times the Lease's own claim writes (write_atomic as lease.py calls it) inside a tick."""
+
+    total = 0.0
+
+    @classmethod
+    def install(cls) -> None:
+        from sioul_tray.lease import lease as lease_module
+
+        original = lease_module.write_atomic
+
+        def write_atomic_timed(path: Path, data: bytes, *, sync: bool = True) -> None:
+            t0 = perf()
+            try:
+                original(path, data, sync=sync)
+            finally:
+                cls.total += perf() - t0
+
+        lease_module.write_atomic = write_atomic_timed  # type: ignore[assignment]
+
+
 def tick(lease: Lease) -> float:
     t0 = perf()
     lease.renew("medicines")
     lease.renew("invoices")
     return perf() - t0
+
+
+def tick_split(lease: Lease) -> tuple[float, float]:
+    """A tick's time, and the part of it spent in its two claim writes."""
+    w0 = ClaimWrites.total
+    total = tick(lease)
+    return total, ClaimWrites.total - w0
 
 
 # -- measuring ----------------------------------------------------------------------------------
@@ -237,48 +274,55 @@ class Row:
     base: list[float] = field(default_factory=list)
     tick: list[float] = field(default_factory=list)
     tick_state: list[float] = field(default_factory=list)
+    tick_rest: list[float] = field(default_factory=list)  # the tick minus its two claim writes
+    tick_state_rest: list[float] = field(default_factory=list)
 
 
 def measure(
-    share: Share,
+    leases: tuple[Lease, Lease],
     others: Others,
-    root: Path,
+    writes: list[tuple[Path, bytes]],
     row: Row,
     repeats: int,
-    state_dir: Path | None,
     counter: Counter,
-) -> Lease:
-    lease = Lease(share, ME, name="Bench here", state_dir=state_dir)
+) -> None:
+    """Interleave baseline, tick (state in memory) and tick (state_dir), each on its own folder.
+
+    The two Leases have the same id and the same other claims, each in its own copy of the
+    folder, so neither sees the other. The order rotates at every repeat.
+    """
+    plain, stateful = leases
     rewrite = row.case == "b"
-    scratch = root / f"scratch-{row.n}"
-    writes: list[tuple[Path, bytes]] = []
-    for _ in range(3):  # warm-up: the Lease reads the folder once, as the running tray has
-        if rewrite:
-            others.write_all()
-        tick(lease)
-    for part in PARTS:
-        (scratch / part).mkdir(parents=True, exist_ok=True)
-        data = (share.folder / "leases" / part / f"{ME}.lease").read_bytes()
-        writes.append((scratch / part / f"{ME}.lease", data))
-    baseline(share, writes)
-    ticks = row.tick_state if state_dir is not None else row.tick
-    for i in range(repeats):
-        order = ("base", "tick") if i % 2 == 0 else ("tick", "base")
-        for what in order:
+    for _ in range(3):  # warm-up: the Lease has read the folder before, as in the running tray
+        for lease in leases:
             if rewrite:
-                others.write_all()
+                others.write_all(lease.share)
+            tick(lease)
+    baseline(plain.share, writes)
+    kinds = ("base", "tick", "state")
+    for i in range(repeats):
+        for what in kinds[i % 3 :] + kinds[: i % 3]:
+            share = stateful.share if what == "state" else plain.share
+            if rewrite:
+                others.write_all(share)
             gc.collect()
             if what == "base":
                 r, w = baseline(share, writes)
                 row.read.append(r)
                 row.write.append(w)
                 row.base.append(r + w)
+                continue
+            d, k = counter.derive, counter.aead_keys
+            if what == "tick":
+                total, writing = tick_split(plain)
+                row.tick.append(total)
+                row.tick_rest.append(total - writing)
             else:
-                d, k = counter.derive, counter.aead_keys
-                ticks.append(tick(lease))
-                counter.tick_derive += counter.derive - d
-                counter.tick_aead_keys += counter.aead_keys - k
-    return lease
+                total, writing = tick_split(stateful)
+                row.tick_state.append(total)
+                row.tick_state_rest.append(total - writing)
+            counter.tick_derive += counter.derive - d
+            counter.tick_aead_keys += counter.aead_keys - k
 
 
 def wchar() -> int | None:
@@ -298,7 +342,7 @@ def bytes_per_renewal(lease: Lease, part: str) -> tuple[int, int | None, int | N
     lease.renew(part)
     w1 = wchar()
     claim = (lease.share.folder / "leases" / part / f"{lease.computer}.lease").stat().st_size
-    state = lease._state.stat().st_size if lease._state is not None else None  # noqa: SLF001
+    state = lease._state.stat().st_size if lease._state is not None else None
     return claim, state, None if w0 is None or w1 is None else w1 - w0
 
 
@@ -359,6 +403,11 @@ def median_ms(values: list[float]) -> float:
     return statistics.median(values) * 1000
 
 
+def paired(ticks: list[float], bases: list[float]) -> float:
+    """The median of tick / baseline over the rounds: robust to the load of a shared machine."""
+    return statistics.median(t / b for t, b in zip(ticks, bases, strict=True))
+
+
 def timed(fn: Callable[[], object], repeats: int) -> float:
     samples = []
     for _ in range(repeats):
@@ -393,6 +442,57 @@ def filesystem(path: Path) -> str:
     return best[1]
 
 
+def breakdown(lease: Lease, others: Others, repeats: int) -> tuple[float, list[tuple[str, float]]]:
+    """Where a case (b) tick's time goes: inclusive time of the Lease's steps, per tick."""
+    from sioul_tray.lease import lease as lease_module
+
+    acc: dict[str, float] = {}
+    steps = [
+        (Lease, "_read", "_read: list, read, unseal, decode, learn"),
+        (Lease, "_open_entry", "  _open_entry: unseal + decode + checks"),
+        (Lease, "_learn", "  _learn: seq, heard times"),
+        (Lease, "_write", "_write: view, choose, seal, write, save"),
+        (Lease, "_view", "  _view: claims as heard here"),
+        (lease_module, "choose", "  choose"),
+        (Share, "seal", "  Share.seal"),
+        (lease_module, "write_atomic", "  write_atomic (claim)"),
+        (Lease, "_save", "  _save (state file)"),
+        (Lease, "_judge", "_judge: settled, others_heard, agreed"),
+    ]
+    originals = [(owner, name, getattr(owner, name)) for owner, name, _ in steps]
+
+    def timed_step(fn: Callable[..., object], label: str) -> Callable[..., object]:
+        def step(*args: object, **kwargs: object) -> object:
+            if not ticking:  # the simulated other computers seal too: not counted
+                return fn(*args, **kwargs)
+            t0 = perf()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                acc[label] = acc.get(label, 0.0) + perf() - t0
+
+        return step
+
+    total = 0.0
+    ticking = False
+    try:
+        for (owner, name, label), (_, _, fn) in zip(steps, originals, strict=True):
+            setattr(owner, name, timed_step(fn, label))
+        for _ in range(repeats):
+            others.write_all(lease.share)
+            gc.collect()
+            ticking = True
+            total += tick(lease)
+            ticking = False
+    finally:
+        for owner, name, fn in originals:
+            setattr(owner, name, fn)
+    rows = [(label, acc.get(label, 0.0) / repeats) for _, _, label in steps]
+    read = acc.get(steps[0][2], 0.0) - acc.get(steps[1][2], 0.0) - acc.get(steps[2][2], 0.0)
+    rows.insert(3, ("  the rest: scan (open, fstat, read, checks), bookkeeping", read / repeats))
+    return total / repeats, rows
+
+
 def profile(n: int, repeats: int, with_state: bool, parent: str | None) -> None:
     import cProfile
     import pstats
@@ -400,21 +500,29 @@ def profile(n: int, repeats: int, with_state: bool, parent: str | None) -> None:
     with workdir(parent, keep=False) as root:
         (root / "seal").mkdir()
         master = Share.create(root / "seal", PASSPHRASE, ME, cost=10)
-        share, others = make_folder(root, n, master)
+        share = make_folder(root, f"share-{n}", master)
+        others = Others(n)
         state = root / "state" if with_state else None
         lease = Lease(share, ME, name="Bench here", state_dir=state)
         for _ in range(3):
-            others.write_all()
+            others.write_all(share)
             tick(lease)
+        mean, rows = breakdown(lease, others, repeats)
+        print(
+            f"Case (b) tick at N={n}{' with a state_dir' if with_state else ''}: "
+            f"{mean * 1000:.2f} ms (mean of {repeats}, timers included)"
+        )
+        for label, seconds in rows:
+            print(f"  {label:<62} {seconds * 1000:7.2f} ms {seconds / mean:6.1%}")
+        print()
         prof = cProfile.Profile()
         for _ in range(repeats):
-            others.write_all()
+            others.write_all(share)
             prof.enable()
             tick(lease)
             prof.disable()
         stats = pstats.Stats(prof)
-        stats.sort_stats("tottime").print_stats(25)
-        stats.sort_stats("cumulative").print_stats(30)
+        stats.sort_stats("tottime").print_stats(20)
 
 
 def main() -> None:
@@ -434,29 +542,31 @@ def main() -> None:
         repeats = {1: 9, 10: 9, 100: 7, 1000: 5}
         open_repeats, unlock_repeats = 1, 50
     else:
-        repeats = {1: 31, 10: 31, 100: 21, 1000: 15}
+        repeats = {1: 31, 10: 31, 100: 31, 1000: 21}
         open_repeats, unlock_repeats = 3, 500
     started = perf()
     counter = Counter()
     counter.install()
+    ClaimWrites.install()
 
     with workdir(args.dir, args.keep) as root:
         print("sioul-tray lease benchmark")
         print(
             f"  sioul_tray {sioul_tray.__version__} from {Path(sioul_tray.__file__).parent.parent}"
         )
-        print(f"  python {platform.python_version()} ({platform.python_implementation()}), "
-              f"{platform.system()} {platform.release()}, {os.cpu_count()} CPUs (nproc "
-              f"{len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else '?'})")
+        print(
+            f"  python {platform.python_version()} ({platform.python_implementation()}), "
+            f"{platform.system()} {platform.release()}, {os.cpu_count()} CPUs (nproc "
+            f"{len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else '?'})"
+        )
         try:
             import cryptography
             from cryptography.hazmat.backends.openssl import backend
 
             print(f"  cryptography {cryptography.__version__}, {backend.openssl_version_text()}")
-        except Exception:  # noqa: BLE001 - for the record only
+        except Exception:
             pass
-        print(f"  folders in {root} ({filesystem(root)})"
-              f"{', quick run' if args.quick else ''}")
+        print(f"  folders in {root} ({filesystem(root)}){', quick run' if args.quick else ''}")
         print()
 
         # Share.open / unlock, and the seal every test folder copies.
@@ -472,29 +582,46 @@ def main() -> None:
         rows: list[Row] = []
         bytes_rows = []
         for n in sizes:
-            share, others = make_folder(root, n, master)
-            reps = repeats.get(n, 5)
-            for state in (False, True):
-                state_dir = root / f"state-{n}" if state else None
-                for case in ("a", "b"):
-                    row = next((r for r in rows if r.n == n and r.case == case), None)
-                    if row is None:
-                        row = Row(n, case)
-                        rows.append(row)
-                    lease = measure(share, others, root, row, reps, state_dir, counter)
+            others = Others(n)
+            shares = (
+                make_folder(root, f"share-{n}", master),
+                make_folder(root, f"state-{n}", master),
+            )
+            for share in shares:
+                others.write_all(share)
+            plain = Lease(shares[0], ME, name="Bench here")
+            stateful = Lease(shares[1], ME, name="Bench here", state_dir=root / f"state-dir-{n}")
+            tick(plain)
+            # The baseline's two claim writes: the bytes the Lease wrote, in a folder of their own.
+            writes = []
+            for part in PARTS:
+                (root / f"scratch-{n}" / part).mkdir(parents=True)
+                data = (plain.share.folder / "leases" / part / f"{ME}.lease").read_bytes()
+                writes.append((root / f"scratch-{n}" / part / f"{ME}.lease", data))
+            for case in ("a", "b"):
+                row = Row(n, case)
+                rows.append(row)
+                measure((plain, stateful), others, writes, row, repeats.get(n, 5), counter)
+            for lease in (plain, stateful):
                 claim_size, state_size, written = bytes_per_renewal(lease, "invoices")
-                bytes_rows.append((n, state, claim_size, state_size, written))
-            shutil.rmtree(share.folder, ignore_errors=True)
+                bytes_rows.append((n, lease is stateful, claim_size, state_size, written))
+            for share in shares:
+                shutil.rmtree(share.folder, ignore_errors=True)
         largest = largest_claim(root, master)
 
     ticks = sum(len(r.tick) + len(r.tick_state) for r in rows)
     print("One tick = renew(medicines) + renew(invoices); N = other computers' claims per part.")
-    print("baseline = list + read + unseal + decode every file (read) + the two claim writes (write).")
+    print(
+        "baseline = list + read + unseal + decode every file (read) + the two claim writes (write)."
+    )
     print("(a) others unchanged between ticks; (b) every other claim rewritten between ticks.")
-    print("Medians in milliseconds; ratio = tick / baseline (target <= 1.5 at N=100 and 1000).")
+    print("Times: medians in milliseconds. ratio: the median over the rounds of tick / baseline,")
+    print("both measured in the same round, one after the other (target <= 1.5 at N=100 and 1000).")
     print()
-    head = (f"{'N':>5} {'case':>4} {'read':>8} {'write':>8} {'baseline':>9} "
-            f"{'tick':>8} {'ratio':>6}   {'tick+state':>10} {'ratio':>6}")
+    head = (
+        f"{'N':>5} {'case':>4} {'read':>8} {'write':>8} {'baseline':>9} "
+        f"{'tick':>8} {'ratio':>6}   {'tick+state':>10} {'ratio':>6}"
+    )
     print(head)
     print("-" * len(head))
     for r in rows:
@@ -503,13 +630,37 @@ def main() -> None:
         ts = median_ms(r.tick_state)
         print(
             f"{r.n:>5} {r.case:>4} {median_ms(r.read):>8.2f} {median_ms(r.write):>8.2f} "
-            f"{base:>9.2f} {t:>8.2f} {t / base:>6.2f}   {ts:>10.2f} {ts / base:>6.2f}"
+            f"{base:>9.2f} {t:>8.2f} {paired(r.tick, r.base):>6.2f}   "
+            f"{ts:>10.2f} {paired(r.tick_state, r.base):>6.2f}"
         )
     print()
-    print("tick = state in memory (state_dir=None); tick+state = with a state_dir, as the tray runs.")
+    print(
+        "tick = state in memory (state_dir=None); tick+state = with a state_dir, as the tray runs."
+    )
+    print()
+    print("The same without the two claim writes (temporary, fsync, rename, folder fsync), whose")
+    print("time is the disk's and varies most on a shared machine: tick minus the time inside its")
+    print("own write_atomic calls, against the baseline's read part.")
+    print()
+    head = (
+        f"{'N':>5} {'case':>4} {'read':>8} {'tick-w':>8} {'ratio':>6}   "
+        f"{'tick+state-w':>12} {'ratio':>6}"
+    )
+    print(head)
+    print("-" * len(head))
+    for r in rows:
+        read = median_ms(r.read)
+        t = median_ms(r.tick_rest)
+        ts = median_ms(r.tick_state_rest)
+        print(
+            f"{r.n:>5} {r.case:>4} {read:>8.2f} {t:>8.2f} {paired(r.tick_rest, r.read):>6.2f}   "
+            f"{ts:>12.2f} {paired(r.tick_state_rest, r.read):>6.2f}"
+        )
     print()
     print("Bytes written per renewal (one part):")
-    head = f"{'N':>5} {'state_dir':>9} {'claim file':>10} {'state file':>10} {'written (wchar)':>16}"
+    head = (
+        f"{'N':>5} {'state_dir':>9} {'claim file':>10} {'state file':>10} {'written (wchar)':>16}"
+    )
     print(head)
     print("-" * len(head))
     for n, state, claim_size, state_size, written in bytes_rows:
@@ -521,24 +672,38 @@ def main() -> None:
     print()
     print(f"Largest claim file (limit {codec.MAX_FILE} bytes):")
     print(f"  every field at its longest, no forgets:          {largest['no_forgets']} bytes")
-    print(f"  with {codec.MAX_FORGETS} forgets, if nothing were dropped:        "
-          f"{largest['unbounded']} bytes")
-    print(f"  as the writer makes it (oldest forgets dropped): {largest['codec']} bytes, "
-          f"{largest['codec_forgets']} forgets kept (+1 byte of padding at most)")
-    print(f"  written by a real Lease (63-char ids, 64-byte name of quotes, 32 forgotten): "
-          f"{largest['lease']} bytes, {largest['lease_forgets']} forgets kept")
+    print(
+        f"  with {codec.MAX_FORGETS} forgets, if nothing were dropped:        "
+        f"{largest['unbounded']} bytes"
+    )
+    print(
+        f"  as the writer makes it (oldest forgets dropped): {largest['codec']} bytes, "
+        f"{largest['codec_forgets']} forgets kept (+1 byte of padding at most)"
+    )
+    print(
+        f"  written by a real Lease (63-char ids, 64-byte name of quotes, 32 forgotten): "
+        f"{largest['lease']} bytes, {largest['lease_forgets']} forgets kept"
+    )
     print()
-    print(f"Share.open (scrypt n=2^{seal_module.DEFAULT_COST}, r=8): "
-          f"{open_s * 1000:.0f} ms (median of {open_repeats}), "
-          f"{(d2 - d1) / open_repeats:g} key derivations each (scrypt + HKDF)")
-    print(f"Share.unlock (cached folder key): {unlock_s * 1e6:.0f} us "
-          f"(median of {unlock_repeats}), {(d3 - d2) / unlock_repeats:g} key derivations each (HKDF)")
+    print(
+        f"Share.open (scrypt n=2^{seal_module.DEFAULT_COST}, r=8): "
+        f"{open_s * 1000:.0f} ms (median of {open_repeats}), "
+        f"{(d2 - d1) / open_repeats:g} key derivations each (scrypt + HKDF)"
+    )
+    print(
+        f"Share.unlock (cached folder key): {unlock_s * 1e6:.0f} us "
+        f"(median of {unlock_repeats}), {(d3 - d2) / unlock_repeats:g} key derivations each (HKDF)"
+    )
     print()
-    print(f"Key derivations inside the {ticks} timed ticks: {counter.tick_derive}; "
-          f"AES-GCM key set-ups inside them: {counter.tick_aead_keys}")
-    print(f"  (the counter wraps {len(counter.patched)} names of cryptography's KDF and AESGCM "
-          f"classes; it saw {d1 - d0} derivations in Share.create, {d2 - d1} in "
-          f"{open_repeats} Share.open, {d3 - d2} in {unlock_repeats} Share.unlock)")
+    print(
+        f"Key derivations inside the {ticks} timed ticks: {counter.tick_derive}; "
+        f"AES-GCM key set-ups inside them: {counter.tick_aead_keys}"
+    )
+    print(
+        f"  (the counter wraps {len(counter.patched)} names of cryptography's KDF and AESGCM "
+        f"classes; it saw {d1 - d0} derivations in Share.create, {d2 - d1} in "
+        f"{open_repeats} Share.open, {d3 - d2} in {unlock_repeats} Share.unlock)"
+    )
     print(f"Total run time: {perf() - started:.0f} s")
 
 
