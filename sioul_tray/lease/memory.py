@@ -60,7 +60,7 @@ def load(path: Path) -> Remembered:
     for line in body.splitlines():
         part, _, text = line.partition("\t")
         try:
-            claim = decode(text.encode("utf-8"))
+            claim = decode(text)
         except Unreadable:
             bad += 1
             continue
