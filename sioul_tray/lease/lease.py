@@ -431,14 +431,15 @@ class Lease:
 
     def _write(self, part: str, p: _Part, claim: Claim, t: int) -> tuple[Seen, Claim | None]:
         """Write this computer's claim, acknowledging the keeper it sees; the view and keeper."""
-        self._dirty = True
-        if _news(p.best.get(self.computer), claim):
-            self._urgent = True
+        before = p.best.get(self.computer)
         p.best[self.computer] = claim
         p.heard[self.computer] = t
         view = self._view(p)
         keeper = choose(PARTS[part], view.claims, t, heard=view.heard)
         claim = dataclasses.replace(claim, sees=keeper.computer if keeper else None)
+        self._dirty = True
+        if _news(before, claim):
+            self._urgent = True
         text = codec.encode(claim)
         while not codec.fits(text) and p.forgets:
             # Only a safety net: forget() keeps FORGET_SPARE bytes free, so numbers that grow
