@@ -8,12 +8,14 @@ from pathlib import Path
 
 from sioul_tray.lease import Claim
 
+T0 = 1_750_000_000.0  # a plausible "now" (June 2025), far from the codec's limits
+
 
 class FakeClock:
     """A clock the test moves by hand: several computers with their own clocks in one process."""
 
-    def __init__(self, now: float = 1_700_000_000.0) -> None:
-        self.now = now
+    def __init__(self, now: float = T0) -> None:
+        self.now = float(now)
 
     def __call__(self) -> float:
         return self.now

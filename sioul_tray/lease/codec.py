@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from sioul_tray.errors import Unreadable
-from sioul_tray.lease.rules import COMPUTER_ID, PARTS, Claim
+from sioul_tray.lease.rules import COMPUTER_ID, PARTS, Claim, made
 from sioul_tray.share.seal import OVERHEAD
 
 MAX_FILE = 512  # a claim file is at most this many bytes
@@ -43,9 +43,9 @@ def encode(claim: Claim) -> str:
     return json.dumps(row, ensure_ascii=False, separators=(",", ":"))
 
 
-def fits(text: str) -> bool:
-    """The sealed file, padded by one byte, stays within MAX_FILE."""
-    return len(text.encode("utf-8")) + 1 + OVERHEAD <= MAX_FILE
+def fits(text: str, spare: int = 0) -> bool:
+    """The sealed file, padded by one byte, stays within MAX_FILE with `spare` bytes left."""
+    return len(text.encode("utf-8")) + 1 + OVERHEAD + spare <= MAX_FILE
 
 
 def padded(text: str, old_size: int | None) -> bytes:
@@ -61,7 +61,7 @@ def padded(text: str, old_size: int | None) -> bytes:
 
 
 def _int(value: Any, what: str, top: int = MAX_INT) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
+    if type(value) is not int:  # not isinstance: a bool is an int to Python, not to us
         raise Unreadable(f"not valid: {what} is not a whole number")
     if not 0 <= value <= top:
         raise Unreadable(f"not valid: {what} is out of range")
@@ -74,11 +74,13 @@ def _id(value: Any, what: str) -> str:
     return value
 
 
-def decode(plaintext: bytes) -> Claim:
+def decode(plaintext: bytes | str) -> Claim:
     """The claim in an opened seal's plaintext, or Unreadable saying what is wrong."""
     try:
-        row = json.loads(plaintext.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+        text = plaintext.decode("utf-8") if isinstance(plaintext, bytes) else plaintext
+        row = json.loads(text)
+    except (ValueError, RecursionError):
+        # ValueError covers bad UTF-8, bad JSON, and an integer over Python's 4300-digit limit.
         raise Unreadable("not valid: not a claim") from None
     if not isinstance(row, list) or len(row) < len(FIELDS):
         raise Unreadable("not valid: fields are missing")
@@ -93,19 +95,42 @@ def decode(plaintext: bytes) -> Claim:
         raise Unreadable("not valid: closed is not true or false")
     if not isinstance(forgets, Mapping) or len(forgets) > MAX_FORGETS:
         raise Unreadable("not valid: forgets is not a small table")
-    return Claim(
-        computer=_id(computer, "computer"),
-        part=part,
-        name=name,
-        seq=_int(seq, "seq"),
-        since=_int(since, "since", MAX_TIME),
-        renewed=_int(renewed, "renewed", MAX_TIME),
-        active=_int(active, "active", MAX_TIME),
-        taken=None if taken is None else _int(taken, "taken", MAX_TIME),
-        closed=closed,
-        wrote=_int(wrote, "wrote"),
-        sees=None if sees is None else _id(sees, "sees"),
-        forgets={
-            _id(k, "a forgotten computer"): _int(v, "a forgotten seq") for k, v in forgets.items()
-        },
+    if (
+        type(seq) is int
+        and type(since) is int
+        and type(renewed) is int
+        and type(active) is int
+        and type(wrote) is int
+        and (taken is None or type(taken) is int)
+        and 0 <= seq <= MAX_INT
+        and 0 <= wrote <= MAX_INT
+        and 0 <= since <= MAX_TIME
+        and 0 <= renewed <= MAX_TIME
+        and 0 <= active <= MAX_TIME
+        and (taken is None or 0 <= taken <= MAX_TIME)
+    ):
+        pass  # the usual claim: every number checked at once, no call per field
+    else:
+        _int(seq, "seq")
+        _int(since, "since", MAX_TIME)
+        _int(renewed, "renewed", MAX_TIME)
+        _int(active, "active", MAX_TIME)
+        if taken is not None:
+            _int(taken, "taken", MAX_TIME)
+        _int(wrote, "wrote")
+    return made(
+        _id(computer, "computer"),
+        part,
+        name,
+        seq,
+        since,
+        renewed,
+        active,
+        taken,
+        closed,
+        wrote,
+        None if sees is None else _id(sees, "sees"),
+        {_id(k, "a forgotten computer"): _int(v, "a forgotten seq") for k, v in forgets.items()}
+        if forgets
+        else {},
     )

@@ -16,8 +16,8 @@ import secrets
 import stat
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 CLAIM_NAME = re.compile(r"([a-z0-9_]{1,63})\.lease")
 MAX_READ = 4096
@@ -28,6 +28,8 @@ _NOT_CLAIMS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"(\.syncthing\..*|~syncthing~.*)\.tmp"), "Syncthing temporary: still syncing"),
     (re.compile(r".*\.sync-conflict-.*"), "conflicted copy made by Syncthing"),
     (re.compile(r".*\(.*conflicted copy.*\).*", re.I), "conflicted copy made by the sync tool"),
+    (re.compile(r".*\(.*case conflict.*\).*", re.I), "case conflict made by Dropbox"),
+    (re.compile(r".*_conflict-\d{8}-\d{6}.*"), "conflicted copy made by ownCloud or Nextcloud"),
     (re.compile(r"\..*\.icloud"), "iCloud placeholder: not downloaded yet"),
     (re.compile(r"\..*\.~[0-9a-f]+"), "Nextcloud temporary: still syncing"),
     (re.compile(r".*\.(part|partial|crdownload|download)"), "partial download: still syncing"),
@@ -59,9 +61,11 @@ def why_not_a_claim(name: str) -> str:
     return "not a claim"
 
 
-@dataclass(frozen=True)
-class Entry:
-    """One file of a part's folder: a claim candidate with its bytes, or a reason it is not."""
+class Entry(NamedTuple):
+    """One file of a part's folder: a claim candidate with its bytes, or a reason it is not.
+
+    A named tuple, not a dataclass: a tick makes one per file, thousands with many computers.
+    """
 
     name: str
     signature: tuple[int, int, int] | None = None  # (inode, size, mtime_ns) when it was read
@@ -106,51 +110,52 @@ def scan(folder: Path, known: dict[str, tuple[int, int, int]] | None = None) -> 
 def _read(item: os.DirEntry[str], known: dict[str, tuple[int, int, int]] | None) -> Entry:
     name = item.name
     try:
-        if item.is_symlink():
-            return Entry(name=name, problem="a link, not a file")
-        if item.is_dir(follow_symlinks=False):
-            return Entry(name=name, problem="a folder, not a file")
-        if not item.is_file(follow_symlinks=False):
-            return Entry(name=name, problem="not a regular file")
+        if not item.is_file(follow_symlinks=False):  # from the listing: no system call on Linux
+            if item.is_symlink():
+                return Entry(name, problem="a link, not a file")
+            if item.is_dir(follow_symlinks=False):
+                return Entry(name, problem="a folder, not a file")
+            return Entry(name, problem="not a regular file")
     except OSError:
-        return Entry(name=name, problem="vanished while reading")
+        return Entry(name, problem="vanished while reading")
     try:
         fd = os.open(item.path, _OPEN_FLAGS)
     except FileNotFoundError:
-        return Entry(name=name, problem="vanished while reading")
+        return Entry(name, problem="vanished while reading")
     except PermissionError:
-        return Entry(name=name, problem="cannot be read: permission denied")
+        return Entry(name, problem="cannot be read: permission denied")
     except OSError as e:
         if e.errno == errno.ELOOP:
-            return Entry(name=name, problem="a link, not a file")
-        return Entry(name=name, problem=f"cannot be read: {e.strerror}")
+            return Entry(name, problem="a link, not a file")
+        return Entry(name, problem=f"cannot be read: {e.strerror}")
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
-            return Entry(name=name, problem="not a regular file")
-        sig = signature_of(st)
+            return Entry(name, problem="not a regular file")
+        sig = (st.st_ino, st.st_size, st.st_mtime_ns)
         if known is not None and known.get(name) == sig:
-            return Entry(name=name, signature=sig)
-        if st.st_size == 0:
-            return Entry(name=name, signature=sig, problem="empty: still syncing")
-        if st.st_size > MAX_READ:
-            return Entry(name=name, signature=sig, problem=f"too large ({st.st_size} bytes)")
-        chunks = []
-        total = 0
-        while total <= MAX_READ:
-            chunk = os.read(fd, MAX_READ + 1 - total)
-            if not chunk:
+            return Entry(name, sig)
+        size = st.st_size
+        if size == 0:
+            return Entry(name, sig, problem="empty: still syncing")
+        if size > MAX_READ:
+            return Entry(name, sig, problem=f"too large ({size} bytes)")
+        # One byte more than fstat said: a file that grew meanwhile shows in the same call.
+        data = os.read(fd, size + 1)
+        while len(data) < size:  # a short read (a network file system): read on to the end
+            more = os.read(fd, size + 1 - len(data))
+            if not more:
                 break
-            chunks.append(chunk)
-            total += len(chunk)
-        data = b"".join(chunks)
-        if len(data) > MAX_READ:
-            return Entry(name=name, signature=sig, problem="grew too large while reading")
-        return Entry(name=name, signature=sig, data=data)
+            data += more
+        if len(data) > size:
+            data += os.read(fd, MAX_READ + 1 - len(data))
+            if len(data) > MAX_READ:
+                return Entry(name, sig, problem="grew too large while reading")
+        return Entry(name, sig, data)
     except PermissionError:
-        return Entry(name=name, problem="cannot be read: permission denied")
+        return Entry(name, problem="cannot be read: permission denied")
     except OSError as e:
-        return Entry(name=name, problem=f"cannot be read: {e.strerror}")
+        return Entry(name, problem=f"cannot be read: {e.strerror}")
     finally:
         os.close(fd)
 

@@ -6,10 +6,10 @@ computer heard them and forgotten claims marked closed (see `Lease`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from sioul_tray.lease.rules import ALIVE, SETTLING, UNCLOSED, Claim, Rule, alive
+from sioul_tray.lease.rules import ALIVE, SETTLING, UNCLOSED, Claim, Rule
 
 
 @dataclass(frozen=True)
@@ -30,10 +30,37 @@ class Keeper:
     waiting: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True)
+class Seen:
+    """The claims of one part as this computer judges them.
+
+    ``heard[c]`` stands for claim c's ``renewed`` (when this computer heard it change); a
+    forgotten claim (``gone[c] >= seq``) counts as closed. With neither, the claims are taken as
+    they are, which is how the pure tests call the rules.
+    """
+
+    claims: Sequence[Claim]
+    heard: Mapping[str, int] | None = None
+    gone: Mapping[str, int] | None = None
+
+    def when(self, c: Claim) -> int:
+        return c.renewed if self.heard is None else self.heard[c.computer]
+
+    def closed(self, c: Claim) -> bool:
+        return c.closed or (self.gone is not None and self.gone.get(c.computer, -1) >= c.seq)
+
+    def alive(self, c: Claim, now: float) -> bool:
+        return not self.closed(c) and now - self.when(c) <= ALIVE
+
+
+def _seen(view: Sequence[Claim] | Seen) -> Seen:
+    return view if isinstance(view, Seen) else Seen(view)
+
+
 def acknowledged(
     keeper: str,
     me: str,
-    view: Sequence[Claim],
+    view: Sequence[Claim] | Seen,
     rule: Rule,
     now: float,
     *,
@@ -45,38 +72,43 @@ def acknowledged(
     Returns the verdict and the computers still waited for. A computer that joined a folder made
     elsewhere and has read nobody's claim yet has heard nobody: it must not act on an empty view.
     """
-    others = [c for c in view if c.computer != me]
+    seen = _seen(view)
+    others = [c for c in seen.claims if c.computer != me]
     # "Gone" may only mean gone while this computer's own sync is seen flowing.
-    flowing = any(now - c.renewed <= ALIVE for c in others)
+    flowing = any(now - seen.when(c) <= ALIVE for c in others)
     waiting: list[str] = []
     for c in others:
-        if c.closed:
+        if seen.closed(c):
             continue
-        if c.sees == keeper and alive(c, now):
+        age = now - seen.when(c)
+        if c.sees == keeper and age <= ALIVE:
             continue
-        if c.sees == keeper and rule is Rule.STAYS and now - c.renewed <= UNCLOSED - ALIVE:
+        if c.sees == keeper and rule is Rule.STAYS and age <= UNCLOSED - ALIVE:
             continue
-        if now - c.renewed > UNCLOSED and flowing:
+        if age > UNCLOSED and flowing:
             continue
         waiting.append(c.computer)
     heard_anyone = read_others or created
     return heard_anyone and not waiting, tuple(waiting)
 
 
-def agreed(keeper: str, me: str, view: Sequence[Claim], now: float) -> tuple[bool, tuple[str, ...]]:
+def agreed(
+    keeper: str, me: str, view: Sequence[Claim] | Seen, now: float
+) -> tuple[bool, tuple[str, ...]]:
     """More than half of the computers alive as seen here, this one included, see `keeper`.
 
     This computer counts as seeing the keeper: it writes that in its next claim. Alone, it is a
     majority of one, unless it knows a computer that is neither closed nor gone (it may only have
     lost touch with it): then it agrees with itself only while the person is at it.
     """
-    mine = next((c for c in view if c.computer == me), None)
-    voters = [c for c in view if c.computer != me and alive(c, now)]
+    seen = _seen(view)
+    mine = next((c for c in seen.claims if c.computer == me), None)
+    voters = [c for c in seen.claims if c.computer != me and seen.alive(c, now)]
     if not voters:
         lost_touch = [
             c.computer
-            for c in view
-            if c.computer != me and not c.closed and now - c.renewed <= UNCLOSED
+            for c in seen.claims
+            if c.computer != me and not seen.closed(c) and now - seen.when(c) <= UNCLOSED
         ]
         if not lost_touch:
             return True, ()
@@ -92,7 +124,7 @@ def judge(
     rule: Rule,
     me: str,
     keeper: Claim | None,
-    view: Sequence[Claim],
+    view: Sequence[Claim] | Seen,
     now: float,
     since: int | None,
     *,
@@ -102,12 +134,13 @@ def judge(
     """The `Keeper` seen here, given the keeper chosen from `view` and since when it is kept."""
     if keeper is None:
         return Keeper(part, None, None, False, None, False, False, False, False)
+    seen = _seen(view)
     here = keeper.computer == me
     settled = here and since is not None and now - since >= SETTLING
     heard, unheard = acknowledged(
-        keeper.computer, me, view, rule, now, read_others=read_others, created=created
+        keeper.computer, me, seen, rule, now, read_others=read_others, created=created
     )
-    agree, dissent = agreed(keeper.computer, me, view, now)
+    agree, dissent = agreed(keeper.computer, me, seen, now)
     acting = settled and (heard if rule.never_twice else agree)
     return Keeper(
         part=part,

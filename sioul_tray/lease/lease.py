@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 
 from sioul_tray.errors import SioulError, Unreadable
 from sioul_tray.lease import codec, memory
@@ -25,9 +26,10 @@ from sioul_tray.lease.folder import (
     write_atomic,
 )
 from sioul_tray.lease.host import host_name, started
-from sioul_tray.lease.keeper import Keeper, judge
+from sioul_tray.lease.keeper import Keeper, Seen, judge
 from sioul_tray.lease.overlay import Overlay
 from sioul_tray.lease.rules import (
+    ALIVE,
     COMPUTER_ID,
     PARTS,
     RENEW,
@@ -35,12 +37,25 @@ from sioul_tray.lease.rules import (
     Claim,
     choose,
     forgotten,
-    is_forgotten,
 )
 from sioul_tray.share.seal import Share
 
 Signature = tuple[int, int, int]
+STATE_EVERY = ALIVE  # the state file is rewritten at most this often for mere renewals
+FORGET_SPARE = 16  # bytes a claim keeps free after a declaration, for later, longer numbers
 MAX_DIAGNOSE = 256  # at most this many other paths are tried to explain a claim that does not open
+
+
+def _news(known: Claim | None, claim: Claim) -> bool:
+    """A newer copy says more than "still renewing": the state file must follow at once."""
+    return (
+        known is None
+        or known.closed != claim.closed
+        or known.taken != claim.taken
+        or known.sees != claim.sees
+        or known.since != claim.since
+        or known.forgets != claim.forgets
+    )
 
 
 @dataclass
@@ -52,9 +67,10 @@ class _Part:
     heard: dict[str, int | None] = field(default_factory=dict)  # local clock; None: not yet read
     read: set[str] = field(default_factory=set)  # computers read from the folder in this process
     files: dict[str, tuple[Signature, Claim | None, str]] = field(default_factory=dict)
+    sigs: dict[str, Signature] = field(default_factory=dict)  # of `files`, for the scan
     problems: list[tuple[str, str]] = field(default_factory=list)
     ahead: dict[str, int] = field(default_factory=dict)  # clocks seen ahead of ours, by seconds
-    forgets: dict[str, tuple[int, int]] = field(default_factory=dict)  # id: (seq, its renewed)
+    forgets: dict[str, tuple[int, int]] = field(default_factory=dict)  # id: (seq, heard here)
     kept: tuple[str | None, int] | None = None  # KEPT: (keeper seen here, since when)
     run_since: int | None = None  # `since` of this computer's open claim in this run
     made_folder: bool = False
@@ -94,6 +110,8 @@ class Lease:
             self._restore(self._state)
         for part in PARTS:
             remove_leftovers(self._folder(part), computer)
+        if self._state is not None:
+            remove_leftovers(self._state.parent, self._state.stem)
 
     def __repr__(self) -> str:
         return f"Lease({self.computer!r}, {self.share!r})"
@@ -153,7 +171,9 @@ class Lease:
         p = self._read(part, now)
         view = self._view(p)
         t = int(now)
-        keeper = self._judge(part, p, view, choose(PARTS[part], view, t), t)
+        keeper = self._judge(
+            part, p, view, choose(PARTS[part], view.claims, t, heard=view.heard), t
+        )
         self._save()
         return keeper
 
@@ -164,19 +184,25 @@ class Lease:
         return sorted(p.best.values(), key=lambda c: c.computer)
 
     def forget(self, computer: str) -> None:
-        """Declare `computer` gone for good on every part: its claims up to now count as closed."""
+        """Declare `computer` gone for good on every part: its claims up to now count as closed.
+
+        Refused, changing nothing, when this computer's claim has no room left for one more
+        declaration (a claim file is at most 512 bytes).
+        """
         if computer == self.computer:
             raise SioulError("this computer cannot declare itself gone")
         now = self._now()
         t = int(now)
-        found = False
+        planned: list[tuple[str, _Part, Claim, tuple[int, int]]] = []
         for part in PARTS:
             p = self._read(part, now)
             theirs = p.best.get(computer)
             if theirs is None:
                 continue
-            found = True
-            p.forgets[computer] = (theirs.seq, theirs.renewed)
+            # Aged by this clock, like liveness: their `renewed` is their clock, maybe days off.
+            heard = p.heard.get(computer)
+            forgets = self._forgets(p, t)
+            forgets[computer] = theirs.seq
             mine = p.best.get(self.computer)
             if mine is None:
                 # A closed claim carries the news without claiming the part.
@@ -186,11 +212,24 @@ class Lease:
                 name=self.name,
                 seq=self._next_seq(p.best.get(self.computer), t),
                 renewed=t,
-                forgets=self._forgets(p, t),
+                forgets=dict(sorted(forgets.items())),
             )
-            self._write(part, p, claim, t)
-        if not found:
+            # Room for the longest `sees` and a few more digits, so later renewals fit too.
+            widest = dataclasses.replace(claim, sees="x" * 63)
+            if not codec.fits(codec.encode(widest), spare=FORGET_SPARE):
+                raise SioulError(
+                    f"this computer's claim has no room to declare {computer!r} gone: "
+                    f"{len(forgets) - 1} computers are declared gone already; "
+                    "try again once they have been gone for two days"
+                )
+            planned.append((part, p, claim, (theirs.seq, t if heard is None else heard)))
+        if not planned:
             raise SioulError(f"no claim of {computer!r} was ever read here: nothing to forget")
+        # Every part is checked before any is written: a refusal changes nothing.
+        for part, p, claim, declared in planned:
+            p.forgets[computer] = declared
+            self._urgent = True
+            self._write(part, p, claim, t)
 
     def problems(self, part: str) -> list[tuple[str, str]]:
         """(file name, reason) for each file the last read of `part` skipped."""
@@ -217,51 +256,55 @@ class Lease:
         p = self._parts[part]
         t = int(now)
         problems: list[tuple[str, str]] = []
-        fresh: dict[str, tuple[Claim, str, str]] = {}  # computer: (claim, text, where)
-
-        def consider(claim: Claim, text: str, where: str) -> None:
-            best = fresh.get(claim.computer)
-            if best is None or claim.seq > best[0].seq:  # the folder's copy is first: wins ties
-                fresh[claim.computer] = (claim, text, where)
-
-        known = {name: sig for name, (sig, _, _) in p.files.items()}
+        # The best copy of each claim this read found: (claim, text, where). In the folder a
+        # computer's claim has one file, named after it; overlays may bring second copies.
+        fresh: dict[str, tuple[Claim, str, str]] = {}
+        old_files = p.files
         files: dict[str, tuple[Signature, Claim | None, str]] = {}
-        entries = list(scan(self._folder(part), known))
-        for entry in entries:
-            if entry.data is None and entry.problem is None and entry.signature is not None:
-                files[entry.name] = cached = p.files[entry.name]
-                _, claim, text = cached
-                if claim is None:
-                    problems.append((entry.name, text))
-                else:
-                    consider(claim, text, entry.name)
-                continue
-            result = self._open_entry(part, entry, entries)
-            if isinstance(result, str):
-                problems.append((entry.name, result))
-                if entry.signature is not None:
-                    files[entry.name] = (entry.signature, None, result)
+        entries = list(scan(self._folder(part), p.sigs))
+        for name, sig, data, problem in entries:
+            if problem is None and data is None and sig is not None:  # unchanged since last read
+                cached = files[name] = old_files[name]
+                claim, text = cached[1], cached[2]
             else:
+                result = self._open_entry(part, name, data, problem, entries)
+                if isinstance(result, str):
+                    problems.append((name, result))
+                    if sig is not None:
+                        files[name] = (sig, None, result)
+                    continue
                 claim, text = result
-                consider(claim, text, entry.name)
-                assert entry.signature is not None
-                files[entry.name] = (entry.signature, claim, text)
+                assert sig is not None
+                files[name] = (sig, claim, text)
+            if claim is None:
+                problems.append((name, text))
+            else:
+                fresh[claim.computer] = (claim, text, name)
         p.files = files
+        p.sigs = {name: f[0] for name, f in files.items()}
         for overlay in self._overlays:
             try:
                 fetched = list(overlay.fetch(part))
             except OSError as e:
                 problems.append((overlay.name, f"overlay cannot be read: {e.strerror or e}"))
                 continue
-            for entry in fetched:
-                where = f"{overlay.name}: {entry.name}"
-                result = self._open_entry(part, entry, fetched)
+            for name, _, data, problem in fetched:
+                where = f"{overlay.name}: {name}"
+                result = self._open_entry(part, name, data, problem, fetched)
                 if isinstance(result, str):
                     problems.append((where, result))
-                else:
-                    consider(*result, where)
-        for claim, text, where in fresh.values():
-            self._learn(p, claim, text, where, t, problems)
+                    continue
+                claim, text = result
+                best = fresh.get(claim.computer)
+                if best is None or claim.seq > best[0].seq:  # the folder's copy wins a tie
+                    fresh[claim.computer] = (claim, text, where)
+        best_known = p.best
+        for c, (claim, text, where) in fresh.items():
+            known = best_known.get(c)
+            if known is not None and known.seq == claim.seq:
+                p.read.add(c)  # the same copy as before: nothing new was heard
+                continue
+            self._learn(p, known, claim, text, where, t, problems)
         for computer, h in p.heard.items():
             if h is None:  # restored from the state file and not in the folder any more
                 p.heard[computer] = min(t, p.best[computer].renewed)
@@ -269,25 +312,34 @@ class Lease:
         return p
 
     def _open_entry(
-        self, part: str, entry: Entry, neighbours: list[Entry]
+        self,
+        part: str,
+        name: str,
+        data: bytes | None,
+        problem: str | None,
+        neighbours: list[Entry],
     ) -> tuple[Claim, str] | str:
         """The claim in one file, or the reason it does not count."""
-        if entry.problem is not None:
-            return entry.problem
-        assert entry.data is not None
-        relpath = f"leases/{part}/{entry.name}"
+        if problem is not None:
+            return problem
+        assert data is not None
+        relpath = f"leases/{part}/{name}"
         try:
-            plaintext = self.share.unseal(relpath, entry.data)
-            claim = codec.decode(plaintext)
+            plaintext = self.share.unseal(relpath, data)
+            try:
+                text = plaintext.decode("utf-8").rstrip(" ")
+            except UnicodeDecodeError:
+                raise Unreadable("not valid: not a claim") from None
+            claim = codec.decode(text)
         except Unreadable as e:
             reason = str(e)
             if reason.startswith("damaged"):
-                return self._copied_from(relpath, entry.data, neighbours) or reason
+                return self._copied_from(relpath, data, neighbours) or reason
             return reason
-        stem = entry.name[: -len(".lease")]
+        stem = name[:-6]  # without ".lease"
         if claim.computer != stem or claim.part != part:
             return "does not match its file name"
-        return claim, plaintext.decode("utf-8").rstrip(" ")
+        return claim, text
 
     def _copied_from(self, relpath: str, data: bytes, neighbours: list[Entry]) -> str | None:
         """Say where a claim that does not open at its path was copied from, when that shows."""
@@ -313,11 +365,17 @@ class Lease:
         return None
 
     def _learn(
-        self, p: _Part, claim: Claim, text: str, where: str, t: int, problems: list[tuple[str, str]]
+        self,
+        p: _Part,
+        known: Claim | None,
+        claim: Claim,
+        text: str,
+        where: str,
+        t: int,
+        problems: list[tuple[str, str]],
     ) -> None:
         """Take in the best copy of one computer's claim found by this read."""
         c = claim.computer
-        known = p.best.get(c)
         if known is not None and claim.seq < known.seq:
             problems.append((where, f"stale copy: seq {claim.seq}, already read seq {known.seq}"))
             p.read.add(c)
@@ -331,6 +389,8 @@ class Lease:
         p.read.add(c)
         p.heard[c] = min(t, claim.renewed) if first else t
         self._dirty = True
+        if not self._urgent and _news(known, claim):
+            self._urgent = True
         if c == self.computer:
             # Another run of this installation wrote later (state lost): adopt what it declared.
             for gone, seq in claim.forgets.items():
@@ -344,23 +404,12 @@ class Lease:
 
     # -- judging --------------------------------------------------------------------------
 
-    def _view(self, p: _Part) -> list[Claim]:
-        """The claims as the rules see them: renewed = when heard here; forgotten = closed."""
-        gone = forgotten(p.best.values())
-        view = []
-        for c, claim in p.best.items():
-            heard = p.heard.get(c)
-            closed = claim.closed or is_forgotten(claim, gone)
-            if heard != claim.renewed or closed != claim.closed:
-                claim = dataclasses.replace(
-                    claim, renewed=claim.renewed if heard is None else heard, closed=closed
-                )
-            view.append(claim)
-        return view
+    def _view(self, p: _Part) -> Seen:
+        """The claims as the rules see them: heard here, forgotten ones closed. No copies."""
+        heard = cast(dict[str, int], p.heard)  # no None left: _read fills them in
+        return Seen(list(p.best.values()), heard, forgotten(p.best.values()))
 
-    def _judge(
-        self, part: str, p: _Part, view: list[Claim], keeper: Claim | None, t: int
-    ) -> Keeper:
+    def _judge(self, part: str, p: _Part, view: Seen, keeper: Claim | None, t: int) -> Keeper:
         chosen = keeper.computer if keeper else None
         if p.kept is None or p.kept[0] != chosen:
             p.kept = (chosen, t)
@@ -380,16 +429,21 @@ class Lease:
 
     # -- writing --------------------------------------------------------------------------
 
-    def _write(self, part: str, p: _Part, claim: Claim, t: int) -> tuple[list[Claim], Claim | None]:
+    def _write(self, part: str, p: _Part, claim: Claim, t: int) -> tuple[Seen, Claim | None]:
         """Write this computer's claim, acknowledging the keeper it sees; the view and keeper."""
+        before = p.best.get(self.computer)
         p.best[self.computer] = claim
         p.heard[self.computer] = t
         view = self._view(p)
-        keeper = choose(PARTS[part], view, t)
+        keeper = choose(PARTS[part], view.claims, t, heard=view.heard)
         claim = dataclasses.replace(claim, sees=keeper.computer if keeper else None)
+        self._dirty = True
+        if _news(before, claim):
+            self._urgent = True
         text = codec.encode(claim)
         while not codec.fits(text) and p.forgets:
-            # Drop the oldest declaration: a claim that old no longer holds anywhere anyway.
+            # Only a safety net: forget() keeps FORGET_SPARE bytes free, so numbers that grow
+            # never get here in practice. Dropping beats writing no claim at all.
             oldest = min(p.forgets, key=lambda c: p.forgets[c][1])
             del p.forgets[oldest]
             claim = dataclasses.replace(claim, forgets=self._forgets(p, t))
@@ -409,6 +463,7 @@ class Lease:
         except OSError as e:
             raise SioulError(f"cannot write {path}: {e.strerror or e}") from None
         p.files[path.name] = (sig, claim, text)
+        p.sigs[path.name] = sig
         p.best[self.computer] = claim
         p.text[self.computer] = text
         p.read.add(self.computer)
@@ -417,10 +472,9 @@ class Lease:
                 overlay.publish(part, path.name, data)
             except OSError as e:
                 p.problems.append((overlay.name, f"overlay cannot be written: {e.strerror or e}"))
-        self._dirty = True
         self._save()
-        view = [claim if c.computer == self.computer else c for c in view]
-        return view, keeper
+        claims = [claim if c.computer == self.computer else c for c in view.claims]
+        return Seen(claims, view.heard, view.gone), keeper
 
     def _next_seq(self, mine: Claim | None, t: int) -> int:
         # The clock makes seq go up across reinstalls that lost the state, too.
@@ -455,7 +509,9 @@ class Lease:
         self._last_now = now
         return now
 
-    _dirty = False
+    _dirty = False  # the state file is behind what this Lease knows
+    _urgent = False  # ...by more than renewals: write it at the next call, not within STATE_EVERY
+    _saved_at: float | None = None
 
     def _restore(self, path: Path) -> None:
         got = memory.load(path)
@@ -469,7 +525,16 @@ class Lease:
             p.forgets = dict(got.forgets.get(part, {}))
 
     def _save(self) -> None:
+        """Write the state file when it lags, at most once per STATE_EVERY for mere renewals.
+
+        Every minute brings a new seq from every computer: rewriting the whole state for each
+        would double a tick's cost with many computers. What a crash can lose this way is a few
+        high-water seqs of plain renewals, never a close, a take, an acknowledgement or a forget.
+        """
         if self._state is None or not self._dirty:
+            return
+        now = self._last_now or 0.0
+        if not self._urgent and self._saved_at is not None and now - self._saved_at < STATE_EVERY:
             return
         try:
             memory.save(
@@ -480,4 +545,5 @@ class Lease:
         except OSError as e:
             self.state_problem = f"{self._state}: cannot be written ({e.strerror or e})"
             return
-        self._dirty = False
+        self._dirty = self._urgent = False
+        self._saved_at = now

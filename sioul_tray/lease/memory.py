@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sioul_tray.errors import Unreadable
-from sioul_tray.lease.codec import decode
+from sioul_tray.lease.codec import MAX_INT, decode
 from sioul_tray.lease.folder import write_atomic
-from sioul_tray.lease.rules import PARTS, Claim
+from sioul_tray.lease.rules import COMPUTER_ID, PARTS, Claim
 
 STATE_VERSION = 1
 
@@ -48,17 +48,19 @@ def load(path: Path) -> Remembered:
         header = json.loads(head)
         if header.get("version") != STATE_VERSION:
             raise ValueError("unknown version")
+        forgets: dict[str, dict[str, tuple[int, int]]] = {}
         for part, table in header.get("forgets", {}).items():
             if part in got.forgets:
-                got.forgets[part] = {str(k): (int(v[0]), int(v[1])) for k, v in table.items()}
-    except (ValueError, TypeError, AttributeError, IndexError):
+                forgets[part] = {_id(k): _declared(v) for k, v in table.items()}
+    except (ValueError, TypeError, AttributeError, LookupError, RecursionError):
         got.problem = f"{path}: damaged header; starting from the folder alone"
         return got
+    got.forgets.update(forgets)
     bad = 0
     for line in body.splitlines():
         part, _, text = line.partition("\t")
         try:
-            claim = decode(text.encode("utf-8"))
+            claim = decode(text)
         except Unreadable:
             bad += 1
             continue
@@ -69,6 +71,25 @@ def load(path: Path) -> Remembered:
     if bad:
         got.problem = f"{path}: {bad} damaged lines skipped"
     return got
+
+
+def _id(value: object) -> str:
+    # Remembered declarations go into this computer's claims as they are: a bad one would make
+    # every claim it writes unreadable to the others.
+    if not isinstance(value, str) or not COMPUTER_ID.fullmatch(value):
+        raise ValueError("not a computer id")
+    return value
+
+
+def _declared(value: object) -> tuple[int, int]:
+    """(seq, renewed) of one remembered declaration, or ValueError."""
+    if not isinstance(value, list) or len(value) != 2:
+        raise ValueError("not a declaration")
+    seq, renewed = value
+    for n in (seq, renewed):
+        if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= MAX_INT:
+            raise ValueError("not a declaration")
+    return seq, renewed
 
 
 def save(

@@ -55,6 +55,32 @@ class Claim:
     forgets: Mapping[str, int] = field(default_factory=dict, hash=False)
 
 
+def made(
+    computer: str,
+    part: str,
+    name: str,
+    seq: int,
+    since: int,
+    renewed: int,
+    active: int,
+    taken: int | None,
+    closed: bool,
+    wrote: int,
+    sees: str | None,
+    forgets: Mapping[str, int],
+) -> Claim:
+    """The same as ``Claim(...)``, at half the cost: for the paths that make one per file per tick.
+
+    A frozen dataclass sets each field through ``object.__setattr__``; one dict update is enough.
+    """
+    claim: Claim = object.__new__(Claim)
+    claim.__dict__.update(
+        computer=computer, part=part, name=name, seq=seq, since=since, renewed=renewed,
+        active=active, taken=taken, closed=closed, wrote=wrote, sees=sees, forgets=forgets,
+    )  # fmt: skip
+    return claim
+
+
 def alive(claim: Claim, now: float) -> bool:
     """Not closed, and heard renewing within ALIVE."""
     return not claim.closed and now - claim.renewed <= ALIVE
@@ -83,20 +109,30 @@ def forgotten(claims: Iterable[Claim]) -> dict[str, int]:
     return gone
 
 
-def is_forgotten(claim: Claim, gone: Mapping[str, int]) -> bool:
-    """The claim, or a later copy up to the declared seq, was declared gone for good."""
-    return gone.get(claim.computer, -1) >= claim.seq
-
-
-def choose(rule: Rule, claims: Iterable[Claim], now: float) -> Claim | None:
+def choose(
+    rule: Rule,
+    claims: Iterable[Claim],
+    now: float,
+    *,
+    heard: Mapping[str, int] | None = None,
+) -> Claim | None:
     """The keeper among the claims that hold, or None when no claim holds.
 
     Every computer that reads the same claims picks the same keeper: the order uses only what the
-    claims carry, and ties go to the smaller computer id.
+    claims carry, and ties go to the smaller computer id. `heard`, when given, says when this
+    computer heard each claim (it then stands for ``renewed``: `Lease` passes it instead of
+    copying every claim at every tick).
     """
     listed = list(claims)
     gone = forgotten(listed)
-    holding = [c for c in listed if holds(c, rule, now) and not is_forgotten(c, gone)]
+    stays = rule is Rule.STAYS
+    holding = []
+    for c in listed:
+        if c.closed or gone.get(c.computer, -1) >= c.seq:
+            continue
+        age = now - (c.renewed if heard is None else heard[c.computer])
+        if age <= ALIVE or (stays and age <= UNCLOSED):
+            holding.append(c)
     if not holding:
         return None
     if rule is Rule.FOLLOWS:

@@ -22,6 +22,7 @@ from sioul_tray.lease import (
     started,
 )
 from sioul_tray.lease.codec import MAX_FILE
+from sioul_tray.lease.lease import STATE_EVERY
 from sioul_tray.share import Share
 from tests.helpers import FakeClock
 
@@ -526,3 +527,35 @@ def test_an_overlay_copy_merges_by_seq(share: Share, clock: FakeClock, tmp_path:
     ka = a.renew("invoices")
     assert ka.computer == "bb"
     assert {c.computer for c in a.claims("invoices")} == {"aa", "bb"}
+
+
+def test_the_state_file_follows_news_at_once_and_renewals_within_state_every(
+    share: Share, clock: FakeClock, tmp_path: Path
+) -> None:
+    a = computer(share, "aa", clock)
+    b = computer(share, "bb", clock, state=tmp_path / "s")
+    a.renew("invoices")
+    b.look("invoices")
+    (state,) = (tmp_path / "s").iterdir()
+    first = state.read_text()
+    clock.advance(10)
+    a.renew("invoices")
+    b.look("invoices")  # a mere renewal: not written yet
+    assert state.read_text() == first
+    a.close("invoices")
+    b.look("invoices")  # a close: written at once
+    closed = state.read_text()
+    assert closed != first
+    a.renew("invoices")
+    b.look("invoices")  # reopened (a new since): written at once
+    reopened = state.read_text()
+    assert reopened != closed
+    for _ in range(STATE_EVERY // RENEW - 1):
+        clock.advance(RENEW)
+        a.renew("invoices")
+        b.look("invoices")  # renewals within STATE_EVERY of the last write
+        assert state.read_text() == reopened
+    clock.advance(RENEW)
+    a.renew("invoices")
+    b.look("invoices")
+    assert state.read_text() != reopened

@@ -1,0 +1,718 @@
+#!/usr/bin/env python3
+"""Benchmark of the lease core: what one tick costs against the bare work it cannot avoid.
+
+A *tick* is what the tray does every RENEW seconds: a real ``Lease.renew("medicines")`` then
+``Lease.renew("invoices")`` on a real sharing folder (sealed claim files on this disk). It is timed
+with N other computers' claims per part in the folder (N = 1, 10, 100, 1000), in two cases:
+
+(a) unchanged: the others' claims are not rewritten between ticks;
+(b) rewritten: every other claim is rewritten between ticks (a new seq, a new renewed, a new
+    nonce, a size change), as in real life where every computer renews each minute. The rewrite
+    happens outside the timed section.
+
+The *baseline*, measured in the same run, on the same files, interleaved with the ticks, is the
+least any implementation has to do for a tick: list each part's folder (os.scandir), read every
+file in it (os.open, os.read, os.close), open its seal (AES-GCM, ``Share.unseal``) and parse it
+(``codec.decode``); plus the two claim writes (``folder.write_atomic``: temporary, fsync, rename,
+folder fsync) of the claim bytes the Lease wrote, timed alone. In case (b) the files are rewritten
+before every baseline as before every tick. Figures are medians over the repeats
+(time.perf_counter), after a warm-up.
+
+The tick is timed twice: with local state in memory (``state_dir=None``) and with a ``state_dir``
+(what the tray passes: each renewal also rewrites the local state file, unsynced).
+
+It also prints the bytes written per renewal, the largest claim file the writer can make against
+the 512-byte limit, the cost of ``Share.open`` (default scrypt cost) and ``Share.unlock``, and the
+number of key derivations (scrypt, HKDF, ...) and AES-GCM key set-ups that happen inside the timed
+ticks (must be 0).
+
+    python benchmarks/bench_lease.py            # full run (about 1 to 2 minutes)
+    python benchmarks/bench_lease.py --quick    # a fast, rougher run
+    python benchmarks/bench_lease.py --profile 1000   # cProfile of case (b) ticks at N=1000
+
+This is a script, not a test: it asserts nothing and never fails on slow figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import gc
+import os
+import platform
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # measure this checkout, whatever the venv's editable install says
+
+import sioul_tray  # noqa: E402
+from sioul_tray.errors import SioulError  # noqa: E402
+from sioul_tray.lease import (  # noqa: E402
+    PARTS,
+    Claim,
+    Lease,
+    codec,
+)
+from sioul_tray.lease.folder import write_atomic  # noqa: E402
+from sioul_tray.share import Share  # noqa: E402
+from sioul_tray.share import seal as seal_module  # noqa: E402
+
+ME = "bench_here_a1b2"
+PASSPHRASE = "correct horse battery staple"
+SIZES = (1, 10, 100, 1000)
+TARGET = 1.5
+perf = time.perf_counter
+
+
+# -- counting key derivations -------------------------------------------------------------------
+
+
+class Counter:
+    """Counts key derivations and AES-GCM key set-ups, wrapping the classes where they are used."""
+
+    def __init__(self) -> None:
+        self.derive = 0
+        self.aead_keys = 0
+        self.tick_derive = 0  # inside timed ticks
+        self.tick_aead_keys = 0
+        self.patched: list[str] = []
+
+    def install(self) -> None:
+        from cryptography.hazmat.primitives.ciphers import aead
+        from cryptography.hazmat.primitives.kdf import (
+            concatkdf,
+            hkdf,
+            kbkdf,
+            pbkdf2,
+            scrypt,
+            x963kdf,
+        )
+
+        kdfs = [
+            hkdf.HKDF, hkdf.HKDFExpand, scrypt.Scrypt, pbkdf2.PBKDF2HMAC,
+            concatkdf.ConcatKDFHash, concatkdf.ConcatKDFHMAC, kbkdf.KBKDFHMAC, x963kdf.X963KDF,
+        ]  # fmt: skip
+        with contextlib.suppress(ImportError):
+            from cryptography.hazmat.primitives.kdf import argon2
+
+            kdfs.append(argon2.Argon2id)
+        wrappers: dict[object, object] = {k: self._kdf(k) for k in kdfs}
+        wrappers[aead.AESGCM] = self._aead(aead.AESGCM)
+        modules = [hkdf, scrypt, pbkdf2, concatkdf, kbkdf, x963kdf, aead] + [
+            m for name, m in list(sys.modules.items()) if name.startswith("sioul_tray") and m
+        ]
+        for module in modules:
+            for attr, value in list(vars(module).items()):
+                for original, wrapper in wrappers.items():
+                    if value is original:
+                        setattr(module, attr, wrapper)
+                        self.patched.append(f"{module.__name__}.{attr}")
+
+    def _kdf(self, cls: type) -> Callable[..., object]:
+        counter = self
+
+        class Counted:
+            def __init__(self, *args: object, **kwargs: object) -> None:
+                self._inner = cls(*args, **kwargs)
+
+            def derive(self, key_material: bytes) -> bytes:
+                counter.derive += 1
+                return self._inner.derive(key_material)  # type: ignore[no-any-return]
+
+            def derive_into(self, *args: object) -> object:
+                counter.derive += 1
+                return self._inner.derive_into(*args)
+
+            def verify(self, key_material: bytes, expected: bytes) -> None:
+                counter.derive += 1
+                self._inner.verify(key_material, expected)
+
+        Counted.__name__ = f"Counted{cls.__name__}"
+        return Counted
+
+    def _aead(self, cls: type) -> Callable[..., object]:
+        counter = self
+
+        def make(key: bytes) -> object:
+            counter.aead_keys += 1
+            return cls(key)
+
+        return make
+
+
+# -- the folder and the other computers ----------------------------------------------------------
+
+
+def other_id(i: int) -> str:
+    return f"computer_{i:04d}_x7k2"  # about the length of a real id ("annas_macbook_air_x7k2")
+
+
+@dataclass
+class Others:
+    """The other computers' claims on each part, rewritten as their computers would."""
+
+    n: int
+    t0: int = field(default_factory=lambda: int(time.time()))
+    seq: int = 0
+    sizes: dict[str, int | None] = field(default_factory=dict)
+
+    def write_all(self, share: Share) -> None:
+        """Every other claim in `share` rewritten (temporary then rename, as a sync tool does).
+
+        Then flushed (os.sync): the sync tool writes them over the minute between two ticks, and
+        the kernel has written them out long before the next tick. Without this, the tick's own
+        fsync would pay for writing out thousands of files that arrived all at once.
+        """
+        self.seq += 1
+        now = int(time.time())
+        for part in PARTS:
+            folder = share.folder / "leases" / part
+            folder.mkdir(parents=True, exist_ok=True)
+            for i in range(self.n):
+                c = other_id(i)
+                claim = Claim(
+                    computer=c,
+                    part=part,
+                    name=f"Computer {i}",
+                    seq=self.t0 + self.seq,
+                    since=self.t0 - 86400,
+                    # Heard late: a claim arrives some seconds after its computer wrote it.
+                    renewed=now - 5 - i % 50,
+                    active=now - 60 - i % 3600,
+                    taken=self.t0 - 7200 if i == 0 and part == "invoices" else None,
+                    closed=False,
+                    wrote=1000 + i,
+                    sees=ME,
+                )
+                relpath = f"leases/{part}/{c}.lease"
+                path = share.folder / relpath
+                text = codec.padded(codec.encode(claim), self.sizes.get(str(path)))
+                data = share.seal(relpath, text)
+                self.sizes[str(path)] = len(data)
+                write_atomic(path, data, sync=False)
+        if hasattr(os, "sync"):
+            os.sync()
+
+
+def make_folder(root: Path, name: str, master: Share) -> Share:
+    """A sharing folder sealed with the master's key (no key derivation to make it)."""
+    folder = root / name
+    folder.mkdir()
+    shutil.copy2(master.folder / seal_module.SEAL_NAME, folder / seal_module.SEAL_NAME)
+    return Share.unlock(folder, master.folder_key)
+
+
+def baseline(share: Share, writes: list[tuple[Path, bytes]]) -> tuple[float, float]:
+    """The bare work of a tick: list, read, open, parse every file; write the two claims."""
+    t0 = perf()
+    for part in PARTS:
+        with os.scandir(share.folder / "leases" / part) as listing:
+            for item in listing:
+                fd = os.open(item.path, os.O_RDONLY)
+                try:
+                    data = os.read(fd, 4097)
+                finally:
+                    os.close(fd)
+                codec.decode(share.unseal(f"leases/{part}/{item.name}", data))
+    t1 = perf()
+    for path, data in writes:
+        write_atomic(path, data)
+    t2 = perf()
+    return t1 - t0, t2 - t1
+
+
+class ClaimWrites:
+    """Times the Lease's own claim writes (write_atomic as lease.py calls it) inside a tick."""
+
+    total = 0.0
+
+    @classmethod
+    def install(cls) -> None:
+        from sioul_tray.lease import lease as lease_module
+
+        original = lease_module.write_atomic
+
+        def write_atomic_timed(path: Path, data: bytes, *, sync: bool = True) -> None:
+            t0 = perf()
+            try:
+                original(path, data, sync=sync)
+            finally:
+                cls.total += perf() - t0
+
+        lease_module.write_atomic = write_atomic_timed  # type: ignore[assignment]
+
+
+def tick(lease: Lease) -> float:
+    t0 = perf()
+    lease.renew("medicines")
+    lease.renew("invoices")
+    return perf() - t0
+
+
+def tick_split(lease: Lease) -> tuple[float, float]:
+    """A tick's time, and the part of it spent in its two claim writes."""
+    w0 = ClaimWrites.total
+    total = tick(lease)
+    return total, ClaimWrites.total - w0
+
+
+# -- measuring ----------------------------------------------------------------------------------
+
+
+@dataclass
+class Row:
+    n: int
+    case: str
+    read: list[float] = field(default_factory=list)
+    write: list[float] = field(default_factory=list)
+    base: list[float] = field(default_factory=list)
+    tick: list[float] = field(default_factory=list)
+    tick_state: list[float] = field(default_factory=list)
+    tick_rest: list[float] = field(default_factory=list)  # the tick minus its two claim writes
+    tick_state_rest: list[float] = field(default_factory=list)
+
+
+def measure(
+    leases: tuple[Lease, Lease],
+    others: Others,
+    writes: list[tuple[Path, bytes]],
+    row: Row,
+    repeats: int,
+    counter: Counter,
+) -> None:
+    """Interleave baseline, tick (state in memory) and tick (state_dir), each on its own folder.
+
+    The two Leases have the same id and the same other claims, each in its own copy of the
+    folder, so neither sees the other. The order rotates at every repeat.
+    """
+    plain, stateful = leases
+    rewrite = row.case == "b"
+    for _ in range(3):  # warm-up: the Lease has read the folder before, as in the running tray
+        for lease in leases:
+            if rewrite:
+                others.write_all(lease.share)
+            tick(lease)
+    baseline(plain.share, writes)
+    kinds = ("base", "tick", "state")
+    for i in range(repeats):
+        for what in kinds[i % 3 :] + kinds[: i % 3]:
+            share = stateful.share if what == "state" else plain.share
+            if rewrite:
+                others.write_all(share)
+            gc.collect()
+            if what == "base":
+                r, w = baseline(share, writes)
+                row.read.append(r)
+                row.write.append(w)
+                row.base.append(r + w)
+                continue
+            d, k = counter.derive, counter.aead_keys
+            if what == "tick":
+                total, writing = tick_split(plain)
+                row.tick.append(total)
+                row.tick_rest.append(total - writing)
+            else:
+                total, writing = tick_split(stateful)
+                row.tick_state.append(total)
+                row.tick_state_rest.append(total - writing)
+            counter.tick_derive += counter.derive - d
+            counter.tick_aead_keys += counter.aead_keys - k
+
+
+def wchar() -> int | None:
+    try:
+        with open("/proc/self/io") as f:
+            for line in f:
+                if line.startswith("wchar:"):
+                    return int(line.split()[1])
+    except OSError:
+        return None
+    return None
+
+
+def bytes_per_renewal(lease: Lease, part: str) -> tuple[int, int | None, int | None]:
+    """(claim file size, state file size, bytes the process wrote during one renewal)."""
+    w0 = wchar()
+    lease.renew(part)
+    w1 = wchar()
+    claim = (lease.share.folder / "leases" / part / f"{lease.computer}.lease").stat().st_size
+    state = lease._state.stat().st_size if lease._state is not None else None
+    return claim, state, None if w0 is None or w1 is None else w1 - w0
+
+
+def largest_claim(root: Path, master: Share) -> dict[str, object]:
+    """The largest claim file the writer makes: 63-char ids, a 64-byte name, forgets full."""
+    result: dict[str, object] = {}
+    # 1. By the codec alone: every field at its longest, forgets dropped oldest first until it
+    #    fits, as Lease._write does.
+    big = 2**63 - 1
+    ids = [f"{i:02d}" + "z" * 61 for i in range(codec.MAX_FORGETS)]
+    worst_name = '"' * codec.MAX_NAME_BYTES  # a quote is escaped in JSON: 2 bytes each
+    assert codec.short_name(worst_name) == worst_name
+    claim = Claim(
+        computer="y" * 63, part=max(PARTS, key=len), name=worst_name, seq=big,
+        since=codec.MAX_TIME, renewed=codec.MAX_TIME, active=codec.MAX_TIME,
+        taken=codec.MAX_TIME, closed=False, wrote=big, sees="x" * 63,
+        forgets={c: big for c in ids},
+    )  # fmt: skip
+    result["unbounded"] = len(codec.encode(claim).encode()) + seal_module.OVERHEAD
+    forgets = dict(claim.forgets)
+    text = codec.encode(claim)
+    while not codec.fits(text) and forgets:
+        del forgets[next(iter(forgets))]
+        text = codec.encode(Claim(**{**claim.__dict__, "forgets": dict(forgets)}))
+    result["codec"] = len(text.encode()) + seal_module.OVERHEAD
+    result["codec_forgets"] = len(forgets)
+    none = Claim(**{**claim.__dict__, "forgets": {}})
+    result["no_forgets"] = len(codec.encode(none).encode()) + seal_module.OVERHEAD
+    # 2. Through a real Lease: 32 computers with 63-char ids and huge seqs declared gone.
+    folder = root / "share-largest"
+    folder.mkdir()
+    shutil.copy2(master.folder / seal_module.SEAL_NAME, folder / seal_module.SEAL_NAME)
+    share = Share.unlock(folder, master.folder_key)
+    now = int(time.time())
+    part = max(PARTS, key=len)
+    (folder / "leases" / part).mkdir(parents=True)
+    for c in ids:
+        other = Claim(c, part, "x", big - 1, now, now, now, sees=c)
+        rel = f"leases/{part}/{c}.lease"
+        write_atomic(folder / rel, share.seal(rel, codec.encode(other).encode()), sync=False)
+    me = "w" * 63
+    lease = Lease(share, me, name=worst_name)
+    lease.renew(part, take=True, wrote=big)
+    refused = 0
+    for c in ids:
+        try:
+            lease.forget(c)
+        except SioulError:  # no room left: forget() refuses rather than drop a declaration
+            refused += 1
+    result["lease_refused"] = refused
+    lease.renew(part, take=True, wrote=big)
+    sizes = []
+    for _ in range(3):  # the padding alternates the size by one byte
+        lease.renew(part, take=True, wrote=big)
+        sizes.append((folder / "leases" / part / f"{me}.lease").stat().st_size)
+    mine = next(c for c in lease.claims(part) if c.computer == me)
+    result["lease"] = max(sizes)
+    result["lease_forgets"] = len(mine.forgets)
+    return result
+
+
+def median_ms(values: list[float]) -> float:
+    return statistics.median(values) * 1000
+
+
+def paired(ticks: list[float], bases: list[float]) -> float:
+    """The median of tick / baseline over the rounds: robust to the load of a shared machine."""
+    return statistics.median(t / b for t, b in zip(ticks, bases, strict=True))
+
+
+def timed(fn: Callable[[], object], repeats: int) -> float:
+    samples = []
+    for _ in range(repeats):
+        t0 = perf()
+        fn()
+        samples.append(perf() - t0)
+    return statistics.median(samples)
+
+
+@contextlib.contextmanager
+def workdir(parent: str | None, keep: bool) -> Iterator[Path]:
+    path = Path(tempfile.mkdtemp(prefix="sioul-bench-", dir=parent))
+    try:
+        yield path
+    finally:
+        if not keep:
+            shutil.rmtree(path, ignore_errors=True)
+
+
+def filesystem(path: Path) -> str:
+    """The mount's file system type (Linux), for the record."""
+    best = ("", "?")
+    try:
+        with open("/proc/mounts") as f:
+            for line in f:
+                fields = line.split()
+                mount, kind = fields[1], fields[2]
+                if str(path).startswith(mount) and len(mount) > len(best[0]):
+                    best = (mount, kind)
+    except OSError:
+        pass
+    return best[1]
+
+
+def breakdown(lease: Lease, others: Others, repeats: int) -> tuple[float, list[tuple[str, float]]]:
+    """Where a case (b) tick's time goes: inclusive time of the Lease's steps, per tick."""
+    from sioul_tray.lease import lease as lease_module
+
+    acc: dict[str, float] = {}
+    steps = [
+        (Lease, "_read", "_read: list, read, unseal, decode, learn"),
+        (Lease, "_open_entry", "  _open_entry: unseal + decode + checks"),
+        (Lease, "_learn", "  _learn: seq, heard times"),
+        (Lease, "_write", "_write: view, choose, seal, write, save"),
+        (Lease, "_view", "  _view: claims as heard here"),
+        (lease_module, "choose", "  choose"),
+        (Share, "seal", "  Share.seal"),
+        (lease_module, "write_atomic", "  write_atomic (claim)"),
+        (Lease, "_save", "  _save (state file)"),
+        (Lease, "_judge", "_judge: settled, others_heard, agreed"),
+    ]
+    originals = [(owner, name, getattr(owner, name)) for owner, name, _ in steps]
+
+    def timed_step(fn: Callable[..., object], label: str) -> Callable[..., object]:
+        def step(*args: object, **kwargs: object) -> object:
+            if not ticking:  # the simulated other computers seal too: not counted
+                return fn(*args, **kwargs)
+            t0 = perf()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                acc[label] = acc.get(label, 0.0) + perf() - t0
+
+        return step
+
+    total = 0.0
+    ticking = False
+    try:
+        for (owner, name, label), (_, _, fn) in zip(steps, originals, strict=True):
+            setattr(owner, name, timed_step(fn, label))
+        for _ in range(repeats):
+            others.write_all(lease.share)
+            gc.collect()
+            ticking = True
+            total += tick(lease)
+            ticking = False
+    finally:
+        for owner, name, fn in originals:
+            setattr(owner, name, fn)
+    rows = [(label, acc.get(label, 0.0) / repeats) for _, _, label in steps]
+    read = acc.get(steps[0][2], 0.0) - acc.get(steps[1][2], 0.0) - acc.get(steps[2][2], 0.0)
+    rows.insert(3, ("  the rest: scan (open, fstat, read, checks), bookkeeping", read / repeats))
+    return total / repeats, rows
+
+
+def profile(n: int, repeats: int, with_state: bool, parent: str | None) -> None:
+    import cProfile
+    import pstats
+
+    with workdir(parent, keep=False) as root:
+        (root / "seal").mkdir()
+        master = Share.create(root / "seal", PASSPHRASE, ME, cost=10)
+        share = make_folder(root, f"share-{n}", master)
+        others = Others(n)
+        state = root / "state" if with_state else None
+        lease = Lease(share, ME, name="Bench here", state_dir=state)
+        for _ in range(3):
+            others.write_all(share)
+            tick(lease)
+        mean, rows = breakdown(lease, others, repeats)
+        print(
+            f"Case (b) tick at N={n}{' with a state_dir' if with_state else ''}: "
+            f"{mean * 1000:.2f} ms (mean of {repeats}, timers included)"
+        )
+        for label, seconds in rows:
+            print(f"  {label:<62} {seconds * 1000:7.2f} ms {seconds / mean:6.1%}")
+        print()
+        prof = cProfile.Profile()
+        for _ in range(repeats):
+            others.write_all(share)
+            prof.enable()
+            tick(lease)
+            prof.disable()
+        stats = pstats.Stats(prof)
+        stats.sort_stats("tottime").print_stats(20)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--quick", action="store_true", help="fewer repeats: a fast, rougher run")
+    ap.add_argument("--dir", help="make the test folders here (default: the system temp folder)")
+    ap.add_argument("--keep", action="store_true", help="keep the test folders")
+    ap.add_argument("--sizes", default=",".join(map(str, SIZES)), help="other computers per part")
+    ap.add_argument("--profile", type=int, metavar="N", help="profile case (b) ticks at N instead")
+    ap.add_argument("--state", action="store_true", help="with --profile: use a state_dir")
+    args = ap.parse_args()
+    if args.profile:
+        profile(args.profile, 10 if args.quick else 30, args.state, args.dir)
+        return
+    sizes = [int(s) for s in args.sizes.split(",")]
+    if args.quick:
+        repeats = {1: 9, 10: 9, 100: 7, 1000: 5}
+        open_repeats, unlock_repeats = 1, 50
+    else:
+        repeats = {1: 31, 10: 31, 100: 31, 1000: 21}
+        open_repeats, unlock_repeats = 3, 500
+    started = perf()
+    counter = Counter()
+    counter.install()
+    ClaimWrites.install()
+
+    with workdir(args.dir, args.keep) as root:
+        print("sioul-tray lease benchmark")
+        print(
+            f"  sioul_tray {sioul_tray.__version__} from {Path(sioul_tray.__file__).parent.parent}"
+        )
+        print(
+            f"  python {platform.python_version()} ({platform.python_implementation()}), "
+            f"{platform.system()} {platform.release()}, {os.cpu_count()} CPUs (nproc "
+            f"{len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else '?'})"
+        )
+        try:
+            import cryptography
+            from cryptography.hazmat.backends.openssl import backend
+
+            print(f"  cryptography {cryptography.__version__}, {backend.openssl_version_text()}")
+        except Exception:
+            pass
+        print(f"  folders in {root} ({filesystem(root)}){', quick run' if args.quick else ''}")
+        print()
+
+        # Share.open / unlock, and the seal every test folder copies.
+        d0 = counter.derive
+        (root / "seal").mkdir()
+        master = Share.create(root / "seal", PASSPHRASE, ME)  # default scrypt cost
+        d1 = counter.derive
+        open_s = timed(lambda: Share.open(root / "seal", PASSPHRASE), open_repeats)
+        d2 = counter.derive
+        unlock_s = timed(lambda: Share.unlock(root / "seal", master.folder_key), unlock_repeats)
+        d3 = counter.derive
+
+        rows: list[Row] = []
+        bytes_rows = []
+        for n in sizes:
+            others = Others(n)
+            shares = (
+                make_folder(root, f"share-{n}", master),
+                make_folder(root, f"state-{n}", master),
+            )
+            for share in shares:
+                others.write_all(share)
+            plain = Lease(shares[0], ME, name="Bench here")
+            stateful = Lease(shares[1], ME, name="Bench here", state_dir=root / f"state-dir-{n}")
+            tick(plain)
+            # The baseline's two claim writes: the bytes the Lease wrote, in a folder of their own.
+            writes = []
+            for part in PARTS:
+                (root / f"scratch-{n}" / part).mkdir(parents=True)
+                data = (plain.share.folder / "leases" / part / f"{ME}.lease").read_bytes()
+                writes.append((root / f"scratch-{n}" / part / f"{ME}.lease", data))
+            for case in ("a", "b"):
+                row = Row(n, case)
+                rows.append(row)
+                measure((plain, stateful), others, writes, row, repeats.get(n, 5), counter)
+            for lease in (plain, stateful):
+                claim_size, state_size, written = bytes_per_renewal(lease, "invoices")
+                bytes_rows.append((n, lease is stateful, claim_size, state_size, written))
+            for share in shares:
+                shutil.rmtree(share.folder, ignore_errors=True)
+        largest = largest_claim(root, master)
+
+    ticks = sum(len(r.tick) + len(r.tick_state) for r in rows)
+    print("One tick = renew(medicines) + renew(invoices); N = other computers' claims per part.")
+    print(
+        "baseline = list + read + unseal + decode every file (read) + the two claim writes (write)."
+    )
+    print("(a) others unchanged between ticks; (b) every other claim rewritten between ticks.")
+    print("Times: medians in milliseconds. ratio: the median over the rounds of tick / baseline,")
+    print("both measured in the same round, one after the other (target <= 1.5 at N=100 and 1000).")
+    print()
+    head = (
+        f"{'N':>5} {'case':>4} {'read':>8} {'write':>8} {'baseline':>9} "
+        f"{'tick':>8} {'ratio':>6}   {'tick+state':>10} {'ratio':>6}"
+    )
+    print(head)
+    print("-" * len(head))
+    for r in rows:
+        base = median_ms(r.base)
+        t = median_ms(r.tick)
+        ts = median_ms(r.tick_state)
+        print(
+            f"{r.n:>5} {r.case:>4} {median_ms(r.read):>8.2f} {median_ms(r.write):>8.2f} "
+            f"{base:>9.2f} {t:>8.2f} {paired(r.tick, r.base):>6.2f}   "
+            f"{ts:>10.2f} {paired(r.tick_state, r.base):>6.2f}"
+        )
+    print()
+    print(
+        "tick = state in memory (state_dir=None); tick+state = with a state_dir, as the tray runs."
+    )
+    print()
+    print("The same without the two claim writes (temporary, fsync, rename, folder fsync), whose")
+    print("time is the disk's and varies most on a shared machine: tick minus the time inside its")
+    print("own write_atomic calls, against the baseline's read part.")
+    print()
+    head = (
+        f"{'N':>5} {'case':>4} {'read':>8} {'tick-w':>8} {'ratio':>6}   "
+        f"{'tick+state-w':>12} {'ratio':>6}"
+    )
+    print(head)
+    print("-" * len(head))
+    for r in rows:
+        read = median_ms(r.read)
+        t = median_ms(r.tick_rest)
+        ts = median_ms(r.tick_state_rest)
+        print(
+            f"{r.n:>5} {r.case:>4} {read:>8.2f} {t:>8.2f} {paired(r.tick_rest, r.read):>6.2f}   "
+            f"{ts:>12.2f} {paired(r.tick_state_rest, r.read):>6.2f}"
+        )
+    print()
+    print("Bytes written per renewal (one part):")
+    head = (
+        f"{'N':>5} {'state_dir':>9} {'claim file':>10} {'state file':>10} {'written (wchar)':>16}"
+    )
+    print(head)
+    print("-" * len(head))
+    for n, state, claim_size, state_size, written in bytes_rows:
+        print(
+            f"{n:>5} {'yes' if state else 'no':>9} {claim_size:>10} "
+            f"{'-' if state_size is None else state_size:>10} "
+            f"{'?' if written is None else written:>16}"
+        )
+    print()
+    print(f"Largest claim file (limit {codec.MAX_FILE} bytes):")
+    print(f"  every field at its longest, no forgets:          {largest['no_forgets']} bytes")
+    print(
+        f"  with {codec.MAX_FORGETS} forgets, if nothing were dropped:        "
+        f"{largest['unbounded']} bytes"
+    )
+    print(
+        f"  as the writer makes it (oldest forgets dropped): {largest['codec']} bytes, "
+        f"{largest['codec_forgets']} forgets kept (+1 byte of padding at most)"
+    )
+    print(
+        f"  written by a real Lease (63-char ids, 64-byte name of quotes, 32 forgotten): "
+        f"{largest['lease']} bytes, {largest['lease_forgets']} forgets kept, "
+        f"{largest['lease_refused']} more refused by forget()"
+    )
+    print()
+    print(
+        f"Share.open (scrypt n=2^{seal_module.DEFAULT_COST}, r=8): "
+        f"{open_s * 1000:.0f} ms (median of {open_repeats}), "
+        f"{(d2 - d1) / open_repeats:g} key derivations each (scrypt + HKDF)"
+    )
+    print(
+        f"Share.unlock (cached folder key): {unlock_s * 1e6:.0f} us "
+        f"(median of {unlock_repeats}), {(d3 - d2) / unlock_repeats:g} key derivations each (HKDF)"
+    )
+    print()
+    print(
+        f"Key derivations inside the {ticks} timed ticks: {counter.tick_derive}; "
+        f"AES-GCM key set-ups inside them: {counter.tick_aead_keys}"
+    )
+    print(
+        f"  (the counter wraps {len(counter.patched)} names of cryptography's KDF and AESGCM "
+        f"classes; it saw {d1 - d0} derivations in Share.create, {d2 - d1} in "
+        f"{open_repeats} Share.open, {d3 - d2} in {unlock_repeats} Share.unlock)"
+    )
+    print(f"Total run time: {perf() - started:.0f} s")
+
+
+if __name__ == "__main__":
+    main()

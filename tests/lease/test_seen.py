@@ -1,0 +1,77 @@
+"""`Lease` judges claims through `Seen` (heard times and forgets beside the claims, no copies).
+
+That must decide exactly as the rules on copied claims whose ``renewed`` is the heard time and
+whose ``closed`` includes "forgotten", which is how the contract states them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sioul_tray.lease import ALIVE, UNCLOSED, Rule, choose
+from sioul_tray.lease.keeper import Seen, acknowledged, agreed
+from sioul_tray.lease.rules import Claim, forgotten, made
+
+NOW = 1_750_000_000
+ids = st.sampled_from(["aa", "bb", "cc", "dd", "ee"])
+near = st.integers(NOW - UNCLOSED - 2 * ALIVE, NOW + 10)
+
+
+@st.composite
+def claim_sets(draw: st.DrawFn) -> list[Claim]:
+    computers = draw(st.lists(ids, min_size=1, max_size=5, unique=True))
+    return [
+        Claim(
+            computer=c,
+            part="invoices",
+            name=c.upper(),
+            seq=draw(st.integers(0, 20)),
+            since=draw(near),
+            renewed=draw(near),
+            active=draw(near),
+            taken=draw(st.none() | near),
+            closed=draw(st.booleans()),
+            wrote=0,
+            sees=draw(st.none() | ids),
+            forgets=draw(st.dictionaries(ids, st.integers(0, 20), max_size=2)),
+        )
+        for c in computers
+    ]
+
+
+@settings(max_examples=300)
+@given(claim_sets(), st.data(), st.sampled_from(list(Rule)), ids)
+def test_seen_decides_as_the_copied_claims_do(
+    claims: list[Claim], data: st.DataObject, rule: Rule, keeper: str
+) -> None:
+    heard = {c.computer: data.draw(near) for c in claims}
+    gone = forgotten(claims)
+    copies = [
+        dataclasses.replace(
+            c,
+            renewed=heard[c.computer],
+            closed=c.closed or gone.get(c.computer, -1) >= c.seq,
+        )
+        for c in claims
+    ]
+    seen = Seen(claims, heard, gone)
+    by_seen = choose(rule, claims, NOW, heard=heard)
+    by_copy = choose(rule, copies, NOW)
+    assert (by_seen and by_seen.computer) == (by_copy and by_copy.computer)
+    me = claims[0].computer
+    flags = {"read_others": True, "created": False}
+    assert acknowledged(keeper, me, seen, rule, NOW, **flags) == acknowledged(
+        keeper, me, copies, rule, NOW, **flags
+    )
+    assert agreed(keeper, me, seen, NOW) == agreed(keeper, me, copies, NOW)
+
+
+@given(claim_sets())
+def test_made_is_the_constructor(claims: list[Claim]) -> None:
+    for c in claims:
+        again = made(*(getattr(c, f.name) for f in dataclasses.fields(Claim)))
+        assert again == c and hash(again) == hash(c)
+        assert dataclasses.astuple(again) == dataclasses.astuple(c)
