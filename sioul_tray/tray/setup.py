@@ -127,6 +127,8 @@ class SetupWindow(QDialog):
         elif self.places.count():
             self.places.setCurrentRow(0)
         self._explain(self.folder.text())
+        if self.folder.text():
+            self.passphrase.setFocus()  # a folder is proposed: the passphrase is what is left
 
     def _chosen(self, text: str) -> None:
         self.folder.setText(text)

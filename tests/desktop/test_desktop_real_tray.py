@@ -185,3 +185,35 @@ def test_the_demo_docks_and_cleans_up(need: Callable[[str | None], None], tmp_pa
                 proc.stderr.close()
     assert not list(tmp_path.glob("sioul-tray-demo-*"))  # nothing left behind
     assert not (tmp_path / "home").exists()  # this installation untouched
+
+
+def test_first_run_window_creates_the_sharing_folder(
+    need: Callable[[str | None], None], tmp_path: Path
+) -> None:
+    need(missing())
+    (tmp_path / "Sync").mkdir()  # Syncthing's default folder: the window proposes it
+    home = tmp_path / "home"
+    with VirtualDisplay() as display, TrayHost(display), PrivateBus() as bus:
+        env = env_for(home, DISPLAY=display.display, QT_QPA_PLATFORM="xcb", HOME=str(tmp_path),
+                      DBUS_SESSION_BUS_ADDRESS=bus.address)  # fmt: skip
+        env.pop("SIOUL_PASSPHRASE")
+        proc = subprocess.Popen([sys.executable, "-m", "sioul_tray.cli"], env=env, cwd=ROOT)
+
+        def xdotool(*args: str) -> str:
+            return subprocess.run(["xdotool", *args], env=env, capture_output=True, text=True,
+                                  timeout=20).stdout.strip()  # fmt: skip
+
+        try:
+            window = wait_for(lambda: xdotool("search", "--name", "Sharing folder"))
+            xdotool("windowfocus", "--sync", window.split()[0])
+            xdotool("type", "--delay", "10", "horse staple")  # the passphrase field has focus
+            xdotool("key", "Tab")
+            xdotool("type", "--delay", "10", "horse staple")
+            xdotool("key", "Return")
+            wait_for(lambda: (status(home) or {}).get("running"))
+            folder = tmp_path / "Sync" / "Sioul"
+            assert Share.open(folder, "horse staple").folder_id
+            assert wait_for(lambda: tray_icons(display.display))
+        finally:
+            proc.terminate()
+            proc.wait(15)
