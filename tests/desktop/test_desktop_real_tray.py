@@ -6,6 +6,7 @@ second launch hands over to it, and SIGTERM leaves both claims closed on disk.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 import signal
@@ -214,6 +215,53 @@ def test_first_run_window_creates_the_sharing_folder(
             folder = tmp_path / "Sync" / "Sioul"
             assert Share.open(folder, "horse staple").folder_id
             assert wait_for(lambda: tray_icons(display.display))
+        finally:
+            proc.terminate()
+            proc.wait(15)
+
+
+def test_the_real_tray_closes_before_system_sleep_and_renews_after(
+    need: Callable[[str | None], None], tmp_path: Path
+) -> None:
+    from tests.desktop.fakes import FakeService
+
+    need(missing())
+    home, share = tmp_path / "home", tmp_path / "share"
+    share.mkdir()
+    assert cli(home, "setup", "--share", str(share)).returncode == 0
+    with (
+        VirtualDisplay() as display,
+        TrayHost(display),
+        PrivateBus() as system,
+        FakeService(system.address, "logind") as logind,
+    ):
+        env = env_for(home, DISPLAY=display.display, QT_QPA_PLATFORM="xcb",
+                      DBUS_SYSTEM_BUS_ADDRESS=system.address)  # fmt: skip
+        proc = subprocess.Popen([sys.executable, "-m", "sioul_tray.cli"], env=env, cwd=ROOT)
+        try:
+            inhibit = logind.wait(lambda e: e["event"] == "inhibit", 20)
+            assert inhibit["args"][0] == "sleep" and inhibit["args"][3] == "delay"
+            wait_for(lambda: (status(home) or {}).get("running"))
+            computer = status(home)["computer"]  # type: ignore[index]
+            logind.send(f'set snapshot "{share / "leases"}"')
+            logind.wait(lambda e: e["event"] == "set")
+            logind.send("sleep")
+            released = logind.wait(lambda e: e["event"] == "released", 20)
+            reader = Lease(Share.open(share, PASSPHRASE), "reader")
+            for part in ("medicines", "invoices"):
+                assert next(c for c in reader.claims(part) if c.computer == computer).closed
+            # The folder as it was when the inhibitor went is the folder now: closed claims.
+            leases = share / "leases"
+            now = {str(p.relative_to(leases)): hashlib.sha256(p.read_bytes()).hexdigest()
+                   for p in leases.rglob("*") if p.is_file()}  # fmt: skip
+            assert released["files"] == now
+            assert (status(home) or {}).get("running") is False
+            logind.send("wake")
+            logind.wait(lambda e: e["event"] == "inhibit", 20)
+            wait_for(lambda: (status(home) or {}).get("running"))
+            reader = Lease(Share.open(share, PASSPHRASE), "reader2")
+            for part in ("medicines", "invoices"):
+                assert not next(c for c in reader.claims(part) if c.computer == computer).closed
         finally:
             proc.terminate()
             proc.wait(15)
