@@ -12,6 +12,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -262,6 +263,40 @@ def test_the_real_tray_closes_before_system_sleep_and_renews_after(
             reader = Lease(Share.open(share, PASSPHRASE), "reader2")
             for part in ("medicines", "invoices"):
                 assert not next(c for c in reader.claims(part) if c.computer == computer).closed
+        finally:
+            proc.terminate()
+            proc.wait(15)
+
+
+def test_the_real_tray_notifies_a_handover_over_dbus(
+    need: Callable[[str | None], None], tmp_path: Path
+) -> None:
+    from tests.desktop.fakes import FakeService
+
+    need(missing())
+    home, share = tmp_path / "home", tmp_path / "share"
+    share.mkdir()
+    assert cli(home, "setup", "--share", str(share)).returncode == 0
+    with (
+        VirtualDisplay() as display,
+        TrayHost(display),
+        PrivateBus() as session,
+        FakeService(session.address, "notifications") as server,
+    ):
+        env = env_for(home, DISPLAY=display.display, QT_QPA_PLATFORM="xcb",
+                      DBUS_SESSION_BUS_ADDRESS=session.address)  # fmt: skip
+        proc = subprocess.Popen([sys.executable, "-m", "sioul_tray.cli"], env=env, cwd=ROOT)
+        try:
+            wait_for(lambda: (status(home) or {}).get("running"))
+            office = Lease(Share.open(share, PASSPHRASE), "office_pc", name="Office PC")
+            office.renew("invoices", take=True)
+            call = server.wait(lambda e: e.get("member") == "Notify", 10)
+            assert call["signature"] == "susssasa{sv}i"
+            assert call["args"][0] == "sioul-tray"
+            assert call["args"][3] == "Invoices are now made on Office PC"
+            office.renew("invoices")
+            time.sleep(1.5)
+            assert server.calls("Notify") == []  # once per change, not per renewal
         finally:
             proc.terminate()
             proc.wait(15)
