@@ -39,6 +39,9 @@ def _libdbus() -> Any:
         ("dbus_bus_get_private", p, [ctypes.c_int, p]),
         ("dbus_bus_register", ctypes.c_int, [p, p]),
         ("dbus_connection_close", None, [p]),
+        ("dbus_connection_set_exit_on_disconnect", None, [p, ctypes.c_uint]),
+        ("dbus_connection_pop_message", p, [p]),
+        ("dbus_connection_read_write", ctypes.c_uint, [p, ctypes.c_int]),
         ("dbus_connection_unref", None, [p]),
         ("dbus_message_new_method_call", p, [c, c, c, c]),
         ("dbus_message_unref", None, [p]),
@@ -99,8 +102,18 @@ class DBusNotifications:
             else:
                 conn = None
             lib.dbus_error_free(ctypes.byref(err))
+            if conn:
+                # libdbus would otherwise _exit() the whole tray when the session bus goes away.
+                lib.dbus_connection_set_exit_on_disconnect(conn, 0)
             self._conn = conn or None
         return self._conn
+
+    def _drain(self, lib: Any, conn: int) -> None:
+        """Drop what the bus sent us besides replies (NameAcquired, NotificationClosed...):
+        nothing reads this connection otherwise, and the queue would only grow."""
+        lib.dbus_connection_read_write(conn, 0)
+        while msg := lib.dbus_connection_pop_message(conn):
+            lib.dbus_message_unref(msg)
 
     def send(
         self, summary: str, body: str, replaces: int = 0, timeout_ms: int = 2000
@@ -175,6 +188,7 @@ class DBusNotifications:
                 lib.dbus_message_unref(reply)
         finally:
             lib.dbus_message_unref(msg)
+            self._drain(lib, conn)
 
     def close(self) -> None:
         lib = _libdbus()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -106,3 +107,30 @@ def test_a_handover_is_notified_once_over_dbus(
         assert balloons == []
     finally:
         controller.shutdown()
+
+
+SURVIVOR = """
+import sys
+from sioul_tray.desktop.notify import DBusNotifications
+sender = DBusNotifications("sioul-tray", "sioul-tray")  # the session bus, as in the tray
+print("first", sender.send("a", "b"), flush=True)
+sys.stdin.readline()  # the bus is stopped meanwhile
+print("second", sender.send("c", "d"), flush=True)
+print("alive", flush=True)
+"""
+
+
+def test_the_session_bus_going_away_does_not_end_the_tray(
+    need: Callable[[str | None], None],
+) -> None:
+    need(PrivateBus.missing())
+    root = Path(__file__).resolve().parents[2]
+    with PrivateBus() as bus:
+        env = {"PYTHONPATH": str(root), "DBUS_SESSION_BUS_ADDRESS": bus.address}
+        pipe = subprocess.PIPE
+        proc = subprocess.Popen([sys.executable, "-c", SURVIVOR], cwd=root, env=env,
+                                stdin=pipe, stdout=pipe, text=True)  # fmt: skip
+        assert proc.stdout is not None and proc.stdin is not None
+        assert proc.stdout.readline() == "first None\n"  # connected; nobody serves Notify
+    out, _ = proc.communicate("go\n", timeout=30)
+    assert out == "second None\nalive\n" and proc.returncode == 0
