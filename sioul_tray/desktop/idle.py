@@ -9,7 +9,6 @@ the `active` time of a claim, counting a locked screen as away.
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import os
 import sys
 from collections.abc import Sequence
@@ -62,12 +61,8 @@ class XScreenSaverIdle:
         self._dpy: int | None = None
         self._info: Any = None
         lib = x11.libx11()
-        name = ctypes.util.find_library("Xss") or "libXss.so.1"
-        try:
-            xss = ctypes.CDLL(name)
-        except OSError:
-            return
-        if lib is None:
+        xss = x11.load("libXss.so.1", "Xss")
+        if lib is None or xss is None:
             return
         dpy = x11.open_display(display)
         if dpy is None:

@@ -12,7 +12,6 @@ signature is not `susssasa{sv}i`. libdbus is what QtDBus itself loads, so nothin
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import os
 from collections.abc import Callable
 from functools import cache
@@ -26,10 +25,10 @@ _DBUS_BUS_SESSION = 0
 
 @cache
 def _libdbus() -> Any:
-    name = ctypes.util.find_library("dbus-1") or "libdbus-1.so.3"
-    try:
-        lib = ctypes.CDLL(name)
-    except OSError:
+    from sioul_tray.desktop.x11 import load
+
+    lib = load("libdbus-1.so.3", "dbus-1")
+    if lib is None:
         return None
     p, c = ctypes.c_void_p, ctypes.c_char_p
     for fn, res, args in (

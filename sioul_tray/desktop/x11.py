@@ -11,12 +11,28 @@ import ctypes.util
 from functools import cache
 
 
+def load(soname: str, short: str) -> ctypes.CDLL | None:
+    """A shared library by its usual soname, else wherever the system says it is.
+
+    The soname first: `find_library` runs `ldconfig` (a process) on Linux, at every start.
+    """
+    try:
+        return ctypes.CDLL(soname)
+    except OSError:
+        pass
+    found = ctypes.util.find_library(short)
+    if found is None:
+        return None
+    try:
+        return ctypes.CDLL(found)
+    except OSError:
+        return None
+
+
 @cache
 def libx11() -> ctypes.CDLL | None:
-    name = ctypes.util.find_library("X11") or "libX11.so.6"
-    try:
-        lib = ctypes.CDLL(name)
-    except OSError:
+    lib = load("libX11.so.6", "X11")
+    if lib is None:
         return None
     lib.XOpenDisplay.restype = ctypes.c_void_p
     lib.XOpenDisplay.argtypes = [ctypes.c_char_p]

@@ -351,9 +351,11 @@ def run(argv: list[str] | None = None) -> int:
                 return 0  # the person closed the first-run window
             lease = inst.lease()
             folder = inst.share_folder()
-        except SioulError as e:
+        except (SioulError, OSError) as e:
             from PySide6.QtWidgets import QMessageBox
 
+            if isinstance(e, OSError) and e.strerror:
+                e = SioulError(f"{e.filename}: {e.strerror}" if e.filename else e.strerror)
             QMessageBox.warning(None, "sioul-tray", str(e))
             print(f"sioul-tray: {e}", file=sys.stderr)
             return 1
