@@ -244,6 +244,17 @@ class Signals(QObject):
                 self.on_signal(byte)
 
 
+def _buses() -> tuple[Any, Any]:
+    """The session and system D-Bus connections that work (Linux only; None elsewhere)."""
+    if not sys.platform.startswith("linux"):
+        return None, None
+    from PySide6.QtDBus import QDBusConnection
+
+    session, system = QDBusConnection.sessionBus(), QDBusConnection.systemBus()
+    return (session if session.isConnected() else None,
+            system if system.isConnected() else None)  # fmt: skip
+
+
 def _setup(inst: Any) -> str | None:
     from sioul_tray.tray import setup  # its widgets only when the window is needed
 
@@ -314,8 +325,6 @@ def _handle(tray: Tray, controller: Controller, argv: list[str]) -> tuple[int, s
 
 def run(argv: list[str] | None = None) -> int:
     """Start the tray: one per installation, claims closed on every way out."""
-    from PySide6.QtDBus import QDBusConnection
-
     from sioul_tray.desktop import idle, notify, sleep
     from sioul_tray.errors import Busy, SioulError
     from sioul_tray.install import Installation
@@ -360,10 +369,8 @@ def run(argv: list[str] | None = None) -> int:
             print(f"sioul-tray: {e}", file=sys.stderr)
             return 1
         assert folder is not None
-        session_bus = QDBusConnection.sessionBus()
-        system_bus = QDBusConnection.systemBus()
-        active = idle.choose(session_bus if session_bus.isConnected() else None,
-                             system_bus if system_bus.isConnected() else None)  # fmt: skip
+        session_bus, system_bus = _buses()
+        active = idle.choose(session_bus, system_bus)
         controller = Controller(lease, inst.computer(), folder, active, inst.state_dir)
         dbus_notes = (
             notify.DBusNotifications(APP, APP) if sys.platform.startswith("linux") else None
