@@ -61,7 +61,24 @@ def _parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("forget", help="declare a computer gone for good (given away, broken)")
     p.add_argument("computer", help="its id, as `sioul-tray claims` lists it")
+
+    p = sub.add_parser("wrote", help="how far Sioul wrote its records here (carried in the claim)")
+    p.add_argument("part", choices=list(PARTS), metavar="PART")
+    p.add_argument("n", type=_count, metavar="N")
+
+    sub.add_parser("demo", help="the tray on a temporary folder with two simulated computers")
     return parser
+
+
+def _count(text: str) -> int:
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of 0 or more")
+    return int(text)
+
+
+# Requests the running tray carries out itself: while it runs, it is the only writer of this
+# computer's claims (it holds the writer lock).
+THROUGH_TRAY = ("take", "close", "renew", "forget", "wrote")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -70,8 +87,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command is None:
             return _start_tray()
+        if args.command == "demo":
+            return _start_demo()
+        inst = Installation()
+        if args.command in THROUGH_TRAY:
+            from sioul_tray.tray.client import through_tray
+
+            rc = through_tray(inst.state_dir, _request(args), out)
+            if rc is not None:
+                return rc
         command: Callable[[argparse.Namespace, Installation, TextIO], int] = COMMANDS[args.command]
-        return command(args, Installation(), out)
+        return command(args, inst, out)
     except SioulError as e:
         print(f"sioul-tray: {e}", file=sys.stderr)
         return 1
@@ -99,6 +125,25 @@ def _start_tray() -> int:
         return 1
     result: int = run()
     return result
+
+
+def _start_demo() -> int:
+    from sioul_tray.tray.demo import run
+
+    result: int = run()
+    return result
+
+
+def _request(args: argparse.Namespace) -> list[str]:
+    """The request as the running tray takes it: the command and its words."""
+    words = [args.command]
+    if args.command == "forget":
+        words.append(args.computer)
+    elif args.command == "wrote":
+        words += [args.part, str(args.n)]
+    elif args.part:
+        words.append(args.part)
+    return words
 
 
 # -- setup ------------------------------------------------------------------------------
@@ -196,18 +241,50 @@ def describe(keeper: Keeper, lease: Lease, now: float) -> str:
     return line
 
 
+def _tray_view(inst: Installation) -> dict[str, Any] | None:
+    """The running tray's view (it alone knows whether this computer acts), or None."""
+    from sioul_tray.tray.client import ask
+
+    answer = ask(inst.state_dir, ["look"])
+    if answer is None or answer[0] != 0:
+        return None
+    try:
+        view = json.loads(answer[1])
+    except json.JSONDecodeError:
+        return None
+    return view if isinstance(view, dict) and isinstance(view.get("parts"), dict) else None
+
+
 def cmd_look(args: argparse.Namespace, inst: Installation, out: TextIO) -> int:
     lease = inst.lease()
     keepers = {part: lease.look(part) for part in _parts(args.part)}
+    tray = _tray_view(inst)
     if args.json:
-        json.dump({part: keeper_json(k) for part, k in keepers.items()}, out, indent=2)
+        doc: dict[str, Any] = {}
+        for part, k in keepers.items():
+            doc[part] = keeper_json(k) | {"source": "read now"}
+            seen = tray["parts"].get(part) if tray else None
+            if isinstance(seen, dict) and tray and tray.get("running"):
+                # The running tray has kept watch: its settled and acting flags are the real ones.
+                doc[part] = {
+                    key: seen.get(key, doc[part][key])
+                    for key in keeper_json(k)
+                    if key != "computer"
+                } | {"computer": seen.get("keeper"), "source": "tray"}
+        json.dump(doc, out, indent=2)
         out.write("\n")
         return 0
     now = time.time()
     for keeper in keepers.values():
-        print(describe(keeper, lease, now), file=out)
+        line = describe(keeper, lease, now)
+        seen = tray["parts"].get(keeper.part) if tray and tray.get("running") else None
+        if isinstance(seen, dict) and seen.get("keeper") == keeper.computer:
+            line = line.replace("; settling", "") + ("; acting here" if seen.get("acting") else "")
+        print(line, file=out)
         for computer, offset in sorted(lease.clock_offsets(keeper.part).items()):
             print(f"  the clock of {computer} is {offset // 60} min ahead of this one", file=out)
+    if tray is None:
+        print("(no tray runs here: whether this computer acts is known to the tray only)", file=out)
     return 0
 
 
@@ -293,6 +370,20 @@ def cmd_forget(args: argparse.Namespace, inst: Installation, out: TextIO) -> int
     return 0
 
 
+def cmd_wrote(args: argparse.Namespace, inst: Installation, out: TextIO) -> int:
+    """No tray runs: carry `wrote` in this computer's claim, closed or open as it is."""
+    with inst.writer():
+        lease = inst.lease()
+        mine = next((c for c in lease.claims(args.part) if c.computer == lease.computer), None)
+        if mine is None or mine.closed:
+            lease.close(args.part, wrote=args.n)
+            if mine is None:
+                print("No claim here yet: run `sioul-tray renew` or start the tray.", file=out)
+        else:
+            lease.renew(args.part, wrote=args.n)
+    return 0
+
+
 COMMANDS: dict[str, Callable[[argparse.Namespace, Installation, TextIO], int]] = {
     "setup": cmd_setup,
     "look": cmd_look,
@@ -301,6 +392,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, Installation, TextIO], int]] =
     "close": cmd_close,
     "renew": cmd_renew,
     "forget": cmd_forget,
+    "wrote": cmd_wrote,
 }
 
 

@@ -12,7 +12,6 @@ import contextlib
 import errno
 import os
 import re
-import secrets
 import stat
 import time
 from collections.abc import Iterator
@@ -170,7 +169,7 @@ def file_size(path: Path) -> int | None:
 def write_atomic(path: Path, data: bytes, *, sync: bool = True) -> None:
     """Replace `path` with `data` through a fsynced temporary and one rename; never in place."""
     folder = path.parent
-    tmp = folder / f".~{path.stem}.{secrets.token_hex(4)}.tmp"
+    tmp = folder / f".~{path.stem}.{os.urandom(4).hex()}.tmp"
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o644)
     try:
         try:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-import secrets
+import os
 import socket
 import string
 import subprocess
@@ -74,5 +74,7 @@ def new_computer_id(name: str) -> str:
     ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
     base = "".join(ch if ch.isalnum() else "_" for ch in ascii_name.lower())
     base = "_".join(part for part in base.split("_") if part)[:58] or "computer"
-    suffix = "".join(secrets.choice(_ID_CHARS) for _ in range(4))
+    # os.urandom, not secrets: secrets pulls in hashlib and the system's libcrypto (3 MB resident
+    # in the tray) for what is a name, not a secret. 256 % 36 leaves a bias too small to matter.
+    suffix = "".join(_ID_CHARS[b % len(_ID_CHARS)] for b in os.urandom(4))
     return f"{base}_{suffix}"

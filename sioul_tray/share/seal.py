@@ -2,7 +2,8 @@
 
 The seal is plain JSON with no secret: a random folder key wrapped by a key derived from the
 passphrase (scrypt), as Cryptomator does. A short check value derived from the passphrase key tells
-a wrong passphrase from a damaged seal, which an AEAD tag alone cannot do.
+a wrong passphrase from a damaged seal, which an AEAD tag alone cannot do. Randomness comes from
+os.urandom, the source of `secrets`, which would pull in hashlib and the system's libcrypto.
 
 A claim file is ``header || nonce || AES-GCM(claim key, plaintext, header || relative path)``: the
 path in the associated data makes a claim copied under another name or into another part unreadable.
@@ -14,7 +15,6 @@ from __future__ import annotations
 import base64
 import json
 import os
-import secrets
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +41,19 @@ OVERHEAD = HEADER_SIZE + NONCE_SIZE + TAG_SIZE
 
 def _hkdf(key: bytes, purpose: bytes, length: int = 32) -> bytes:
     return HKDF(algorithm=hashes.SHA256(), length=length, salt=None, info=purpose).derive(key)
+
+
+def _same(a: bytes, b: bytes) -> bool:
+    """Equal, in time that does not depend on where they differ.
+
+    Not hmac.compare_digest: hmac pulls in hashlib and the system's libcrypto (3 MB resident).
+    """
+    if len(a) != len(b):
+        return False
+    diff = 0
+    for x, y in zip(a, b, strict=True):
+        diff |= x ^ y
+    return diff == 0
 
 
 def _b64(data: bytes) -> str:
@@ -98,12 +111,12 @@ class Share:
         if not passphrase:
             raise SioulError("the passphrase is empty")
         folder = Path(folder)
-        folder_id = secrets.token_hex(8)
-        folder_key = secrets.token_bytes(32)
-        salt = secrets.token_bytes(16)
+        folder_id = os.urandom(8).hex()
+        folder_key = os.urandom(32)
+        salt = os.urandom(16)
         r, p = 8, 1
         kek = _passphrase_key(passphrase, salt, cost, r, p)
-        nonce = secrets.token_bytes(NONCE_SIZE)
+        nonce = os.urandom(NONCE_SIZE)
         sealed = AESGCM(kek).encrypt(nonce, folder_key, _wrap_aad(folder_id, creator))
         share = cls(folder, folder_id, creator, folder_key)
         document = {
@@ -149,7 +162,7 @@ class Share:
             raise SealDamaged(f"{folder / SEAL_NAME} is damaged: absurd key derivation cost")
         kek = _passphrase_key(passphrase, salt, cost, r, p)
         check = _unb64(doc.get("check"), "the check value")
-        if not secrets.compare_digest(_hkdf(kek, b"sioul passphrase check", 16), check):
+        if not _same(_hkdf(kek, b"sioul passphrase check", 16), check):
             raise WrongPassphrase(f"wrong passphrase for {folder}")
         wrapped = doc["wrapped"]
         nonce = _unb64(wrapped.get("nonce"), "the nonce")

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import contextlib
+import importlib.resources
 import json
 import os
 import signal
@@ -26,7 +27,8 @@ from sioul_tray.tray.controller import Controller
 from sioul_tray.tray.model import Action, Icon, Item, Note, View
 
 APP = "sioul-tray"
-RESOURCES = Path(__file__).resolve().parents[2] / "resources"
+# The icons: resources/ in a checkout, sioul_tray/resources in an installed wheel.
+RESOURCES = Path(str(importlib.resources.files("sioul_tray.resources")))
 
 
 _ICONS: dict[Icon, QIcon] = {}

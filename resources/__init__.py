@@ -1,0 +1,1 @@
+"""The tray's icons (SVG), installed as the package ``sioul_tray.resources``."""
