@@ -42,6 +42,9 @@ class Seen:
     claims: Sequence[Claim]
     heard: Mapping[str, int] | None = None
     gone: Mapping[str, int] | None = None
+    # When this computer's claim was last opened (its `since`): an acknowledgement of this
+    # computer counts only if heard since then. See `acknowledged`.
+    opened: int | None = None
 
     def when(self, c: Claim) -> int:
         return c.renewed if self.heard is None else self.heard[c.computer]
@@ -71,9 +74,15 @@ def acknowledged(
 
     Returns the verdict and the computers still waited for. A computer that joined a folder made
     elsewhere and has read nobody's claim yet has heard nobody: it must not act on an empty view.
+
+    Beyond the contract (found by the simulation, docs/reliability.md): when this computer is the
+    keeper, an acknowledgement counts only if heard since this computer's claim was opened
+    (`Seen.opened`). While its claim was closed (asleep, quit), another computer may have taken
+    the part; the acknowledgements read before cannot answer the reopened claim.
     """
     seen = _seen(view)
     others = [c for c in seen.claims if c.computer != me]
+    answers_from = seen.opened if keeper == me else None
     # "Gone" may only mean gone while this computer's own sync is seen flowing.
     flowing = any(now - seen.when(c) <= ALIVE for c in others)
     waiting: list[str] = []
@@ -81,9 +90,10 @@ def acknowledged(
         if seen.closed(c):
             continue
         age = now - seen.when(c)
-        if c.sees == keeper and age <= ALIVE:
+        acks = c.sees == keeper and (answers_from is None or seen.when(c) >= answers_from)
+        if acks and age <= ALIVE:
             continue
-        if c.sees == keeper and rule is Rule.STAYS and age <= UNCLOSED - ALIVE:
+        if acks and rule is Rule.STAYS and age <= UNCLOSED - ALIVE:
             continue
         if age > UNCLOSED and flowing:
             continue

@@ -407,7 +407,9 @@ class Lease:
     def _view(self, p: _Part) -> Seen:
         """The claims as the rules see them: heard here, forgotten ones closed. No copies."""
         heard = cast(dict[str, int], p.heard)  # no None left: _read fills them in
-        return Seen(list(p.best.values()), heard, forgotten(p.best.values()))
+        mine = p.best.get(self.computer)
+        opened = mine.since if mine is not None and not mine.closed else None
+        return Seen(list(p.best.values()), heard, forgotten(p.best.values()), opened)
 
     def _judge(self, part: str, p: _Part, view: Seen, keeper: Claim | None, t: int) -> Keeper:
         chosen = keeper.computer if keeper else None
@@ -474,7 +476,7 @@ class Lease:
                 p.problems.append((overlay.name, f"overlay cannot be written: {e.strerror or e}"))
         self._save()
         claims = [claim if c.computer == self.computer else c for c in view.claims]
-        return Seen(claims, view.heard, view.gone), keeper
+        return Seen(claims, view.heard, view.gone, None if claim.closed else claim.since), keeper
 
     def _next_seq(self, mine: Claim | None, t: int) -> int:
         # The clock makes seq go up across reinstalls that lost the state, too.

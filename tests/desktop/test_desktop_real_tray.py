@@ -170,10 +170,15 @@ def test_the_command_line_goes_through_the_running_tray(tray: Running) -> None:
     assert done.returncode == 0, done.stderr
     done = cli(tray.home, "take", "invoices")
     assert done.returncode == 0 and "taken here" in done.stdout, done.stderr
-    looked = cli(tray.home, "look", "--json")
-    assert looked.returncode == 0, looked.stderr
-    invoices = json.loads(looked.stdout)["invoices"]
-    assert invoices["source"] == "tray" and invoices["here"] is True
+
+    def invoices_here() -> dict[str, Any] | None:
+        looked = cli(tray.home, "look", "--json")
+        assert looked.returncode == 0, looked.stderr
+        invoices: dict[str, Any] = json.loads(looked.stdout)["invoices"]
+        assert invoices["source"] == "tray"
+        return invoices if invoices["here"] else None
+
+    invoices = wait_for(invoices_here)  # the tray's view follows its renewal within moments
     assert invoices["acting"] is False  # just taken: settling, and Office PC has not seen it
     assert "Invoices: here" in cli(tray.home, "look").stdout
     done = cli(tray.home, "close", "invoices")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from sioul_tray.lease import ALIVE, SETTLING, UNCLOSED, Claim, Rule
-from sioul_tray.lease.keeper import acknowledged, agreed, judge
+from sioul_tray.lease.keeper import Seen, acknowledged, agreed, judge
 from tests.helpers import NOW, claim
 
 ME = "me"
@@ -161,3 +161,19 @@ def test_nobody_keeps() -> None:
     assert keeper.computer is None and keeper.name is None
     assert not (keeper.here or keeper.settled or keeper.others_heard or keeper.agreed)
     assert not keeper.acting
+
+
+def test_an_acknowledgement_heard_before_this_claim_opened_does_not_count() -> None:
+    # Found by the simulation: asleep (closed), another computer may have taken the part; the
+    # acknowledgements read before the sleep do not answer the reopened claim.
+    mine = claim(ME, since=NOW - 100)
+    before = claim("bb", sees=ME, renewed=NOW - 200)  # acknowledged before the reopening
+    after = claim("bb", sees=ME, renewed=NOW - 50)
+    flags = {"read_others": True, "created": False}
+    for other, ok in ((before, False), (after, True)):
+        seen = Seen([mine, other], opened=NOW - 100)
+        assert acknowledged(ME, ME, seen, Rule.STAYS, NOW, **flags)[0] is ok
+    # Only this computer's own keeping needs fresh answers; the view of another keeper is as is.
+    other_keeper = claim("kk", sees="kk")
+    seen = Seen([mine, claim("bb", sees="kk", renewed=NOW - 200), other_keeper], opened=NOW - 100)
+    assert acknowledged("kk", ME, seen, Rule.STAYS, NOW, **flags)[0]

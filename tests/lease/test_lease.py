@@ -211,28 +211,45 @@ def upload(src: Path, dst: Path) -> None:
 def test_a_stalled_download_delays_the_handover_instead_of_doubling(
     share: Share, clock: FakeClock, tmp_path: Path
 ) -> None:
-    a, b = settled_pair(share, clock)
-    a.renew("invoices", take=True)  # so that a keeps invoices across the restart below
-    run(clock, SETTLING + RENEW, a, b)
-    # a's downloads stall: it reads a frozen copy of the folder, and never sees b's take; its
-    # uploads still arrive in the real folder.
-    frozen = tmp_path / "a-view"
-    shutil.copytree(share.folder, frozen)
-    a_view = Lease(Share.unlock(frozen, share.folder_key), "aa", clock=clock)
-    b.renew("invoices", take=True)
-    for _ in range(10):
+    # a has its own replica of the folder; the real folder is b's. The sync copies a's claim up
+    # and b's claim down, until a's downloads stall.
+    replica = tmp_path / "a-replica"
+    replica.mkdir()
+    shutil.copy(share.folder / "sioul.seal", replica / "sioul.seal")
+    a = Lease(Share.unlock(replica, share.folder_key), "aa", name="AA", clock=clock)
+    b = computer(share, "bb", clock)
+
+    def sync(down: bool) -> None:
+        for part in ("invoices",):
+            mine, theirs = claim_path(a.share, part, "aa"), claim_path(share, part, "bb")
+            if mine.exists():
+                theirs.parent.mkdir(parents=True, exist_ok=True)
+                upload(mine, claim_path(share, part, "aa"))
+            if down and theirs.exists():
+                mine.parent.mkdir(parents=True, exist_ok=True)
+                upload(theirs, claim_path(a.share, part, "bb"))
+
+    def step(down: bool) -> tuple[Keeper, Keeper]:
         clock.advance(RENEW)
-        ka = a_view.renew("invoices")
-        upload(claim_path(a_view.share, "invoices", "aa"), claim_path(share, "invoices", "aa"))
+        ka = a.renew("invoices")
+        sync(down)
         kb = b.renew("invoices")
+        sync(down)
+        return ka, kb
+
+    for _ in range(5):
+        ka, kb = step(down=True)
+    assert ka.acting and not kb.acting
+    b.renew("invoices", take=True)
+    for _ in range(10):  # a's downloads stall: it never reads the take
+        ka, kb = step(down=False)
         assert ka.computer == "aa" and kb.computer == "bb"
         assert not kb.acting and kb.waiting == ("aa",)
     assert ka.acting  # a numbers on: it never heard the take, so b must not
     # The stall ends: a reads the take, stops, acknowledges; only then does b number.
-    clock.advance(RENEW)
-    ka = a.renew("invoices")
+    sync(down=True)
+    ka, kb = step(down=True)
     assert ka.computer == "bb" and not ka.acting
-    kb = b.renew("invoices")
     assert kb.acting
 
 
@@ -559,3 +576,60 @@ def test_the_state_file_follows_news_at_once_and_renewals_within_state_every(
     a.renew("invoices")
     b.look("invoices")
     assert state.read_text() != reopened
+
+
+def test_a_woken_keeper_waits_for_fresh_answers(
+    share: Share, clock: FakeClock, tmp_path: Path
+) -> None:
+    """bb numbers, sleeps (closed), aa takes over; bb wakes before its sync has caught up.
+
+    Under the contract's words, bb's old view (aa acknowledging bb, heard within UNCLOSED - ALIVE)
+    lets it number again after SETTLING while aa numbers too. The acknowledgement must be heard
+    since bb's claim reopened (found by the simulation; docs/reliability.md).
+    """
+    replica = tmp_path / "b-replica"
+    replica.mkdir()
+    shutil.copy(share.folder / "sioul.seal", replica / "sioul.seal")
+    a = computer(share, "aa", clock)
+    b = Lease(Share.unlock(replica, share.folder_key), "bb", name="BB", clock=clock)
+
+    def sync(down: bool = True) -> None:
+        mine = claim_path(b.share, "invoices", "bb")
+        if mine.exists():
+            claim_path(share, "invoices", "bb").parent.mkdir(parents=True, exist_ok=True)
+            upload(mine, claim_path(share, "invoices", "bb"))
+        theirs = claim_path(share, "invoices", "aa")
+        if down and theirs.exists():
+            mine.parent.mkdir(parents=True, exist_ok=True)
+            upload(theirs, claim_path(b.share, "invoices", "aa"))
+
+    def step(*leases: Lease, down: bool = True) -> list[Keeper]:
+        clock.advance(RENEW)
+        keepers = []
+        for lease in leases:
+            keepers.append(lease.renew("invoices"))
+            sync(down)
+        return keepers
+
+    for _ in range(3):
+        step(a, b)
+    b.renew("invoices", take=True)
+    sync()
+    for _ in range(4):
+        ka, kb = step(a, b)
+    assert kb.acting and not ka.acting
+    b.close("invoices")  # sleep: the close gets out, then the machine sleeps
+    sync(down=False)
+    for _ in range(4):
+        (ka,) = step(a, down=False)  # bb sleeps: nothing reaches its replica
+    assert ka.computer == "aa" and ka.acting  # bb closed: aa took over
+    # bb wakes; its downloads have not caught up yet.
+    for _ in range(6):
+        (kb,) = step(b, down=False)
+        assert kb.computer == "bb" and not kb.acting, "bb numbers on answers read before it slept"
+    # Its sync catches up: aa sees bb's take again, stops and answers; then bb numbers.
+    sync()
+    ka, kb = step(a, b)
+    assert not ka.acting and ka.computer == "bb"
+    (kb,) = step(b)
+    assert kb.acting
