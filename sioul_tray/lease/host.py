@@ -6,7 +6,6 @@ import functools
 import os
 import socket
 import string
-import subprocess
 import sys
 import time
 import unicodedata
@@ -38,6 +37,8 @@ def host_name() -> str:
 
 
 def _mac_computer_name() -> str:
+    import subprocess  # here, not at the top: only macOS needs it (0.7 MB resident elsewhere)
+
     try:
         done = subprocess.run(
             ["scutil", "--get", "ComputerName"], capture_output=True, text=True, timeout=5
