@@ -1,7 +1,7 @@
 """The scenarios: who uses which computer when, how the machines and the sync behave, what fails.
 
 Everything is drawn up front from the run's seeded random source, then played by the event loop.
-True time 0 is midnight of the first day; the person is at their computers from about 7:00 to 23:00.
+True time 0 is 7:00 on the first morning; the person is at their computers from about 7:00 to 23:00.
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ class Scenario:
     offset: float = 2.0  # clock offsets drawn within +- this (s)
     drift: float = 2e-5  # clock rates drawn within 1 +- this
     skewed: bool = False  # one clock fast and one slow by `skew_rate`, offsets of minutes
-    takes_per_session: float = 0.08
+    takes_per_session: float = 0.2
     two_at_once: float = 0.1  # a session uses two computers at once
     faults: dict[str, Fault] = field(default_factory=dict)
     timely: bool = True  # every transfer arrives within SETTLING - RENEW: no double medicines
@@ -105,7 +105,7 @@ SCENARIOS: dict[str, Scenario] = {
             "phone",
             "a phone whose sync runs in bursts every 30 min; used now and then, takes invoices",
             computers=(("desk", "desktop"), ("laptop", "laptop"), ("phone", "phone")),
-            takes_per_session=0.12,
+            takes_per_session=0.3,
             timely=False,
         ),
         Scenario(
@@ -238,8 +238,8 @@ class Play:
         rng, s = self.rng, self.scenario
         day = 0
         while day * DAY < self.end:
-            t = day * DAY + 7 * 3600 + rng.uniform(0, 2 * 3600)
-            end = day * DAY + 22 * 3600 + rng.uniform(0, 1.5 * 3600)
+            t = day * DAY + rng.uniform(0, 2 * 3600)  # up between 7:00 and 9:00
+            end = day * DAY + 15 * 3600 + rng.uniform(0, 1.5 * 3600)  # to bed 22:00 to 23:30
             while t < end:
                 choices = self.usable(t)
                 weights = [USE[self.kinds[c]] for c in choices]
