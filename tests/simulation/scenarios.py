@@ -62,6 +62,7 @@ class Scenario:
     two_at_once: float = 0.1  # a session uses two computers at once
     faults: dict[str, Fault] = field(default_factory=dict)
     timely: bool = True  # every transfer arrives within SETTLING - RENEW: no double medicines
+    ci_hours: float = 8.0  # the CI's smaller run: long enough for this scenario's faults to bite
 
     def transfer_bound(self) -> float:
         """The longest one-way delivery when the sync is healthy (upload + download + reread)."""
@@ -94,6 +95,16 @@ SCENARIOS: dict[str, Scenario] = {
             "a computer's sync stops both ways for 20 min to 8 h, twice a day",
             faults={"stop": Fault(2.0, (1200.0, 8 * 3600.0))},
             timely=False,
+        ),
+        Scenario(
+            "cut_off",
+            "a running computer's sync stops for 23 to 30 h (past UNCLOSED); clocks set at times",
+            faults={
+                "stop": Fault(0.7, (23 * 3600.0, 30 * 3600.0)),
+                "clock_step": Fault(1.0),
+            },
+            timely=False,
+            ci_hours=34.0,
         ),
         Scenario(
             "stall",

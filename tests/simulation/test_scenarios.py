@@ -26,7 +26,8 @@ from .figures import Figures, spans_report
 from .scenarios import SCENARIOS, Play, invoices_take_bound, medicines_bound, simulate
 
 SEEDS = (1, 2)
-HOURS = 8.0  # from 7:00: the person's morning, with moves, takes and faults
+# Each scenario runs its `ci_hours` (8 h from 7:00: the person's morning, with moves, takes and
+# faults; longer where a fault needs more than a day to bite).
 
 # Clocks agree, the sync is healthy, every computer answers: the handover bounds hold exactly.
 # (Elsewhere a take waits, by design, for a computer that is silent: see docs/reliability.md.)
@@ -37,7 +38,7 @@ BOUNDED = ("calm",)
 def figures(name: str) -> Figures:
     f = Figures(name)
     for seed in SEEDS:
-        f.add(seed, simulate(name, seed, HOURS / 24), 0.0)
+        f.add(seed, simulate(name, seed, SCENARIOS[name].ci_hours / 24), 0.0)
     return f
 
 
