@@ -15,6 +15,7 @@ import pytest
 
 from sioul_tray.lease import RENEW, SETTLING
 
+from .proposed import reheard_after_reopen
 from .scenarios import Sync
 from .world import Clock, World
 
@@ -73,3 +74,18 @@ def test_a_woken_computer_whose_sync_stays_stopped(world: World) -> None:
     bb.wake(5.0)
     world.run(world.now + 3600)
     assert world.measures.double["invoices"] == 0
+
+
+@pytest.mark.parametrize("stopped", [False, True])
+def test_with_the_proposed_rule_a_woken_computer_waits_for_fresh_answers(
+    world: World, stopped: bool
+) -> None:
+    with reheard_after_reopen():
+        took_then_slept(world)
+        bb = world.computers["bb"]
+        if stopped:
+            bb.client.stopped += 1
+        bb.wake(SETTLING + RENEW)
+        world.run(world.now + 3600)
+        assert world.measures.double["invoices"] == 0
+        assert world.actors("invoices") == (("aa",) if stopped else ("bb",))
