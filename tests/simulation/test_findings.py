@@ -89,3 +89,32 @@ def test_with_the_proposed_rule_a_woken_computer_waits_for_fresh_answers(
         world.run(world.now + 3600)
         assert world.measures.double["invoices"] == 0
         assert world.actors("invoices") == (("aa",) if stopped else ("bb",))
+
+
+def declared_gone_then_back(w: World) -> None:
+    """bb numbers, crashes; the person says on aa that it is gone, so aa numbers; then bb boots
+    again after all (it was in a drawer), its sync a little slow to reconnect."""
+    w.run(SETTLING + 4 * RENEW)
+    bb = w.computers["bb"]
+    bb.take()
+    w.run(w.now + SETTLING + 3 * RENEW)
+    bb.crash()
+    w.run(w.now + 7200)
+    w.computers["aa"].forget("bb")
+    w.run(w.now + SETTLING + 3 * RENEW)
+    assert w.actors("invoices") == ("aa",)
+    bb.boot(SETTLING + RENEW)
+    w.run(w.now + 3600)
+
+
+@pytest.mark.xfail(strict=True, reason=GAP)
+def test_a_computer_declared_gone_that_comes_back(world: World) -> None:
+    declared_gone_then_back(world)
+    assert world.measures.double["invoices"] == 0
+
+
+def test_with_the_proposed_rule_a_computer_declared_gone_comes_back_safely(world: World) -> None:
+    with reheard_after_reopen():
+        declared_gone_then_back(world)
+    assert world.measures.double["invoices"] == 0
+    assert world.actors("invoices") == ("bb",)
