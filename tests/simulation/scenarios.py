@@ -276,14 +276,14 @@ class Play:
         before = w.present
         w.present = at
         w.moved = w.now
-        for c in before - at:
+        for c in sorted(before - at):  # sorted: set order changes with the hash seed
             computer = w.computers[c]
             computer.present_since = None
             computer.last_present = w.now
             idle = IDLE_SLEEP[self.kinds[c]]
             if idle is not None:
                 w.after(idle, self._idle, computer, w.now)
-        for c in at - before:
+        for c in sorted(at - before):
             computer = w.computers[c]
             computer.present_since = w.now
             if not computer.on:
