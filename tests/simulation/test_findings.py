@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from sioul_tray.lease import RENEW, SETTLING
+from sioul_tray.lease import RENEW, SETTLING, UNCLOSED
 
 from .proposed import reheard_after_reopen
 from .scenarios import Sync
@@ -118,3 +118,44 @@ def test_with_the_proposed_rule_a_computer_declared_gone_comes_back_safely(world
         declared_gone_then_back(world)
     assert world.measures.double["invoices"] == 0
     assert world.actors("invoices") == ("bb",)
+
+
+CLOCK_GAP = (
+    "spec gap: heard times follow the wall clock; a keeper cut off from everyone whose clock is "
+    "set back by more than the UNCLOSED - ALIVE margin numbers past the others' takeover "
+    "(docs/reliability.md)"
+)
+
+
+def cut_off_keeper(w: World, who: str, step: float) -> None:
+    """The keeper bb is cut off (its sync stops both ways) and keeps running; 10 hours later the
+    clock of `who` is set by `step` seconds; run until well after the others took over."""
+    w.run(SETTLING + 4 * RENEW)
+    bb = w.computers["bb"]
+    bb.take()
+    w.run(w.now + SETTLING + 3 * RENEW)
+    assert w.actors("invoices") == ("bb",)
+    bb.client.stopped += 1
+    w.run(w.now + 36000)
+    w.computers[who].clock.step(step)
+    w.run(w.now + UNCLOSED - 36000 + 3600)
+    assert "bb" not in w.actors("invoices") and len(w.actors("invoices")) == 1
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("who", "step"),
+    [
+        ("bb", -60.0),
+        ("aa", 60.0),
+        pytest.param("bb", -600.0, marks=pytest.mark.xfail(strict=True, reason=CLOCK_GAP)),
+        # A clock set forward on the next keeper is caught by the third computer's
+        # acknowledgement: it still sees bb keep the part for those 600 s.
+        ("aa", 600.0),
+    ],
+)
+def test_a_clock_set_while_the_keeper_is_cut_off(world: World, who: str, step: float) -> None:
+    cut_off_keeper(world, who, step)
+    assert world.measures.double["invoices"] == 0, [
+        (s.start, s.end, s.actors) for s in world.measures.spans
+    ]
