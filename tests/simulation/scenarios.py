@@ -203,6 +203,7 @@ class Play:
         self.rng = random.Random(f"{scenario.name}/{seed}")  # the plan; the world draws delays
         self.kinds = dict(scenario.computers)
         self.gone: dict[str, float] = {}  # computer: true time it is given away
+        self.healed = False
         self._build()
 
     def _build(self) -> None:
@@ -240,6 +241,25 @@ class Play:
         finally:
             self.world.close()
 
+    def heal(self) -> None:
+        """Every fault ends now and strikes no more: syncs flow, placeholders come back, crashed
+        machines boot, silent sleeps wake. (A computer given away stays away, one that went to sleep
+        as usual sleeps on, a phone's sync stays bursty.)"""
+        self.healed = True
+        w = self.world
+        w.log(None, "every fault ends")
+        for c in w.computers.values():
+            if c.given_away:
+                continue
+            c.client.stopped = c.client.stalled = 0
+            for rel in sorted(c.client.evicted):
+                c.client.restore(rel)
+            if not c.on or c.lease is None:
+                c.boot(self._reconnect())
+            elif c.silent:
+                c.wake(self._reconnect())
+            c.client.resume()
+
     # -- the person --------------------------------------------------------------------------
 
     def usable(self, t: float) -> list[str]:
@@ -251,7 +271,7 @@ class Play:
         while day * DAY < self.end:
             t = day * DAY + rng.uniform(0, 2 * 3600)  # up between 7:00 and 9:00
             end = day * DAY + 15 * 3600 + rng.uniform(0, 1.5 * 3600)  # to bed 22:00 to 23:30
-            while t < end:
+            while t < min(end, self.end):  # the person leaves when the run ends, too
                 choices = self.usable(t)
                 weights = [USE[self.kinds[c]] for c in choices]
                 here = rng.choices(choices, weights)[0]
@@ -260,6 +280,7 @@ class Play:
                 if others and rng.random() < s.two_at_once:
                     at.add(rng.choice(others))
                 lasts = min(4 * 3600, max(180.0, 2400 * math.exp(0.9 * rng.gauss(0, 1))))
+                lasts = min(lasts, self.end - t)
                 self.world.at(t, self.go, frozenset(at))
                 if rng.random() < s.takes_per_session:
                     self.world.at(t + rng.uniform(0, lasts), self.take, here)
@@ -308,7 +329,11 @@ class Play:
 
     def _idle(self, computer: Computer, left: float) -> None:
         if computer.present_since is None and computer.last_present == left:
-            silent = "silent_sleep" in self.scenario.faults and self.kinds[computer.id] != "phone"
+            silent = (
+                "silent_sleep" in self.scenario.faults
+                and self.kinds[computer.id] != "phone"
+                and not self.healed
+            )
             computer.sleep(tell=not (silent and self.rng.random() < 0.3))
 
     def _reconnect(self) -> float:
@@ -340,10 +365,12 @@ class Play:
     def _bursts(self, phone: Computer) -> None:
         """The phone's sync client runs for a minute and a half about every 30 minutes."""
         t = self.rng.uniform(0, 1800)
-        while t < self.end:
+        later = random.Random(f"{self.scenario.name}/{self.world.seed}/{phone.id}")
+        while t < self.end + 2 * DAY:  # on past the end, for runs that go on healed
             self.world.at(t, self._burst, phone, True)
             self.world.at(t + 90, self._burst, phone, False)
-            t += 1800 + self.rng.uniform(-120, 120)
+            rng = self.rng if t < self.end else later  # the run's own draws stay as they were
+            t += 1800 + rng.uniform(-120, 120)
 
     @staticmethod
     def _burst(phone: Computer, on: bool) -> None:
@@ -365,6 +392,8 @@ class Play:
 
     def _strike(self, name: str, lasts: float, pick: float) -> None:
         """A fault strikes now; `pick` chooses its victim among those it can strike now."""
+        if self.healed:
+            return
         w = self.world
         live = [c for c in w.computers.values() if not c.given_away]
         desktops = [c for c in live if self.kinds[c.id] != "phone"]
@@ -418,6 +447,8 @@ class Play:
                 self._conflicted(c, self.rng.choice(rels), lasts)
 
     def _unstrike(self, name: str, c: Computer) -> None:
+        if self.healed:
+            return  # healing set the counters to zero already
         if name == "stop":
             c.client.stopped -= 1
         else:

@@ -44,7 +44,7 @@ def test_same_seed_same_table_in_another_process() -> None:
     tables = []
     for hash_seed in ("1", "2"):
         out = subprocess.run(
-            [*command, "--days", "0.4"],
+            [*command, "--days", "0.25"],
             cwd=root,
             env={**os.environ, "PYTHONHASHSEED": hash_seed},
             capture_output=True,

@@ -73,6 +73,7 @@ class Measures:
     spans: list[Span] = field(default_factory=list)
     unattended: dict[str, float] = field(default_factory=lambda: dict.fromkeys(PARTS, 0.0))
     longest_unattended: dict[str, float] = field(default_factory=lambda: dict.fromkeys(PARTS, 0.0))
+    longest_from: dict[str, float] = field(default_factory=lambda: dict.fromkeys(PARTS, 0.0))
     handover: dict[str, list[float]] = field(default_factory=lambda: {p: [] for p in PARTS})
     unfinished: dict[str, int] = field(default_factory=lambda: dict.fromkeys(PARTS, 0))
     flaps: dict[str, int] = field(default_factory=lambda: dict.fromkeys(PARTS, 0))
@@ -103,6 +104,7 @@ class Computer:
         self.present_since: float | None = None  # true time the person arrived, None: away
         self.last_present = -86400.0  # true time the person was last here
         self.dozing = False  # the tray went to sleep; the machine follows after SLEEP_GRACE
+        self.silent = False  # asleep without having told the tray (a fault)
         self._sleeps = 0
         self._timer = 0  # generation of the renew timer: a new one cancels the old
         self._reread = False
@@ -239,6 +241,7 @@ class Computer:
             self.world.after(SLEEP_GRACE, self._asleep, self._sleeps)
         else:
             self.awake = False
+            self.silent = True
 
     def _asleep(self, generation: int) -> None:
         if self.dozing and generation == self._sleeps:
@@ -256,6 +259,7 @@ class Computer:
         if self.awake or not self.on or self.given_away:
             return
         self.awake = True
+        self.silent = False
         self.world.log(self, "wake")
         self._reconnect(reconnect)
         self.tick()
@@ -420,7 +424,9 @@ class World:
                     start = self._unattended_start[part]
                     if start is None:
                         self._unattended_start[part] = start = self.now
-                    m.longest_unattended[part] = max(m.longest_unattended[part], when - start)
+                    if when - start > m.longest_unattended[part]:
+                        m.longest_unattended[part] = when - start
+                        m.longest_from[part] = start
                 else:
                     self._unattended_start[part] = None
         self.now = when
