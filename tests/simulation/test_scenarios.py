@@ -37,6 +37,8 @@ BOUNDED = ("calm",)
 NOBODY = Keeper("invoices", None, None, False, None, False, False, False, False)
 
 
+pytestmark = pytest.mark.slow  # each scenario's runs take a few seconds (CI runs them all)
+
 PLAYS: dict[str, Play] = {}  # each scenario's first seed, kept for the healing test
 
 
@@ -117,7 +119,6 @@ def test_invoices_find_a_keeper_once_the_faults_end(name: str) -> None:
         w.close()
 
 
-@pytest.mark.slow
 def test_a_crashed_keeper_is_replaced_after_unclosed() -> None:
     """Three computers, the invoices keeper crashes for good and nobody says it is gone: another
     computer numbers once the crashed claim stops holding, because it hears the third one."""

@@ -37,6 +37,7 @@ def test_same_seed_same_run() -> None:
     assert one.flaps == two.flaps
 
 
+@pytest.mark.slow
 def test_same_seed_same_table_in_another_process() -> None:
     """Across processes too: no order may come from string hashing, which changes per process."""
     root = Path(__file__).resolve().parents[2]
