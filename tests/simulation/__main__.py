@@ -1,0 +1,66 @@
+"""Print the figures of every scenario: ``python -m tests.simulation [--seeds N] [--days D]``.
+
+Runs each scenario for each seed, one after the other (one core), and prints one table.
+Double-acting spans of invoices, which must never happen, are listed below the table with
+their seed, so they can be replayed with ``--scenario NAME --first-seed SEED --seeds 1 --trace``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import sys
+import time
+
+from .figures import Figures, spans_report, table
+from .proposed import reheard_after_reopen
+from .scenarios import SCENARIOS, simulate
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tests.simulation", description=__doc__)
+    parser.add_argument("--seeds", type=int, default=3, help="runs per scenario (default 3)")
+    parser.add_argument("--first-seed", type=int, default=1, help="seeds start here (default 1)")
+    parser.add_argument(
+        "--days", type=float, default=1.0, help="simulated days per run (default 1)"
+    )
+    parser.add_argument(
+        "--scenario",
+        action="append",
+        choices=sorted(SCENARIOS),
+        help="only this scenario (repeatable); default: all",
+    )
+    parser.add_argument(
+        "--trace", action="store_true", help="print the calls before each double-acting span"
+    )
+    parser.add_argument(
+        "--proposed",
+        action="store_true",
+        help="run with the proposed acknowledgement rule (tests/simulation/proposed.py)",
+    )
+    args = parser.parse_args(argv)
+    names = args.scenario or list(SCENARIOS)
+    rows = []
+    began = time.monotonic()
+    for name in names:
+        figures = Figures(name)
+        for seed in range(args.first_seed, args.first_seed + args.seeds):
+            t = time.monotonic()
+            with reheard_after_reopen() if args.proposed else contextlib.nullcontext():
+                measures = simulate(name, seed, args.days)
+            figures.add(seed, measures, time.monotonic() - t)
+        rows.append(figures)
+        print(f"{name}: {figures.days:.1f} days in {figures.wall:.0f} s", file=sys.stderr)
+    print(table(rows))
+    total_days = sum(f.days for f in rows)
+    wall = time.monotonic() - began
+    print(f"\n{total_days:.1f} simulated days in {wall:.0f} s: {total_days / wall:.2f} days/wall-s")
+    for part in ("invoices", "medicines"):
+        report = spans_report(rows, part, trace=args.trace and part == "invoices")
+        if report:
+            print(f"\nDouble-acting spans ({part}):\n{report}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,477 @@
+"""The simulated world: true time, computers with their own clocks, the tray loop, the measures.
+
+A seeded discrete-event loop: it jumps from event to event (no ticking every second), and every
+random draw comes from seeded `random.Random`s, so a seed replays the same run. Each computer runs
+the real `Lease` on its own real replica folder, as the tray calls it: renew both parts every RENEW
+of its own clock; after a change lands in its folder, look, and renew at once when the keeper seen
+changed (the tray's `reread`).
+
+A computer *acts* on a part from a call whose Keeper said `acting` until its next call, while it is
+awake and its tray runs. The measures integrate over true time between events.
+"""
+
+from __future__ import annotations
+
+import heapq
+import random
+import shutil
+import tempfile
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sioul_tray.lease import PARTS, RENEW, Keeper, Lease
+from sioul_tray.share import SEAL_NAME, Share
+
+from .sync import Client, Cloud, Delay
+
+EPOCH = 1_800_000_000  # true time zero of every run (Unix seconds, January 2027)
+REREAD = 0.25  # the tray reads the folder this long after a change (its REREAD_DELAY_MS)
+SLEEP_GRACE = 5.0  # a told sleep waits this long for the tray and the sync (InhibitDelayMaxSec)
+STILL = 600.0  # a keeper change is a flap when the person has not moved nor taken for this long
+TRACE = 60  # calls kept for explaining a double-acting span
+
+
+class Clock:
+    """A computer's clock: true time plus an offset, running fast or slow by `rate`."""
+
+    def __init__(self, offset: float = 0.0, rate: float = 1.0) -> None:
+        self.offset = offset
+        self.rate = rate
+
+    def local(self, true: float) -> float:
+        return EPOCH + self.offset + true * self.rate
+
+    def true_span(self, local_seconds: float) -> float:
+        """How much true time `local_seconds` of this clock take."""
+        return local_seconds / self.rate
+
+    def step(self, seconds: float) -> None:
+        """The clock is set (NTP, a person, a dual boot): it jumps by `seconds`."""
+        self.offset += seconds
+
+
+@dataclass
+class Span:
+    """A stretch of true time during which two or more computers acted on one part."""
+
+    part: str
+    start: float
+    end: float
+    actors: tuple[str, ...]
+    trace: list[str]
+
+
+@dataclass
+class Measures:
+    """What a run measured, in true seconds."""
+
+    seconds: float = 0.0
+    double: dict[str, float] = field(default_factory=lambda: dict.fromkeys(PARTS, 0.0))
+    spans: list[Span] = field(default_factory=list)
+    unattended: dict[str, float] = field(default_factory=lambda: dict.fromkeys(PARTS, 0.0))
+    longest_unattended: dict[str, float] = field(default_factory=lambda: dict.fromkeys(PARTS, 0.0))
+    longest_from: dict[str, float] = field(default_factory=lambda: dict.fromkeys(PARTS, 0.0))
+    handover: dict[str, list[float]] = field(default_factory=lambda: {p: [] for p in PARTS})
+    unfinished: dict[str, int] = field(default_factory=lambda: dict.fromkeys(PARTS, 0))
+    flaps: dict[str, int] = field(default_factory=lambda: dict.fromkeys(PARTS, 0))
+    calls: int = 0
+    events: int = 0
+
+
+class Computer:
+    """One computer: its machine state, its sync client, and its tray calling the real Lease."""
+
+    def __init__(
+        self, world: World, computer: str, clock: Clock, share: Share, delay: Delay
+    ) -> None:
+        self.world = world
+        self.id = computer
+        self.clock = clock
+        self.share = share
+        self.replica = share.folder
+        self.state_dir = world.root / "state" / computer
+        self.client = Client(world, self, delay)
+        self.on = True  # the machine runs
+        self.awake = True
+        self.given_away = False
+        self.lease: Lease | None = None  # the tray runs
+        self.acting = dict.fromkeys(PARTS, False)
+        self.keeper: dict[str, str | None] = dict.fromkeys(PARTS)  # as last seen, for reread
+        self.last: dict[str, Keeper | None] = dict.fromkeys(PARTS)
+        self.present_since: float | None = None  # true time the person arrived, None: away
+        self.last_present = -86400.0  # true time the person was last here
+        self.dozing = False  # the tray went to sleep; the machine follows after SLEEP_GRACE
+        self.silent = False  # asleep without having told the tray (a fault)
+        self._sleeps = 0
+        self._timer = 0  # generation of the renew timer: a new one cancels the old
+        self._reread = False
+
+    def __repr__(self) -> str:
+        return f"Computer({self.id!r})"
+
+    @property
+    def online(self) -> bool:
+        return self.on and self.awake and not self.given_away
+
+    @property
+    def running(self) -> bool:
+        """The tray runs and may act."""
+        return self.online and self.lease is not None and not self.dozing
+
+    def now(self) -> float:
+        return self.clock.local(self.world.now)
+
+    def active(self) -> float:
+        """When the person was last here, by this computer's clock."""
+        if self.present_since is not None:
+            return self.now()
+        return self.clock.local(self.last_present)
+
+    # -- the tray ---------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """The tray starts (login, restart): a new Lease with the same local state."""
+        self.lease = Lease(
+            self.share, self.id, name=self.id.title(), clock=self.now, state_dir=self.state_dir
+        )
+        self.keeper = dict.fromkeys(PARTS)
+        self.tick()
+
+    def tick(self) -> None:
+        """Renew both parts, and set the next tick RENEW later by this clock."""
+        if not self.running:
+            return
+        self._timer += 1
+        for part in PARTS:
+            self._call("renew", part)
+        self.world.after(self.clock.true_span(RENEW), self._timed, self._timer)
+
+    def _timed(self, generation: int) -> None:
+        if generation == self._timer:
+            self.tick()
+
+    def folder_changed(self) -> None:
+        """A file changed in this replica: the tray's watcher reads again shortly."""
+        if self.running and not self._reread:
+            self._reread = True
+            self.world.after(REREAD, self._look)
+
+    def _look(self) -> None:
+        self._reread = False
+        if not self.running:
+            return
+        moved = False
+        for part in PARTS:
+            before = self.keeper[part]
+            keeper = self._call("look", part)
+            moved = moved or keeper.computer != before
+        if moved:
+            self.tick()  # acknowledge the new keeper at once: the handover waits on it
+
+    def take(self) -> None:
+        """The person chose "Make invoices here"."""
+        if self.running:
+            self._call("renew", "invoices", take=True)
+            self.tick()
+
+    def forget(self, other: str) -> None:
+        """The person declared `other` gone for good."""
+        if self.running and self.lease is not None:
+            self.lease.forget(other)
+            self.world.log(self, f"forget {other}")
+            for part in PARTS:
+                self.client.local_changed(self._rel(part))
+            self.tick()
+
+    def _rel(self, part: str) -> str:
+        return f"leases/{part}/{self.id}.lease"
+
+    def _call(self, kind: str, part: str, take: bool = False) -> Keeper:
+        assert self.lease is not None
+        if kind == "renew":
+            keeper = self.lease.renew(part, active=self.active(), take=take)
+            self.client.local_changed(self._rel(part))
+        else:
+            keeper = self.lease.look(part)
+        self.keeper[part] = keeper.computer
+        self.last[part] = keeper
+        self.world.measures.calls += 1
+        self.world.log(self, f"{kind}{' take' if take else ''} {part}: {describe(keeper)}")
+        self.world.set_acting(self, part, keeper.acting)
+        return keeper
+
+    def _close(self) -> None:
+        if self.lease is not None:
+            for part in PARTS:
+                self.lease.close(part)
+                self.client.local_changed(self._rel(part))
+                self.world.log(self, f"close {part}")
+        self._stop_acting()
+
+    def _abandon(self) -> None:
+        for part in PARTS:
+            self.world.abandon(part, self.id)
+
+    def _stop_acting(self) -> None:
+        self._timer += 1
+        for part in PARTS:
+            self.world.set_acting(self, part, False)
+
+    # -- the machine ------------------------------------------------------------------------
+
+    def sleep(self, tell: bool = True) -> None:
+        """The machine sleeps; the tray closes its claims first unless the sleep was silent.
+
+        A told sleep waits SLEEP_GRACE for the tray (logind's delay inhibitor): the sync client runs
+        that long too, so the closed claims go out only when the upload is that quick.
+        """
+        if not self.online or self.dozing:
+            return
+        if tell:
+            self._close()
+        self._stop_acting()
+        self._abandon()
+        self.world.log(self, "sleep" if tell else "sleep without telling")
+        if tell:
+            self.dozing = True
+            self._sleeps += 1
+            self.world.after(SLEEP_GRACE, self._asleep, self._sleeps)
+        else:
+            self.awake = False
+            self.silent = True
+
+    def _asleep(self, generation: int) -> None:
+        if self.dozing and generation == self._sleeps:
+            self.dozing = False
+            self.awake = False
+
+    def wake(self, reconnect: float) -> None:
+        """The machine wakes: the tray renews at once; the sync client reconnects a bit later."""
+        if self.dozing:
+            self._sleeps += 1  # woken within the grace: the machine never went down
+            self.dozing = False
+            self.world.log(self, "wake")
+            self.tick()
+            return
+        if self.awake or not self.on or self.given_away:
+            return
+        self.awake = True
+        self.silent = False
+        self.world.log(self, "wake")
+        self._reconnect(reconnect)
+        self.tick()
+
+    def quit(self) -> None:
+        """The person quits the tray (the machine and its sync go on)."""
+        if self.running:
+            self._close()
+            self._abandon()
+            self.lease = None
+            self.world.log(self, "quit")
+
+    def crash(self) -> None:
+        """The machine goes down without closing anything."""
+        if not self.on:
+            return
+        self._stop_acting()
+        self._abandon()
+        self.lease = None
+        self.on = False
+        self.dozing = False
+        self.world.log(self, "crash")
+
+    def boot(self, reconnect: float) -> None:
+        """The machine comes back up (or the tray is started again after a quit)."""
+        if self.given_away:
+            return
+        if not self.on:
+            self.on = True
+            self.awake = True
+            self._reconnect(reconnect)
+        if self.lease is None:
+            self.world.log(self, "start")
+            self.start()
+
+    def give_away(self) -> None:
+        """The machine leaves for good without closing: a crash that never comes back."""
+        self.crash()
+        self.given_away = True
+        self.world.log(self, "given away")
+
+    def _reconnect(self, delay: float) -> None:
+        self.client.reconnecting = True
+
+        def connected() -> None:
+            self.client.reconnecting = False
+            self.client.resume()
+
+        self.world.after(delay, connected)
+
+
+def describe(k: Keeper) -> str:
+    flags = "".join(f for f, on in (("S", k.settled), ("H", k.others_heard), ("G", k.agreed)) if on)
+    wait = f" waits {','.join(k.waiting)}" if k.waiting else ""
+    return f"{k.computer} {'ACT' if k.acting else '-'} {flags}{wait}"
+
+
+class World:
+    """The event loop, the sync service, the computers and the measures of one run."""
+
+    def __init__(self, seed: int, root: Path | None = None) -> None:
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.now = 0.0
+        self._queue: list[tuple[float, int, Callable[..., Any], tuple[Any, ...]]] = []
+        self._order = 0
+        self._own_root = root is None
+        self.root = root or Path(tempfile.mkdtemp(prefix="sioul-sim-", dir=fast_tmp()))
+        self.cloud = Cloud()
+        self.computers: dict[str, Computer] = {}
+        self.measures = Measures()
+        self._trace: deque[str] = deque(maxlen=TRACE)
+        self.tracing = False  # keep every line (for debugging one run)
+        self.lines: list[str] = []
+        # The person, as the measures need it.
+        self.present: frozenset[str] = frozenset()
+        self.moved = 0.0  # true time the person last moved or took
+        self._waiting: dict[str, tuple[str, float] | None] = dict.fromkeys(PARTS)  # handovers
+        self._last_actor: dict[str, str | None] = dict.fromkeys(PARTS)
+        self._double_start: dict[str, tuple[float, tuple[str, ...], list[str]] | None] = (
+            dict.fromkeys(PARTS)
+        )
+        self._unattended_start: dict[str, float | None] = dict.fromkeys(PARTS)
+
+    # -- building ---------------------------------------------------------------------------
+
+    def add_computers(self, specs: list[tuple[str, Clock, Delay]]) -> None:
+        """One replica per computer, each with its own copy of the seal; the first creates it."""
+        first = specs[0][0]
+        key = b""
+        for i, (computer, clock, delay) in enumerate(specs):
+            replica = self.root / "replicas" / computer
+            replica.mkdir(parents=True)
+            if i == 0:
+                share = Share.create(replica, "correct horse", first, cost=10)
+                key = share.folder_key
+                seal = (replica / SEAL_NAME).read_bytes()
+            else:
+                (replica / SEAL_NAME).write_bytes(seal)
+                share = Share.unlock(replica, key)
+            self.computers[computer] = Computer(self, computer, clock, share, delay)
+
+    def clients(self) -> list[Client]:
+        return [c.client for c in self.computers.values()]
+
+    def close(self) -> None:
+        if self._own_root:
+            shutil.rmtree(self.root, ignore_errors=True)
+
+    # -- the loop ---------------------------------------------------------------------------
+
+    def at(self, when: float, action: Callable[..., Any], *args: Any) -> None:
+        self._order += 1
+        heapq.heappush(self._queue, (max(when, self.now), self._order, action, args))
+
+    def after(self, delay: float, action: Callable[..., Any], *args: Any) -> None:
+        self.at(self.now + delay, action, *args)
+
+    def run(self, until: float) -> Measures:
+        while self._queue and self._queue[0][0] <= until:
+            when, _, action, args = heapq.heappop(self._queue)
+            self._advance(when)
+            action(*args)
+            self.measures.events += 1
+        self._advance(until)
+        for part in PARTS:
+            self._end_double(part)
+        return self.measures
+
+    # -- the measures -----------------------------------------------------------------------
+
+    def log(self, computer: Computer | None, what: str) -> None:
+        who = computer.id if computer else "-"
+        line = f"{self.now:10.1f} {who:>8} {what}"
+        self._trace.append(line)
+        if self.tracing:
+            self.lines.append(line)
+
+    def actors(self, part: str) -> tuple[str, ...]:
+        return tuple(c.id for c in self.computers.values() if c.acting[part])
+
+    def healthy(self) -> bool:
+        """Some computer is on, its tray runs, and its sync flows both ways."""
+        return any(c.running and c.client.healthy for c in self.computers.values())
+
+    def person_served(self) -> bool:
+        """The person is at a computer that is on (medicines should be reminded somewhere)."""
+        return any(self.computers[c].running for c in self.present)
+
+    def _advance(self, when: float) -> None:
+        dt = when - self.now
+        if dt > 0:
+            m = self.measures
+            m.seconds += dt
+            for part in PARTS:
+                acting = sum(c.acting[part] for c in self.computers.values())
+                if acting >= 2:
+                    m.double[part] += dt
+                needed = self.healthy() if part == "invoices" else self.person_served()
+                if acting == 0 and needed:
+                    m.unattended[part] += dt
+                    start = self._unattended_start[part]
+                    if start is None:
+                        self._unattended_start[part] = start = self.now
+                    if when - start > m.longest_unattended[part]:
+                        m.longest_unattended[part] = when - start
+                        m.longest_from[part] = start
+                else:
+                    self._unattended_start[part] = None
+        self.now = when
+
+    def set_acting(self, computer: Computer, part: str, acting: bool) -> None:
+        if computer.acting[part] == acting:
+            return
+        computer.acting[part] = acting
+        actors = self.actors(part)
+        if acting:
+            waiting = self._waiting[part]
+            if waiting is not None and waiting[0] == computer.id:
+                self.measures.handover[part].append(self.now - waiting[1])
+                self._waiting[part] = None
+            last = self._last_actor[part]
+            if last is not None and last != computer.id and self.now - self.moved >= STILL:
+                self.measures.flaps[part] += 1
+            self._last_actor[part] = computer.id
+        if len(actors) >= 2 and self._double_start[part] is None:
+            self._double_start[part] = (self.now, actors, list(self._trace))
+        elif len(actors) < 2:
+            self._end_double(part)
+
+    def _end_double(self, part: str) -> None:
+        started = self._double_start[part]
+        if started is not None:
+            start, actors, trace = started
+            self.measures.spans.append(Span(part, start, self.now, actors, trace))
+            self._double_start[part] = None
+
+    def wait_for(self, part: str, computer: Computer) -> None:
+        """A handover starts: measure until `computer` acts on `part` (unless it does already)."""
+        if self._waiting[part] is not None:
+            self.measures.unfinished[part] += 1
+        self._waiting[part] = None if computer.acting[part] else (computer.id, self.now)
+
+    def abandon(self, part: str, computer: str | None = None) -> None:
+        """The handover measured can no longer finish (the person moved, the machine slept)."""
+        waiting = self._waiting[part]
+        if waiting is not None and (computer is None or waiting[0] == computer):
+            self.measures.unfinished[part] += 1
+            self._waiting[part] = None
+
+
+def fast_tmp() -> str | None:
+    """A memory-backed temporary folder where there is one: claim writes fsync."""
+    shm = Path("/dev/shm")
+    return str(shm) if shm.is_dir() else None
