@@ -45,6 +45,10 @@ class Seen:
     # When this computer's claim was last opened (its `since`): an acknowledgement of this
     # computer counts only if heard since then. See `acknowledged`.
     opened: int | None = None
+    # Since when this computer has kept hearing other claims (None: not now), when `Lease` tracks
+    # it; "gone" then needs the sync seen flowing for SETTLING. See `acknowledged`.
+    flowing_since: int | None = None
+    tracks_flow: bool = False
 
     def when(self, c: Claim) -> int:
         return c.renewed if self.heard is None else self.heard[c.computer]
@@ -78,13 +82,19 @@ def acknowledged(
     Beyond the contract (found by the simulation, docs/reliability.md): when this computer is the
     keeper, an acknowledgement counts only if heard since this computer's claim was opened
     (`Seen.opened`). While its claim was closed (asleep, quit), another computer may have taken
-    the part; the acknowledgements read before cannot answer the reopened claim.
+    the part; the acknowledgements read before cannot answer the reopened claim. And "gone" needs
+    the sync seen flowing for SETTLING, where the Lease tracks it (`Seen.flowing_since`).
     """
     seen = _seen(view)
     others = [c for c in seen.claims if c.computer != me]
     answers_from = seen.opened if keeper == me else None
-    # "Gone" may only mean gone while this computer's own sync is seen flowing.
-    flowing = any(now - seen.when(c) <= ALIVE for c in others)
+    # "Gone" may only mean gone while this computer's own sync is seen flowing; where the Lease
+    # tracks it, flowing for SETTLING: the first file a reconnecting sync brings is not the
+    # catch-up (found by the simulation: a computer woken after two days numbered for 0.3 s).
+    if seen.tracks_flow:
+        flowing = seen.flowing_since is not None and now - seen.flowing_since >= SETTLING
+    else:
+        flowing = any(now - seen.when(c) <= ALIVE for c in others)
     waiting: list[str] = []
     for c in others:
         if seen.closed(c):

@@ -72,6 +72,7 @@ class _Part:
     ahead: dict[str, int] = field(default_factory=dict)  # clocks seen ahead of ours, by seconds
     forgets: dict[str, tuple[int, int]] = field(default_factory=dict)  # id: (seq, heard here)
     kept: tuple[str | None, int] | None = None  # KEPT: (keeper seen here, since when)
+    flowing_since: int | None = None  # since when other claims keep being heard (None: not now)
     run_since: int | None = None  # `since` of this computer's open claim in this run
     made_folder: bool = False
 
@@ -308,6 +309,13 @@ class Lease:
         for computer, h in p.heard.items():
             if h is None:  # restored from the state file and not in the folder any more
                 p.heard[computer] = min(t, p.best[computer].renewed)
+        flowing = any(
+            t - h <= ALIVE for c, h in p.heard.items() if c != self.computer and h is not None
+        )
+        if not flowing:
+            p.flowing_since = None
+        elif p.flowing_since is None:
+            p.flowing_since = t
         p.problems = problems
         return p
 
@@ -409,7 +417,8 @@ class Lease:
         heard = cast(dict[str, int], p.heard)  # no None left: _read fills them in
         mine = p.best.get(self.computer)
         opened = mine.since if mine is not None and not mine.closed else None
-        return Seen(list(p.best.values()), heard, forgotten(p.best.values()), opened)
+        gone = forgotten(p.best.values())
+        return Seen(list(p.best.values()), heard, gone, opened, p.flowing_since, tracks_flow=True)
 
     def _judge(self, part: str, p: _Part, view: Seen, keeper: Claim | None, t: int) -> Keeper:
         chosen = keeper.computer if keeper else None
@@ -476,7 +485,8 @@ class Lease:
                 p.problems.append((overlay.name, f"overlay cannot be written: {e.strerror or e}"))
         self._save()
         claims = [claim if c.computer == self.computer else c for c in view.claims]
-        return Seen(claims, view.heard, view.gone, None if claim.closed else claim.since), keeper
+        opened = None if claim.closed else claim.since
+        return dataclasses.replace(view, claims=claims, opened=opened), keeper
 
     def _next_seq(self, mine: Claim | None, t: int) -> int:
         # The clock makes seq go up across reinstalls that lost the state, too.
@@ -499,15 +509,19 @@ class Lease:
     def _now(self) -> float:
         now = float(self._clock())
         last = self._last_now
+        if last is not None and now < last:
+            # The clock was set back (sleep only ever moves it forward). Heard times move back
+            # with it, so every claim keeps its age: clamped to now instead, old acknowledgements
+            # would look younger than they are (found by the simulation, docs/reliability.md).
+            back = int(last) - int(now)
+            for p in self._parts.values():
+                p.heard = {c: h if h is None else h - back for c, h in p.heard.items()}
         if last is not None and abs(now - last) > 2 * RENEW:
-            # Slept without telling us, or the clock was set: settle again. A clock set back must
-            # not leave heard times in the future, where claims would live longer than ALIVE.
+            # Slept without telling us, or the clock was set: settle again.
             t = int(now)
             for p in self._parts.values():
                 if p.kept is not None:
                     p.kept = (p.kept[0], t)
-                if now < last:
-                    p.heard = {c: h if h is None else min(h, t) for c, h in p.heard.items()}
         self._last_now = now
         return now
 

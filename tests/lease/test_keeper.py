@@ -177,3 +177,15 @@ def test_an_acknowledgement_heard_before_this_claim_opened_does_not_count() -> N
     other_keeper = claim("kk", sees="kk")
     seen = Seen([mine, claim("bb", sees="kk", renewed=NOW - 200), other_keeper], opened=NOW - 100)
     assert acknowledged("kk", ME, seen, Rule.STAYS, NOW, **flags)[0]
+
+
+def test_gone_needs_the_sync_seen_flowing_for_settling() -> None:
+    # Found by the simulation: woken after two days, every claim in view is "gone"; the first file
+    # the reconnecting sync brings must not make them gone at once (the keeper's arrives next).
+    mine = claim(ME, sees=ME, since=NOW - 1000)
+    gone = claim("bb", sees="bb", renewed=NOW - UNCLOSED - 1)
+    fresh = claim("cc", sees=ME, renewed=NOW)
+    flags = {"read_others": True, "created": False}
+    for flowing_since, ok in ((None, False), (NOW, False), (NOW - SETTLING, True)):
+        seen = Seen([mine, gone, fresh], flowing_since=flowing_since, tracks_flow=True)
+        assert acknowledged(ME, ME, seen, Rule.STAYS, NOW, **flags)[0] is ok, flowing_since

@@ -8,12 +8,10 @@ their seed, so they can be replayed with ``--scenario NAME --first-seed SEED --s
 from __future__ import annotations
 
 import argparse
-import contextlib
 import sys
 import time
 
 from .figures import Figures, spans_report, table
-from .proposed import reheard_after_reopen
 from .scenarios import SCENARIOS, simulate
 
 
@@ -33,11 +31,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--trace", action="store_true", help="print the calls before each double-acting span"
     )
-    parser.add_argument(
-        "--proposed",
-        action="store_true",
-        help="run with the proposed acknowledgement rule (tests/simulation/proposed.py)",
-    )
     args = parser.parse_args(argv)
     names = args.scenario or list(SCENARIOS)
     rows = []
@@ -46,8 +39,7 @@ def main(argv: list[str] | None = None) -> int:
         figures = Figures(name)
         for seed in range(args.first_seed, args.first_seed + args.seeds):
             t = time.monotonic()
-            with reheard_after_reopen() if args.proposed else contextlib.nullcontext():
-                measures = simulate(name, seed, args.days)
+            measures = simulate(name, seed, args.days)
             figures.add(seed, measures, time.monotonic() - t)
         rows.append(figures)
         print(f"{name}: {figures.days:.1f} days in {figures.wall:.0f} s", file=sys.stderr)
