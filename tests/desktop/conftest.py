@@ -1,31 +1,5 @@
-"""Fixtures for the desktop tests: offscreen Qt by default, skip-or-fail for missing parts."""
+"""Fixtures for the desktop tests: see tests/qtkit.py."""
 
-from __future__ import annotations
+from tests.qtkit import need
 
-import os
-from collections.abc import Callable
-
-import pytest
-
-# The controller and the menu model need no screen: Qt draws nowhere.
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-
-from sioul_tray.tray import qtfix
-
-# These tests make many Qt calls in one process: guard it as the tray guards itself.
-qtfix.keep_none_alive()
-
-
-@pytest.fixture
-def need() -> Callable[[str | None], None]:
-    """`need(missing)`: skip when `missing` names a missing part; fail under SIOUL_REQUIRE_DESKTOP=1
-    (CI), so an install step lost from CI cannot hide behind a skip."""
-
-    def check(missing: str | None) -> None:
-        if missing is None:
-            return
-        if os.environ.get("SIOUL_REQUIRE_DESKTOP") == "1":
-            pytest.fail(f"SIOUL_REQUIRE_DESKTOP=1 but {missing}", pytrace=False)
-        pytest.skip(missing)
-
-    return check
+__all__ = ["need"]

@@ -1,0 +1,32 @@
+"""For the tray and desktop tests: offscreen Qt, the PySide6 guard, and skip-or-fail for the
+desktop parts (imported by tests/tray/conftest.py and tests/desktop/conftest.py)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+
+import pytest
+
+# The controller and the menu model need no screen: Qt draws nowhere.
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from sioul_tray.tray import qtfix
+
+# These tests make many Qt calls in one process: guard it as the tray guards itself.
+qtfix.keep_none_alive()
+
+
+@pytest.fixture
+def need() -> Callable[[str | None], None]:
+    """`need(missing)`: skip when `missing` names a missing part; fail under SIOUL_REQUIRE_DESKTOP=1
+    (CI), so an install step lost from CI cannot hide behind a skip."""
+
+    def check(missing: str | None) -> None:
+        if missing is None:
+            return
+        if os.environ.get("SIOUL_REQUIRE_DESKTOP") == "1":
+            pytest.fail(f"SIOUL_REQUIRE_DESKTOP=1 but {missing}", pytrace=False)
+        pytest.skip(missing)
+
+    return check
