@@ -27,6 +27,6 @@ def need() -> Callable[[str | None], None]:
             return
         if os.environ.get("SIOUL_REQUIRE_DESKTOP") == "1":
             pytest.fail(f"SIOUL_REQUIRE_DESKTOP=1 but {missing}", pytrace=False)
-        pytest.skip(missing)
+        pytest.skip(reason=missing)
 
     return check
