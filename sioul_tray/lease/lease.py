@@ -262,8 +262,11 @@ class Lease:
         fresh: dict[str, tuple[Claim, str, str]] = {}
         old_files = p.files
         files: dict[str, tuple[Signature, Claim | None, str]] = {}
+        sigs: dict[str, Signature] = {}
         entries = list(scan(self._folder(part), p.sigs))
         for name, sig, data, problem in entries:
+            if sig is not None:
+                sigs[name] = sig
             if problem is None and data is None and sig is not None:  # unchanged since last read
                 cached = files[name] = old_files[name]
                 claim, text = cached[1], cached[2]
@@ -282,7 +285,7 @@ class Lease:
             else:
                 fresh[claim.computer] = (claim, text, name)
         p.files = files
-        p.sigs = {name: f[0] for name, f in files.items()}
+        p.sigs = sigs
         for overlay in self._overlays:
             try:
                 fetched = list(overlay.fetch(part))
