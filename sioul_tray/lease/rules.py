@@ -81,11 +81,6 @@ def made(
     return claim
 
 
-def alive(claim: Claim, now: float) -> bool:
-    """Not closed, and heard renewing within ALIVE."""
-    return not claim.closed and now - claim.renewed <= ALIVE
-
-
 def holds(claim: Claim, rule: Rule, now: float) -> bool:
     """The claim still counts for choosing a keeper.
 

@@ -10,28 +10,14 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Protocol
+from typing import Any
 
-from sioul_tray.lease import ALIVE, PARTS, SETTLING, Rule
+from sioul_tray.lease import ALIVE, PARTS, SETTLING, Keeper, Rule
 
 LABELS = {"medicines": "Medicines", "invoices": "Invoices"}
 
 # A clock that is off by more than this is worth a warning (the spec reports offsets over RENEW).
 CLOCK_WARNING = 60
-
-
-class KeeperLike(Protocol):
-    """The fields of the core's `Keeper` that the tray renders."""
-
-    part: str
-    computer: str | None
-    name: str | None
-    here: bool
-    since: float | None
-    settled: bool
-    others_heard: bool
-    agreed: bool
-    acting: bool
 
 
 @dataclass(frozen=True)
@@ -48,7 +34,7 @@ class PartView:
     waiting: tuple[str, ...] = ()
 
     @classmethod
-    def of(cls, keeper: KeeperLike) -> PartView:
+    def of(cls, keeper: Keeper) -> PartView:
         return cls(
             part=keeper.part,
             keeper=keeper.computer,
@@ -59,7 +45,7 @@ class PartView:
             others_heard=keeper.others_heard,
             agreed=keeper.agreed,
             acting=keeper.acting,
-            waiting=tuple(getattr(keeper, "waiting", ())),
+            waiting=keeper.waiting,
         )
 
 
