@@ -38,7 +38,7 @@ _NOT_CLAIMS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r".*\.lease", re.I | re.S), "not a claim file name"),
 )
 
-# Reasons that only mean "wait a little": the tray does not warn about them.
+# Reasons that only mean "wait a little": the tray lists them but does not warn (tray/model.py).
 PASSING = frozenset(
     {
         "temporary file: still being written",

@@ -13,6 +13,7 @@ from enum import Enum
 from typing import Any
 
 from sioul_tray.lease import ALIVE, PARTS, SETTLING, Keeper, Rule
+from sioul_tray.lease.folder import PASSING
 
 LABELS = {"medicines": "Medicines", "invoices": "Invoices"}
 
@@ -72,6 +73,11 @@ class View:
     idle_source: str = ""
     idle_known: bool = True
     error: str | None = None  # the last read or write of the sharing folder that failed
+
+    def worrying_problems(self) -> tuple[tuple[str, str, str], ...]:
+        """The files worth a warning: not the temporaries and placeholders of a sync under way
+        (each write of a claim passes through one; "Computers…" still lists them all)."""
+        return tuple(p for p in self.problems if p[2] not in PASSING)
 
     def name_of(self, computer: str) -> str:
         for peers in self.peers.values():
@@ -166,8 +172,9 @@ def notes(view: View) -> list[str]:
         if abs(offset) > CLOCK_WARNING:
             ahead = "ahead of" if offset > 0 else "behind"
             lines.append(f"{view.name_of(computer)}'s clock is {_span(offset)} {ahead} this one")
-    if view.problems:
-        n = len(view.problems)
+    worrying = view.worrying_problems()
+    if worrying:
+        n = len(worrying)
         files = (
             "1 file in the sharing folder does" if n == 1 else f"{n} files in the sharing folder do"
         )
@@ -259,7 +266,7 @@ def tooltip(view: View) -> str:
 def icon(view: View) -> Icon:
     here_waiting = any(p.here and p.settled and not p.acting for p in view.parts.values())
     clock = any(abs(o) > CLOCK_WARNING for o in view.offsets.values())
-    if here_waiting or view.problems or clock or view.error:
+    if here_waiting or view.worrying_problems() or clock or view.error:
         return Icon.ATTENTION
     medicines = view.parts.get("medicines")
     invoices = view.parts.get("invoices")
@@ -364,7 +371,7 @@ def warnings(view: View) -> dict[str, Note]:
             f"Invoices wait for {name}",
             f"{name} has not been heard from {when}. If it is gone for good, say so in the menu.",
         )
-    for part, name, reason in view.problems:
+    for part, name, reason in view.worrying_problems():
         key = f"problem:{part}/{name}:{reason}"
         out[key] = Note(key, "A claim in the sharing folder does not read",
                         f"leases/{part}/{name}: {reason}")  # fmt: skip

@@ -109,6 +109,19 @@ def test_notes_for_clock_problems_idle_and_error() -> None:
     assert model.icon(v) is Icon.ATTENTION
 
 
+def test_files_of_a_sync_under_way_are_not_warned_about() -> None:
+    passing = ("invoices", ".~laptop.1a2b3c4d.tmp", "temporary file: still being written")
+    damaged = ("invoices", "x.lease", "damaged or sealed with another key")
+    v = view(peers=PEERS, problems=(passing,))
+    assert model.notes(v) == [] and model.warnings(v) == {}
+    assert model.icon(v) is not Icon.ATTENTION
+    v = view(peers=PEERS, problems=(passing, damaged))
+    assert model.notes(v) == ["1 file in the sharing folder does not read"]
+    assert list(model.warnings(v)) == [
+        "problem:invoices/x.lease:damaged or sealed with another key"
+    ]
+
+
 def test_menu_is_flat_with_every_command() -> None:
     v = view(invoices=part("invoices", keeper="office", name="Office PC", here=False, acting=False))
     items = model.menu(v, autostart=True)
