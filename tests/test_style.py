@@ -7,6 +7,8 @@ import sys
 
 from tests.helpers import ROOT
 
+CHECKED = ("sioul_tray", "tests", "benchmarks", "packaging")
+
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
@@ -15,12 +17,12 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_ruff_finds_nothing() -> None:
-    done = run("ruff", "check", "--no-cache", "sioul_tray", "tests", "benchmarks")
+    done = run("ruff", "check", "--no-cache", *CHECKED)
     assert done.returncode == 0, done.stdout + done.stderr
 
 
 def test_ruff_format_is_kept() -> None:
-    done = run("ruff", "format", "--check", "--no-cache", "sioul_tray", "tests", "benchmarks")
+    done = run("ruff", "format", "--check", "--no-cache", *CHECKED)
     assert done.returncode == 0, done.stdout + done.stderr
 
 

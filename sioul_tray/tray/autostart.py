@@ -1,39 +1,92 @@
-"""Start at login: an XDG autostart file (Linux), a LaunchAgent (macOS), the Run key (Windows)."""
+"""Start at login: an XDG autostart file (Linux), a LaunchAgent (macOS), the Run key (Windows).
+
+This module is the one source of the desktop entry and the LaunchAgent: the packaged files
+(packaging/linux/org.sioul.tray.desktop, packaging/macos/org.sioul.tray.plist) are written from
+`desktop_entry` and `launch_agent` by packaging/make-entries.py, and tests/packaging checks that
+they still are. The installer's Run value (packaging/windows/sioul-tray.iss) is checked too.
+"""
 
 from __future__ import annotations
 
 import contextlib
 import os
-import shlex
+import re
 import sys
 from pathlib import Path
 
 APP = "sioul-tray"
-LABEL = "org.sioul.tray"
+# The application id: the desktop entry's file name, the LaunchAgent's label, AppStream's id.
+APP_ID = "org.sioul.tray"
+LABEL = APP_ID
+ICON = APP  # the theme icon name (hicolor/*/apps/sioul-tray.png), also the notifications' icon
+
+COMMENT = "Keeps Sioul's medicines and invoices on one computer at a time"
+COMMENT_FR = "Garde les médicaments et les factures de Sioul sur un seul ordinateur à la fois"
 
 
 def command() -> list[str]:
-    """How to start this tray again: the same interpreter running the same package."""
+    """How to start this tray again: the bundle's program when frozen (PyInstaller), else the same
+    interpreter running the same package."""
+    if getattr(sys, "frozen", False):
+        program = Path(sys.executable)
+        # Windows: the windowed twin, so that no console window opens at login (see the spec).
+        gui = program.with_name(f"{APP}-gui.exe")
+        if sys.platform == "win32" and gui.is_file():
+            return [str(gui)]
+        return [str(program)]
     return [sys.executable, "-m", "sioul_tray.cli"]
 
 
 def xdg_file(config_home: Path | None = None) -> Path:
     base = config_home or Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
-    return base / "autostart" / f"{APP}.desktop"
+    return base / "autostart" / f"{APP_ID}.desktop"
+
+
+def _legacy_xdg_file() -> Path:
+    # Before the file was named by the app id (0.1.0 and earlier): read and removed, never written.
+    return xdg_file().with_name(f"{APP}.desktop")
+
+
+# The Desktop Entry Specification's reserved characters: an argument holding one is quoted.
+_RESERVED = re.compile(r"""[\s"'\\><~|&;$*?#()`]""")
+
+
+def exec_arg(arg: str) -> str:
+    """One argument of an Exec line, quoted and escaped as the Desktop Entry Specification says."""
+    arg = arg.replace("%", "%%")  # a lone % starts a field code
+    if not arg or _RESERVED.search(arg):
+        arg = '"' + re.sub(r'(["`$\\])', r"\\\1", arg) + '"'
+    # The string escapes come on top of the quoting: a literal backslash ends up as four.
+    return arg.replace("\\", "\\\\").replace("\n", "\\n").replace("\t", "\\t")
+
+
+def desktop_entry(argv: list[str], autostart: bool = False) -> str:
+    """The desktop entry: the menu's (packaged, Exec=sioul-tray) or the autostart one."""
+    lines = [
+        "[Desktop Entry]",
+        "Type=Application",
+        f"Name={APP}",
+        f"Name[fr]={APP}",
+        "GenericName=Medicines and invoices keeper",
+        "GenericName[fr]=Gardien des médicaments et des factures",
+        f"Comment={COMMENT}",
+        f"Comment[fr]={COMMENT_FR}",
+        f"Exec={' '.join(exec_arg(a) for a in argv)}",
+        f"Icon={ICON}",
+        "Terminal=false",
+        "StartupNotify=false",
+        "Categories=Office;",
+        "Keywords=Sioul;medicines;invoices;sync;tray;",
+        "Keywords[fr]=Sioul;médicaments;factures;synchronisation;",
+        "X-GNOME-UsesNotifications=true",
+    ]
+    if autostart:
+        lines.append("X-GNOME-Autostart-enabled=true")
+    return "\n".join([*lines, ""])
 
 
 def xdg_entry(argv: list[str]) -> str:
-    return "\n".join([
-        "[Desktop Entry]",
-        "Type=Application",
-        "Name=sioul-tray",
-        "Comment=Keeps Sioul's medicines and invoices on one computer at a time",
-        f"Exec={shlex.join(argv)}",
-        "Icon=sioul-tray",
-        "Terminal=false",
-        "X-GNOME-Autostart-enabled=true",
-        "",
-    ])  # fmt: skip
+    return desktop_entry(argv, autostart=True)
 
 
 def launch_agent_file(home: Path | None = None) -> Path:
@@ -47,7 +100,8 @@ def launch_agent(argv: list[str]) -> bytes:
                            "ProcessType": "Interactive"})  # fmt: skip
 
 
-_RUN_KEY = r"Software\Microsoft\Windows\CurrentVersion\Run"
+RUN_KEY = r"Software\Microsoft\Windows\CurrentVersion\Run"
+RUN_VALUE = APP
 
 
 def enabled() -> bool:
@@ -55,13 +109,14 @@ def enabled() -> bool:
         import winreg
 
         try:
-            with winreg.OpenKey(winreg.HKEY_CURRENT_USER, _RUN_KEY) as key:
-                winreg.QueryValueEx(key, APP)
+            with winreg.OpenKey(winreg.HKEY_CURRENT_USER, RUN_KEY) as key:
+                winreg.QueryValueEx(key, RUN_VALUE)
             return True
         except OSError:
             return False
-    path = launch_agent_file() if sys.platform == "darwin" else xdg_file()
-    return path.exists()
+    if sys.platform == "darwin":
+        return launch_agent_file().exists()
+    return xdg_file().exists() or _legacy_xdg_file().exists()
 
 
 def set_enabled(on: bool, argv: list[str] | None = None) -> None:
@@ -70,14 +125,16 @@ def set_enabled(on: bool, argv: list[str] | None = None) -> None:
         import subprocess
         import winreg
 
-        with winreg.CreateKey(winreg.HKEY_CURRENT_USER, _RUN_KEY) as key:
+        with winreg.CreateKey(winreg.HKEY_CURRENT_USER, RUN_KEY) as key:
             if on:
-                winreg.SetValueEx(key, APP, 0, winreg.REG_SZ, subprocess.list2cmdline(argv))
+                winreg.SetValueEx(key, RUN_VALUE, 0, winreg.REG_SZ, subprocess.list2cmdline(argv))
             else:
                 with contextlib.suppress(FileNotFoundError):
-                    winreg.DeleteValue(key, APP)
+                    winreg.DeleteValue(key, RUN_VALUE)
         return
     path = launch_agent_file() if sys.platform == "darwin" else xdg_file()
+    if sys.platform != "darwin":
+        _legacy_xdg_file().unlink(missing_ok=True)  # one file at most, by its new name
     if not on:
         path.unlink(missing_ok=True)
         return

@@ -16,11 +16,11 @@ def test_xdg_autostart_file_on_and_off(tmp_path: Path, monkeypatch: pytest.Monke
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
     assert not autostart.enabled()
     autostart.set_enabled(True, ["/opt/py 3/python", "-m", "sioul_tray.cli"])
-    path = tmp_path / "autostart" / "sioul-tray.desktop"
+    path = tmp_path / "autostart" / "org.sioul.tray.desktop"
     assert autostart.enabled() and path.is_file()
     lines = path.read_text().splitlines()
     assert lines[0] == "[Desktop Entry]"
-    assert "Exec='/opt/py 3/python' -m sioul_tray.cli" in lines  # quoted for the space
+    assert 'Exec="/opt/py 3/python" -m sioul_tray.cli' in lines  # quoted for the space
     assert "Type=Application" in lines
     autostart.set_enabled(False)
     assert not autostart.enabled() and not path.exists()
@@ -36,3 +36,46 @@ def test_launch_agent_runs_at_load() -> None:
 
 def test_the_command_starts_this_interpreter_on_this_package() -> None:
     assert autostart.command() == [sys.executable, "-m", "sioul_tray.cli"]
+
+
+@pytest.mark.skipif(sys.platform in ("win32", "darwin"), reason="the XDG file is Linux's way")
+def test_the_file_of_0_1_0_counts_and_is_replaced(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    old = tmp_path / "autostart" / "sioul-tray.desktop"
+    old.parent.mkdir()
+    old.write_text("[Desktop Entry]\n")
+    assert autostart.enabled()
+    autostart.set_enabled(True, ["sioul-tray"])
+    assert not old.exists() and autostart.xdg_file().is_file()
+    autostart.set_enabled(False)
+    assert not autostart.enabled()
+
+
+@pytest.mark.parametrize(
+    ("arg", "written"),
+    [
+        ("sioul-tray", "sioul-tray"),
+        ("/opt/py 3/python", '"/opt/py 3/python"'),
+        ("C:\\x", '"C:\\\\\\\\x"'),  # quoted, then the string escape: one backslash is four
+        ("a$b", '"a\\\\$b"'),
+        ('say "hi"', '"say \\\\"hi\\\\""'),
+        ("100%", "100%%"),
+        ("", '""'),
+    ],
+)
+def test_exec_arguments_are_quoted_as_the_desktop_entry_spec_says(arg: str, written: str) -> None:
+    assert autostart.exec_arg(arg) == written
+
+
+def test_frozen_the_command_is_the_bundles_program(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    program = tmp_path / "sioul-tray"
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    monkeypatch.setattr(sys, "executable", str(program))
+    assert autostart.command() == [str(program)]
+    if sys.platform == "win32":  # the windowed twin, when the bundle has it
+        (tmp_path / "sioul-tray-gui.exe").touch()
+        assert autostart.command() == [str(tmp_path / "sioul-tray-gui.exe")]
