@@ -137,7 +137,7 @@ def main() -> int:
                 look = json.loads(run(program, env, "look", "--json"))
                 if {look[p]["source"] for p in PARTS} != {"tray"}:
                     raise SystemExit(f"smoke: `look` did not reach the running tray: {look}")
-                if shutil.which("import"):
+                if shutil.which("import") and shutil.which("xwininfo"):
                     colours = icon_colours(display)
                     if colours < 3:
                         raise SystemExit(f"smoke: the docked icon shows {colours} colour(s): "
