@@ -342,7 +342,7 @@ def run(argv: list[str] | None = None) -> int:
     inst = Installation()
     app = QApplication(argv if argv is not None else sys.argv[:1])
     app.setApplicationName(APP)
-    app.setDesktopFileName(APP)  # Wayland and notifications find the desktop entry by it
+    app.setDesktopFileName(autostart.APP_ID)  # Wayland finds the desktop entry by it
     app.setQuitOnLastWindowClosed(False)
 
     answer = single.ask(inst.state_dir, ["show"], timeout_ms=1000)
@@ -375,7 +375,9 @@ def run(argv: list[str] | None = None) -> int:
         active = idle.choose(session_bus, system_bus)
         controller = Controller(lease, inst.computer(), folder, active, inst.state_dir)
         dbus_notes = (
-            notify.DBusNotifications(APP, APP) if sys.platform.startswith("linux") else None
+            notify.DBusNotifications(APP, autostart.APP_ID)
+            if sys.platform.startswith("linux")
+            else None
         )
 
         def change_folder() -> None:
@@ -387,7 +389,8 @@ def run(argv: list[str] | None = None) -> int:
             controller.shutdown()
             server.close()
             stack.close()  # releases the writer lock for the new process
-            os.execv(sys.executable, [sys.executable, "-m", "sioul_tray.cli"])
+            again = autostart.command()  # the bundle's program when frozen
+            os.execv(again[0], again)
 
         tray = Tray(controller, on_folder=change_folder)
         notifier = notify.Notifier(dbus_notes, lambda t, b: tray._balloon("", t, b))

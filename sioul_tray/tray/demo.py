@@ -132,14 +132,14 @@ def run() -> int:
     from PySide6.QtWidgets import QApplication
 
     from sioul_tray.desktop import notify
-    from sioul_tray.tray import qtfix
+    from sioul_tray.tray import autostart, qtfix
     from sioul_tray.tray.app import APP, Signals, Tray
     from sioul_tray.tray.controller import Controller
 
     qtfix.keep_none_alive()
     app = QApplication(sys.argv[:1])
     app.setApplicationName(APP)
-    app.setDesktopFileName(APP)
+    app.setDesktopFileName(autostart.APP_ID)
     app.setQuitOnLastWindowClosed(False)
     with tempfile.TemporaryDirectory(prefix="sioul-tray-demo-") as tmp:
         demo = Demo(Path(tmp))
@@ -147,7 +147,8 @@ def run() -> int:
         controller = Controller(demo.lease, HERE, demo.folder, demo.person, Path(tmp) / "state")
         demo.take_here = lambda: controller.take("invoices")
         demo.step()
-        dbus = notify.DBusNotifications(APP, APP) if sys.platform.startswith("linux") else None
+        linux = sys.platform.startswith("linux")
+        dbus = notify.DBusNotifications(APP, autostart.APP_ID) if linux else None
         tray = Tray(controller)
         tray.notify = notify.Notifier(dbus, lambda t, b: tray._balloon("", t, b))
         signals = Signals(lambda _sig: app.quit())
