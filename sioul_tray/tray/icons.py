@@ -8,19 +8,19 @@ macOS keeps the SVG templates: it needs masks, drawn at its own sizes.
 
 from __future__ import annotations
 
+import importlib
 import sys
 from pathlib import Path
 
 from PySide6.QtGui import QIcon, QImage
 
-from sioul_tray import resources
 from sioul_tray.tray.model import Icon
 
 # Panels ask for 16 to 24 (32 to 48 at double scale); 64 and 128 for notifications and About.
 SIZES = (16, 22, 24, 32, 48, 64, 128)
 # resources/ in a checkout, sioul_tray/resources installed or bundled. By the package's own file
 # rather than importlib.resources: the same folder, without importing seven modules into the tray.
-RESOURCES = Path(resources.__file__).parent
+RESOURCES = Path(str(importlib.import_module("sioul_tray.resources").__file__)).parent
 
 _LOADED: dict[Icon, QIcon] = {}
 
