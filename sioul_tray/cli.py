@@ -116,6 +116,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _start_tray() -> int:
     try:
+        from sioul_tray.tray import qtfix  # type: ignore[import-not-found,unused-ignore]
+
+        qtfix.import_qt_lightly()  # before the tray's modules: 3 MB less for its life
         from sioul_tray.tray.app import run  # type: ignore[import-not-found,unused-ignore]
     except ImportError:
         print(
@@ -128,8 +131,10 @@ def _start_tray() -> int:
 
 
 def _start_demo() -> int:
+    from sioul_tray.tray import qtfix
     from sioul_tray.tray.demo import run
 
+    qtfix.import_qt_lightly()
     result: int = run()
     return result
 
