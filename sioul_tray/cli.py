@@ -149,7 +149,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         command: Callable[[argparse.Namespace, Installation, TextIO], int] = COMMANDS[args.command]
         return command(args, inst, out)
     except SioulError as e:
-        print(f"sioul-tray: {i18n.message(e)}", file=sys.stderr)
+        print(_error(i18n.message(e)), file=sys.stderr)
         return 1
     except BrokenPipeError:
         # `sioul-tray claims | head`: the reader left; not an error worth a message.
@@ -157,11 +157,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except OSError as e:
         where = f"{e.filename}: " if e.filename else ""
-        print(f"sioul-tray: {where}{e.strerror or e}", file=sys.stderr)
+        print(_error(f"{where}{e.strerror or e}"), file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print(CommandLine.tr("sioul-tray: interrupted"), file=sys.stderr)
         return 130
+
+
+def _error(text: str) -> str:
+    return CommandLine.tr("sioul-tray: {error}").format(error=text)
 
 
 def _start_tray(language: str | None) -> int:
@@ -408,7 +412,8 @@ def cmd_claims(args: argparse.Namespace, inst: Installation, out: TextIO) -> int
             if c.sees is not None:
                 facts.append(CommandLine.tr("sees {computer}").format(computer=c.sees))
             facts.append(CommandLine.tr("wrote {n}").format(n=c.wrote))
-            print(f"  {who}: {', '.join(facts)}", file=out)
+            line = CommandLine.tr("  {computer}: {facts}")
+            print(line.format(computer=who, facts=", ".join(facts)), file=out)
         for p, name, why in problems:
             if p == part:
                 text = CommandLine.tr("  not read: {file}: {reason}")

@@ -298,7 +298,7 @@ def handle_request(tray: Tray, controller: Controller, argv: list[str]) -> tuple
     except (SioulError, OSError) as e:
         # Said to the asking process, like the command line would; the tray goes on. In the
         # tray's language: the asking command line usually runs in the same session's.
-        return 1, f"sioul-tray: {_error_text(e)}\n"
+        return 1, App.tr("sioul-tray: {error}").format(error=_error_text(e)) + "\n"
 
 
 def _handle(tray: Tray, controller: Controller, argv: list[str]) -> tuple[int, str]:
@@ -396,7 +396,7 @@ def run(argv: list[str] | None = None, language: str | None = None) -> int:
             from PySide6.QtWidgets import QMessageBox
 
             QMessageBox.warning(None, "sioul-tray", _error_text(e))
-            print(f"sioul-tray: {_error_text(e)}", file=sys.stderr)
+            print(App.tr("sioul-tray: {error}").format(error=_error_text(e)), file=sys.stderr)
             return 1
         assert folder is not None
         session_bus, system_bus = _buses()
