@@ -80,8 +80,12 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="sioul-bench-") as tmp:
         home, folder = Path(tmp) / "home", Path(tmp) / "share"
         folder.mkdir()
-        env = dict(os.environ, SIOUL_TRAY_HOME=str(home), SIOUL_PASSPHRASE=PASSPHRASE,
-                   PYTHONPATH=str(ROOT))  # fmt: skip
+        # The platform's directories (XDG), as a person's tray finds them, not SIOUL_TRAY_HOME:
+        # the tray then loads platformdirs as it does on a desktop.
+        env = {k: v for k, v in os.environ.items() if k != "SIOUL_TRAY_HOME"}
+        env.update(HOME=str(home), XDG_CONFIG_HOME=str(home / "config"),
+                   XDG_STATE_HOME=str(home / "state"), XDG_CACHE_HOME=str(home / "cache"),
+                   SIOUL_PASSPHRASE=PASSPHRASE, PYTHONPATH=str(ROOT))  # fmt: skip
         subprocess.run([sys.executable, "-m", "sioul_tray.cli", "setup", "--share", str(folder)],
                        env=env, check=True, capture_output=True)  # fmt: skip
         with VirtualDisplay() as display, TrayHost(display, width=200), PrivateBus() as bus:
@@ -107,7 +111,7 @@ def main() -> None:
             try:
                 assert bare.stdout is not None
                 bare.stdout.readline()
-                state = home / "state"
+                state = home / "state" / "sioul-tray"
                 wait_for(lambda: single.ask(state, ["look"]) is not None)
                 time.sleep(3)  # both settle after showing their icon
                 start = {"bare": rss_mb(bare.pid), "tray": rss_mb(tray.pid)}

@@ -1,1 +1,1 @@
-"""The tray's icons (SVG), installed as the package ``sioul_tray.resources``."""
+"""The tray's icons (SVG, and PNGs rendered from them), installed as ``sioul_tray.resources``."""

@@ -170,6 +170,9 @@ def _error(text: str) -> str:
 
 def _start_tray(language: str | None) -> int:
     try:
+        from sioul_tray.tray import qtfix  # type: ignore[import-not-found,unused-ignore]
+
+        qtfix.import_qt_lightly()  # before the tray's modules: 3 MB less for its life
         from sioul_tray.tray.app import run  # type: ignore[import-not-found,unused-ignore]
     except ImportError:
         print(
@@ -184,8 +187,10 @@ def _start_tray(language: str | None) -> int:
 
 
 def _start_demo(language: str | None) -> int:
+    from sioul_tray.tray import qtfix
     from sioul_tray.tray.demo import run
 
+    qtfix.import_qt_lightly()
     result: int = run(language)
     return result
 

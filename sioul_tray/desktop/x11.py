@@ -7,7 +7,6 @@ system tray selection.
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 from functools import cache
 
 
@@ -20,7 +19,9 @@ def load(soname: str, short: str) -> ctypes.CDLL | None:
         return ctypes.CDLL(soname)
     except OSError:
         pass
-    found = ctypes.util.find_library(short)
+    from ctypes import util  # here: it brings subprocess, 0.5 MB the tray would keep
+
+    found = util.find_library(short)
     if found is None:
         return None
     try:

@@ -8,7 +8,6 @@ import socket
 import string
 import sys
 import time
-import unicodedata
 
 _started: int | None = None
 
@@ -72,6 +71,8 @@ def new_computer_id(name: str) -> str:
 
     The suffix keeps two "MacBook-Air"s from ever sharing a claim file.
     """
+    import unicodedata  # here: made once per installation, not worth its tables in the tray
+
     ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
     base = "".join(ch if ch.isalnum() else "_" for ch in ascii_name.lower())
     base = "_".join(part for part in base.split("_") if part)[:58] or "computer"

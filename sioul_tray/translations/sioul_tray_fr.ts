@@ -4,17 +4,17 @@
 <context>
     <name>App</name>
     <message>
-        <location filename="../tray/app.py" line="166"/>
+        <location filename="../tray/app.py" line="146"/>
         <source>Make invoices here</source>
         <translation>Faire les factures ici</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="171"/>
+        <location filename="../tray/app.py" line="151"/>
         <source>{computer} is gone for good</source>
         <translation>{computer} est parti pour de bon</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="173"/>
+        <location filename="../tray/app.py" line="153"/>
         <source>Treat {computer} as gone for good (given away, reinstalled, broken)?
 
 Its claims stop counting here and on every computer that reads this one&apos;s. If {computer} comes back, it counts again.</source>
@@ -23,17 +23,17 @@ Its claims stop counting here and on every computer that reads this one&apos;s. 
 Ses réservations ne comptent plus ici ni sur les ordinateurs qui lisent celles de cet ordinateur. Si {computer} revient, il compte de nouveau.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="207"/>
+        <location filename="../tray/app.py" line="187"/>
         <source>none works here: counting from the session start</source>
         <translation>aucune ne fonctionne ici : décompte depuis le début de la session</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="210"/>
+        <location filename="../tray/app.py" line="190"/>
         <source>About sioul-tray</source>
         <translation>À propos de sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="212"/>
+        <location filename="../tray/app.py" line="192"/>
         <source>sioul-tray {version}
 
 Keeps Sioul&apos;s medicines and invoices on one computer at a time.
@@ -50,38 +50,38 @@ Dossier de partage : {folder}
 Inactivité lue par : {idle}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="301"/>
-        <location filename="../tray/app.py" line="399"/>
+        <location filename="../tray/app.py" line="281"/>
+        <location filename="../tray/app.py" line="379"/>
         <source>sioul-tray: {error}</source>
         <translation>sioul-tray : {error}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="317"/>
+        <location filename="../tray/app.py" line="297"/>
         <source>Invoices are taken here; this computer starts once every other one has seen it.</source>
         <translation>Les factures sont prises ici ; cet ordinateur commence dès que tous les autres l’ont vu.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="322"/>
+        <location filename="../tray/app.py" line="302"/>
         <source>{computer} is declared gone for good.</source>
         <translation>{computer} est déclaré parti pour de bon.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="327"/>
+        <location filename="../tray/app.py" line="307"/>
         <source>Closed: {parts} (until `sioul-tray renew`)</source>
         <translation>Fermé : {parts} (jusqu’à `sioul-tray renew`)</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="343"/>
+        <location filename="../tray/app.py" line="323"/>
         <source>sioul-tray: the running tray cannot do {request}</source>
         <translation>sioul-tray : l’icône en cours ne sait pas faire {request}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="365"/>
+        <location filename="../tray/app.py" line="345"/>
         <source>sioul-tray: no display here; use the command line (sioul-tray --help)</source>
         <translation>sioul-tray : pas d’affichage ici ; utilisez la ligne de commande (sioul-tray --help)</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="388"/>
+        <location filename="../tray/app.py" line="368"/>
         <source>sioul-tray: already running</source>
         <translation>sioul-tray : déjà lancé</translation>
     </message>
@@ -189,77 +189,77 @@ Inactivité lue par : {idle}</translation>
         <translation>sioul-tray : {error}</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="177"/>
+        <location filename="../cli.py" line="180"/>
         <source>sioul-tray: this build has no tray; use the commands (sioul-tray --help)</source>
         <translation>sioul-tray : cette version n’a pas d’icône ; utilisez les commandes (sioul-tray --help)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="218"/>
+        <location filename="../cli.py" line="223"/>
         <source>Passphrase for the sharing folder: </source>
         <translation>Phrase secrète du dossier de partage : </translation>
     </message>
     <message>
-        <location filename="../cli.py" line="221"/>
+        <location filename="../cli.py" line="226"/>
         <source>The same passphrase again: </source>
         <translation>La même phrase secrète, encore : </translation>
     </message>
     <message>
-        <location filename="../cli.py" line="255"/>
+        <location filename="../cli.py" line="260"/>
         <source>Created the sharing folder {folder}; this computer is {computer}.</source>
         <translation>Dossier de partage {folder} créé ; cet ordinateur est {computer}.</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="259"/>
+        <location filename="../cli.py" line="264"/>
         <source>On each other computer, run: sioul-tray setup --share &lt;its copy of it&gt;</source>
         <translation>Sur chacun des autres ordinateurs, lancez : sioul-tray setup --share &lt;sa copie du dossier&gt;</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="264"/>
+        <location filename="../cli.py" line="269"/>
         <source>Joined the sharing folder {folder}; this computer is {computer}.</source>
         <translation>Dossier de partage {folder} rejoint ; cet ordinateur est {computer}.</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="295"/>
+        <location filename="../cli.py" line="300"/>
         <source>{part}: nobody keeps it</source>
         <translation>{part} : personne ne les tient</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="297"/>
+        <location filename="../cli.py" line="302"/>
         <source>{part}: here</source>
         <translation>{part} : ici</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="300"/>
+        <location filename="../cli.py" line="305"/>
         <source>{part}: {computer}</source>
         <translation>{part} : {computer}</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="302"/>
+        <location filename="../cli.py" line="307"/>
         <source>{line} (seen since {time})</source>
         <translation>{line} (vu depuis {time})</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="309"/>
+        <location filename="../cli.py" line="314"/>
         <source>{computer}, last heard {ago}</source>
         <translation>{computer}, dernières nouvelles {ago}</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="316"/>
+        <location filename="../cli.py" line="321"/>
         <source>{line}; waiting for {computers}</source>
         <translation>{line} ; en attente de {computers}</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="318"/>
+        <location filename="../cli.py" line="323"/>
         <source>{line}; settling</source>
         <translation>{line} ; stabilisation</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="320"/>
+        <location filename="../cli.py" line="325"/>
         <source>{line}; acting here</source>
         <translation>{line} ; agit ici</translation>
     </message>
     <message numerus="yes">
-        <location filename="../cli.py" line="366"/>
+        <location filename="../cli.py" line="371"/>
         <source>  the clock of {computer} is %n min ahead of this one</source>
         <translation>
             <numerusform>  l’horloge de {computer} a %n min d’avance sur celle-ci</numerusform>
@@ -267,92 +267,92 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../cli.py" line="372"/>
+        <location filename="../cli.py" line="377"/>
         <source>(no tray runs here: whether this computer acts is known to the tray only)</source>
         <translation>(aucune icône ne tourne ici : seule l’icône sait si cet ordinateur agit)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="398"/>
+        <location filename="../cli.py" line="403"/>
         <source>{part}:</source>
         <translation>{part} :</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="400"/>
+        <location filename="../cli.py" line="405"/>
         <source>  no claims</source>
         <translation>  aucune réservation</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="404"/>
+        <location filename="../cli.py" line="409"/>
         <source>{name} (this computer)</source>
         <translation>{name} (cet ordinateur)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="406"/>
+        <location filename="../cli.py" line="411"/>
         <source>closed</source>
         <translation>fermée</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="406"/>
+        <location filename="../cli.py" line="411"/>
         <source>open</source>
         <translation>ouverte</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="407"/>
+        <location filename="../cli.py" line="412"/>
         <source>renewed {ago}</source>
         <translation>renouvelée {ago}</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="408"/>
+        <location filename="../cli.py" line="413"/>
         <source>used {ago}</source>
         <translation>utilisé {ago}</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="411"/>
+        <location filename="../cli.py" line="416"/>
         <source>taken {ago}</source>
         <translation>prise {ago}</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="413"/>
+        <location filename="../cli.py" line="418"/>
         <source>sees {computer}</source>
         <translation>voit {computer}</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="414"/>
+        <location filename="../cli.py" line="419"/>
         <source>wrote {n}</source>
         <translation>écrit {n}</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="415"/>
+        <location filename="../cli.py" line="420"/>
         <source>  {computer}: {facts}</source>
         <translation>  {computer} : {facts}</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="419"/>
+        <location filename="../cli.py" line="424"/>
         <source>  not read: {file}: {reason}</source>
         <translation>  illisible : {file} : {reason}</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="431"/>
+        <location filename="../cli.py" line="436"/>
         <source>Invoices are taken here. This computer starts once it has kept them for 2 minutes and every other computer has seen it.</source>
         <translation>Les factures sont prises ici. Cet ordinateur commence quand il les a tenues 2 minutes et que tous les autres ordinateurs l’ont vu.</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="436"/>
+        <location filename="../cli.py" line="441"/>
         <source>Waiting for: {computers}</source>
         <translation>En attente de : {computers}</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="446"/>
+        <location filename="../cli.py" line="451"/>
         <source>Closed: {parts}</source>
         <translation>Fermé : {parts}</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="462"/>
+        <location filename="../cli.py" line="467"/>
         <source>{computer} is declared gone for good; it counts again if it comes back.</source>
         <translation>{computer} est déclaré parti pour de bon ; il comptera de nouveau s’il revient.</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="476"/>
+        <location filename="../cli.py" line="481"/>
         <source>No claim here yet: run `sioul-tray renew` or start the tray.</source>
         <translation>Pas encore de réservation ici : lancez `sioul-tray renew` ou l’icône.</translation>
     </message>
@@ -749,35 +749,35 @@ Inactivité lue par : {idle}</translation>
         <translation>{file} est endommagé : {what} n’est pas en base64</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="212"/>
+        <location filename="../cli.py" line="217"/>
         <source>SIOUL_PASSPHRASE is empty</source>
         <translation>SIOUL_PASSPHRASE est vide</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="216"/>
+        <location filename="../cli.py" line="221"/>
         <source>no passphrase: set SIOUL_PASSPHRASE, or run setup in a terminal</source>
         <translation>pas de phrase secrète : définissez SIOUL_PASSPHRASE, ou lancez setup dans un terminal</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="220"/>
+        <location filename="../cli.py" line="225"/>
         <location filename="../share/seal.py" line="117"/>
         <location filename="../tray/setup.py" line="63"/>
         <source>the passphrase is empty</source>
         <translation>la phrase secrète est vide</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="222"/>
+        <location filename="../cli.py" line="227"/>
         <location filename="../tray/setup.py" line="76"/>
         <source>the two passphrases differ; nothing was changed</source>
         <translation>les deux phrases secrètes diffèrent ; rien n’a été changé</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="230"/>
+        <location filename="../cli.py" line="235"/>
         <source>{folder} is not a folder</source>
         <translation>{folder} n’est pas un dossier</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="234"/>
+        <location filename="../cli.py" line="239"/>
         <location filename="../tray/setup.py" line="67"/>
         <source>{folder} does not exist: choose a folder your sync tool syncs</source>
         <translation>{folder} n’existe pas : choisissez un dossier que votre outil de synchronisation synchronise</translation>

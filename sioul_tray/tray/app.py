@@ -6,18 +6,16 @@
 from __future__ import annotations
 
 import contextlib
-import importlib.resources
 import json
 import os
 import signal
 import socket
 import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QObject, QSocketNotifier, QTimer, QUrl
-from PySide6.QtGui import QAction, QCursor, QDesktopServices, QIcon
+from PySide6.QtGui import QAction, QCursor, QDesktopServices
 from PySide6.QtWidgets import QApplication, QMenu, QSystemTrayIcon, QWidget
 
 from sioul_tray import __version__, i18n
@@ -25,28 +23,10 @@ from sioul_tray.i18n import App
 from sioul_tray.lease import PARTS
 from sioul_tray.tray import autostart, model
 from sioul_tray.tray.controller import Controller
+from sioul_tray.tray.icons import icon
 from sioul_tray.tray.model import Action, Icon, Item, Note, View
 
 APP = "sioul-tray"
-# The icons: resources/ in a checkout, sioul_tray/resources in an installed wheel.
-RESOURCES = Path(str(importlib.resources.files("sioul_tray.resources")))
-
-
-_ICONS: dict[Icon, QIcon] = {}
-
-
-def icon(state: Icon) -> QIcon:
-    """One QIcon per state for the whole run: a new QIcon per tick would fill Qt's pixmap cache
-    with renderings of the same SVG (several MB over an hour)."""
-    if state not in _ICONS:
-        if sys.platform == "darwin":
-            # A template icon (a mask): macOS colours it for the menu bar's light or dark look.
-            result = QIcon(str(RESOURCES / f"template-{state.value}.svg"))
-            result.setIsMask(True)
-        else:
-            result = QIcon(str(RESOURCES / f"{state.value}.svg"))
-        _ICONS[state] = result
-    return _ICONS[state]
 
 
 class Tray(QObject):

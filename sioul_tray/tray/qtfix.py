@@ -42,3 +42,43 @@ def keep_none_alive() -> bool:
         refcount = ctypes.c_ssize_t.from_address(id(singleton))
         refcount.value += RESERVE
     return True
+
+
+def import_qt_lightly() -> bool:
+    """Import PySide6 without keeping the source text of every module in memory.
+
+    PySide6 (6.4 and later) asks of every imported module whether its source mentions "PySide6"
+    (for `from __feature__ import ...`), through `inspect.getsource`, which keeps each whole source
+    in `linecache` for the life of the process: 3 MB in the tray, the largest part of the tray's
+    Python memory. The same question is answered here by reading the file and keeping nothing.
+    True when PySide6's check was found and replaced; False leaves PySide6 as it is.
+    """
+    import linecache
+
+    import PySide6.QtCore  # noqa: F401  (loads the feature module and its import hook)
+
+    linecache.clearcache()  # what PySide6 read of its own modules while importing
+    for name in ("shibokensupport.feature", "PySide6.support.feature"):
+        feature = sys.modules.get(name)
+        if feature is not None and hasattr(feature, "_mod_uses_pyside"):
+            setattr(feature, "_mod_uses_pyside", _uses_pyside)  # noqa: B010  (a private name)
+            return True
+    return False
+
+
+def _source_uncached(module: object) -> str:
+    """`inspect.getsource` for a module, minus the cache: raises as it does where it finds none."""
+    path = getattr(module, "__file__", None)
+    if not isinstance(path, str):
+        raise TypeError(f"{module!r} is a built-in module")
+    if not path.endswith(".py"):
+        raise OSError(f"no source for {path}")
+    with open(path, "rb") as source:
+        return source.read().decode("utf-8", "replace")
+
+
+def _uses_pyside(module: object) -> bool:
+    try:
+        return "PySide6" in _source_uncached(module)
+    except (TypeError, OSError):
+        return False  # as PySide6's own check answers for built-in and source-less modules
