@@ -1,7 +1,9 @@
 """The command line: ``sioul-tray SUBCOMMAND``, for scripts, headless machines and tests.
 
 With no subcommand it starts the tray. Errors name the file and the fact, exit non-zero, and print
-no traceback.
+no traceback. Texts for people are in the chosen language (--lang, SIOUL_TRAY_LANG, the locale);
+machine output (--json) is not translated. argparse's own words ("usage:", "options") stay as
+argparse writes them; the help texts given to it are translated.
 """
 
 from __future__ import annotations
@@ -17,63 +19,108 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any, TextIO
 
-from sioul_tray import __version__
+from sioul_tray import __version__, i18n
 from sioul_tray.errors import SealExists, SioulError
+from sioul_tray.i18n import CommandLine, Core
 from sioul_tray.install import Installation
 from sioul_tray.lease import PARTS, Claim, Keeper, Lease
 from sioul_tray.share import Share
 from sioul_tray.timefmt import ago, clock_time
 
-TITLES = {"medicines": "Medicines", "invoices": "Invoices"}
+
+def _title(part: str) -> str:
+    return CommandLine.tr("Medicines") if part == "medicines" else CommandLine.tr("Invoices")
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="sioul-tray",
-        description="Keeps Sioul's medicines and invoices on one computer at a time. "
-        "With no command, starts the tray.",
+        description=CommandLine.tr(
+            "Keeps Sioul's medicines and invoices on one computer at a time. "
+            "With no command, starts the tray."
+        ),
     )
     parser.add_argument("--version", action="version", version=f"sioul-tray {__version__}")
+    parser.add_argument(
+        "--lang",
+        metavar="LANG",
+        help=CommandLine.tr(
+            "the language to show (fr, en); by default SIOUL_TRAY_LANG, else the system's"
+        ),
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     part_arg: dict[str, Any] = {"nargs": "?", "choices": list(PARTS), "metavar": "PART"}
+    json_help = CommandLine.tr("print JSON")
 
-    p = sub.add_parser("setup", help="create or join the sharing folder")
-    p.add_argument("--share", required=True, metavar="DIR", help="the synced sharing folder")
-
-    p = sub.add_parser("look", help="who keeps each part, as read now, without claiming it")
-    p.add_argument("part", **part_arg)
-    p.add_argument("--json", action="store_true", help="print JSON")
+    p = sub.add_parser("setup", help=CommandLine.tr("create or join the sharing folder"))
+    p.add_argument(
+        "--share", required=True, metavar="DIR", help=CommandLine.tr("the synced sharing folder")
+    )
 
     p = sub.add_parser(
-        "claims", help="every claim in the folder, and every file that does not read"
+        "look", help=CommandLine.tr("who keeps each part, as read now, without claiming it")
     )
     p.add_argument("part", **part_arg)
-    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--json", action="store_true", help=json_help)
 
-    p = sub.add_parser("take", help='"Make invoices here": take a part on purpose')
+    p = sub.add_parser(
+        "claims",
+        help=CommandLine.tr("every claim in the folder, and every file that does not read"),
+    )
+    p.add_argument("part", **part_arg)
+    p.add_argument("--json", action="store_true", help=json_help)
+
+    p = sub.add_parser("take", help=CommandLine.tr('"Make invoices here": take a part on purpose'))
     p.add_argument("part", choices=["invoices"], metavar="invoices")
 
-    p = sub.add_parser("close", help="close this computer's claims (all parts by default)")
+    p = sub.add_parser(
+        "close", help=CommandLine.tr("close this computer's claims (all parts by default)")
+    )
     p.add_argument("part", **part_arg)
 
-    p = sub.add_parser("renew", help="renew this computer's claims once (for a timer on a server)")
+    p = sub.add_parser(
+        "renew",
+        help=CommandLine.tr("renew this computer's claims once (for a timer on a server)"),
+    )
     p.add_argument("part", **part_arg)
 
-    p = sub.add_parser("forget", help="declare a computer gone for good (given away, broken)")
-    p.add_argument("computer", help="its id, as `sioul-tray claims` lists it")
+    p = sub.add_parser(
+        "forget", help=CommandLine.tr("declare a computer gone for good (given away, broken)")
+    )
+    p.add_argument("computer", help=CommandLine.tr("its id, as `sioul-tray claims` lists it"))
 
-    p = sub.add_parser("wrote", help="how far Sioul wrote its records here (carried in the claim)")
+    p = sub.add_parser(
+        "wrote",
+        help=CommandLine.tr("how far Sioul wrote its records here (carried in the claim)"),
+    )
     p.add_argument("part", choices=list(PARTS), metavar="PART")
     p.add_argument("n", type=_count, metavar="N")
 
-    sub.add_parser("demo", help="the tray on a temporary folder with two simulated computers")
+    sub.add_parser(
+        "demo",
+        help=CommandLine.tr("the tray on a temporary folder with two simulated computers"),
+    )
     return parser
 
 
 def _count(text: str) -> int:
     if not text.isdigit():
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of 0 or more")
+        raise argparse.ArgumentTypeError(
+            CommandLine.tr("{text} is not a whole number of 0 or more").format(text=repr(text))
+        )
     return int(text)
+
+
+def _asked_language(argv: Sequence[str]) -> str | None:
+    """--lang, read before the parser is made: its help texts are in that language."""
+    for i, word in enumerate(argv):
+        if word == "--":
+            break
+        if word == "--lang" and i + 1 < len(argv):
+            return argv[i + 1]
+        if word.startswith("--lang="):
+            return word.removeprefix("--lang=")
+    return None
 
 
 # Requests the running tray carries out itself: while it runs, it is the only writer of this
@@ -82,13 +129,16 @@ THROUGH_TRAY = ("take", "close", "renew", "forget", "wrote")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    # English needs no catalogue (and no Qt); another language loads Qt's translator.
+    i18n.install(i18n.choose(_asked_language(words)))
+    args = _parser().parse_args(words)
     out = sys.stdout
     try:
         if args.command is None:
-            return _start_tray()
+            return _start_tray(args.lang)
         if args.command == "demo":
-            return _start_demo()
+            return _start_demo(args.lang)
         inst = Installation()
         if args.command in THROUGH_TRAY:
             from sioul_tray.tray.client import through_tray
@@ -99,7 +149,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         command: Callable[[argparse.Namespace, Installation, TextIO], int] = COMMANDS[args.command]
         return command(args, inst, out)
     except SioulError as e:
-        print(f"sioul-tray: {e}", file=sys.stderr)
+        print(_error(i18n.message(e)), file=sys.stderr)
         return 1
     except BrokenPipeError:
         # `sioul-tray claims | head`: the reader left; not an error worth a message.
@@ -107,14 +157,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except OSError as e:
         where = f"{e.filename}: " if e.filename else ""
-        print(f"sioul-tray: {where}{e.strerror or e}", file=sys.stderr)
+        print(_error(f"{where}{e.strerror or e}"), file=sys.stderr)
         return 1
     except KeyboardInterrupt:
-        print("sioul-tray: interrupted", file=sys.stderr)
+        print(CommandLine.tr("sioul-tray: interrupted"), file=sys.stderr)
         return 130
 
 
-def _start_tray() -> int:
+def _error(text: str) -> str:
+    return CommandLine.tr("sioul-tray: {error}").format(error=text)
+
+
+def _start_tray(language: str | None) -> int:
     try:
         from sioul_tray.tray import qtfix  # type: ignore[import-not-found,unused-ignore]
 
@@ -122,20 +176,22 @@ def _start_tray() -> int:
         from sioul_tray.tray.app import run  # type: ignore[import-not-found,unused-ignore]
     except ImportError:
         print(
-            "sioul-tray: this build has no tray; use the commands (sioul-tray --help)",
+            CommandLine.tr(
+                "sioul-tray: this build has no tray; use the commands (sioul-tray --help)"
+            ),
             file=sys.stderr,
         )
         return 1
-    result: int = run()
+    result: int = run(language=language)
     return result
 
 
-def _start_demo() -> int:
+def _start_demo(language: str | None) -> int:
     from sioul_tray.tray import qtfix
     from sioul_tray.tray.demo import run
 
     qtfix.import_qt_lightly()
-    result: int = run()
+    result: int = run(language)
     return result
 
 
@@ -158,15 +214,17 @@ def _passphrase(twice: bool) -> str:
     given = os.environ.get("SIOUL_PASSPHRASE")
     if given is not None:
         if not given:
-            raise SioulError("SIOUL_PASSPHRASE is empty")
+            raise SioulError(Core.mark("SIOUL_PASSPHRASE is empty"))
         return given
     if not sys.stdin.isatty():
-        raise SioulError("no passphrase: set SIOUL_PASSPHRASE, or run setup in a terminal")
-    first = getpass.getpass("Passphrase for the sharing folder: ")
+        raise SioulError(
+            Core.mark("no passphrase: set SIOUL_PASSPHRASE, or run setup in a terminal")
+        )
+    first = getpass.getpass(CommandLine.tr("Passphrase for the sharing folder: "))
     if not first:
-        raise SioulError("the passphrase is empty")
-    if twice and getpass.getpass("The same passphrase again: ") != first:
-        raise SioulError("the two passphrases differ; nothing was changed")
+        raise SioulError(Core.mark("the passphrase is empty"))
+    if twice and getpass.getpass(CommandLine.tr("The same passphrase again: ")) != first:
+        raise SioulError(Core.mark("the two passphrases differ; nothing was changed"))
     return first
 
 
@@ -174,10 +232,13 @@ def cmd_setup(args: argparse.Namespace, inst: Installation, out: TextIO) -> int:
     folder = Path(args.share).expanduser().absolute()
     if not folder.is_dir():
         if folder.exists():
-            raise SioulError(f"{folder} is not a folder")
+            raise SioulError(Core.mark("{folder} is not a folder", folder=folder))
         if not folder.parent.is_dir():
             raise SioulError(
-                f"{folder.parent} does not exist: choose a folder your sync tool syncs"
+                Core.mark(
+                    "{folder} does not exist: choose a folder your sync tool syncs",
+                    folder=folder.parent,
+                )
             )
         folder.mkdir()
     computer = inst.computer()
@@ -196,10 +257,17 @@ def cmd_setup(args: argparse.Namespace, inst: Installation, out: TextIO) -> int:
     inst.remember_key(share)
     inst.update_settings(share=str(folder))
     if made == "created":
-        print(f"Created the sharing folder {folder}; this computer is {computer}.", file=out)
-        print("On each other computer, run: sioul-tray setup --share <its copy of it>", file=out)
+        text = CommandLine.tr("Created the sharing folder {folder}; this computer is {computer}.")
+        print(text.format(folder=folder, computer=computer), file=out)
+        print(
+            CommandLine.tr(
+                "On each other computer, run: sioul-tray setup --share <its copy of it>"
+            ),
+            file=out,
+        )
     else:
-        print(f"Joined the sharing folder {folder}; this computer is {computer}.", file=out)
+        text = CommandLine.tr("Joined the sharing folder {folder}; this computer is {computer}.")
+        print(text.format(folder=folder, computer=computer), file=out)
     return 0
 
 
@@ -224,25 +292,37 @@ def keeper_json(keeper: Keeper) -> dict[str, Any]:
     }
 
 
-def describe(keeper: Keeper, lease: Lease, now: float) -> str:
-    """One line for a part, as the tray's menu says it."""
-    title = TITLES[keeper.part]
+def describe(keeper: Keeper, lease: Lease, now: float, acting: bool | None = None) -> str:
+    """One line for a part, as the tray's menu says it; `acting` as the running tray knows it
+    (None: no tray says, so a keeper here that has not settled is said to be settling)."""
+    title = _title(keeper.part)
     if keeper.computer is None:
-        return f"{title}: nobody keeps it"
-    who = "here" if keeper.here else keeper.name or keeper.computer
-    line = f"{title}: {who}"
+        return CommandLine.tr("{part}: nobody keeps it").format(part=title)
+    if keeper.here:
+        line = CommandLine.tr("{part}: here").format(part=title)
+    else:
+        who = keeper.name or keeper.computer
+        line = CommandLine.tr("{part}: {computer}").format(part=title, computer=who)
     if keeper.since is not None:
-        line += f" (seen since {clock_time(keeper.since)})"
+        line = CommandLine.tr("{line} (seen since {time})").format(
+            line=line, time=clock_time(keeper.since)
+        )
     if keeper.waiting:
         heard = lease.heard(keeper.part)
         names = {c.computer: c.name for c in lease.claims(keeper.part)}
         waits = ", ".join(
-            f"{names.get(c, c)}, last heard {ago(heard[c], now)}" if c in heard else names.get(c, c)
+            CommandLine.tr("{computer}, last heard {ago}").format(
+                computer=names.get(c, c), ago=ago(heard[c], now)
+            )
+            if c in heard
+            else names.get(c, c)
             for c in keeper.waiting
         )
-        line += f"; waiting for {waits}"
-    elif keeper.here and not keeper.settled:
-        line += "; settling"
+        line = CommandLine.tr("{line}; waiting for {computers}").format(line=line, computers=waits)
+    elif acting is None and keeper.here and not keeper.settled:
+        line = CommandLine.tr("{line}; settling").format(line=line)
+    if acting:
+        line = CommandLine.tr("{line}; acting here").format(line=line)
     return line
 
 
@@ -281,15 +361,23 @@ def cmd_look(args: argparse.Namespace, inst: Installation, out: TextIO) -> int:
         return 0
     now = time.time()
     for keeper in keepers.values():
-        line = describe(keeper, lease, now)
         seen = tray["parts"].get(keeper.part) if tray and tray.get("running") else None
+        acting = None
         if isinstance(seen, dict) and seen.get("keeper") == keeper.computer:
-            line = line.replace("; settling", "") + ("; acting here" if seen.get("acting") else "")
-        print(line, file=out)
+            acting = bool(seen.get("acting"))
+        print(describe(keeper, lease, now, acting), file=out)
         for computer, offset in sorted(lease.clock_offsets(keeper.part).items()):
-            print(f"  the clock of {computer} is {offset // 60} min ahead of this one", file=out)
+            text = CommandLine.tr(
+                "  the clock of {computer} is %n min ahead of this one", None, offset // 60
+            )
+            print(text.format(computer=computer), file=out)
     if tray is None:
-        print("(no tray runs here: whether this computer acts is known to the tray only)", file=out)
+        print(
+            CommandLine.tr(
+                "(no tray runs here: whether this computer acts is known to the tray only)"
+            ),
+            file=out,
+        )
     return 0
 
 
@@ -312,25 +400,29 @@ def cmd_claims(args: argparse.Namespace, inst: Installation, out: TextIO) -> int
         return 0
     now = time.time()
     for part, cs in claims.items():
-        print(f"{TITLES[part]}:", file=out)
+        print(CommandLine.tr("{part}:").format(part=_title(part)), file=out)
         if not cs:
-            print("  no claims", file=out)
+            print(CommandLine.tr("  no claims"), file=out)
         for c in cs:
-            mark = " (this computer)" if c.computer == lease.computer else ""
-            state = "closed" if c.closed else "open"
-            line = (
-                f"  {c.name} [{c.computer}]{mark}: {state}, renewed {ago(c.renewed, now)}, "
-                f"used {ago(c.active, now)}"
-            )
+            who = f"{c.name} [{c.computer}]"
+            if c.computer == lease.computer:
+                who = CommandLine.tr("{name} (this computer)").format(name=who)
+            facts = [
+                CommandLine.tr("closed") if c.closed else CommandLine.tr("open"),
+                CommandLine.tr("renewed {ago}").format(ago=ago(c.renewed, now)),
+                CommandLine.tr("used {ago}").format(ago=ago(c.active, now)),
+            ]
             if c.taken is not None:
-                line += f", taken {ago(c.taken, now)}"
+                facts.append(CommandLine.tr("taken {ago}").format(ago=ago(c.taken, now)))
             if c.sees is not None:
-                line += f", sees {c.sees}"
-            line += f", wrote {c.wrote}"
-            print(line, file=out)
+                facts.append(CommandLine.tr("sees {computer}").format(computer=c.sees))
+            facts.append(CommandLine.tr("wrote {n}").format(n=c.wrote))
+            line = CommandLine.tr("  {computer}: {facts}")
+            print(line.format(computer=who, facts=", ".join(facts)), file=out)
         for p, name, why in problems:
             if p == part:
-                print(f"  not read: {name}: {why}", file=out)
+                text = CommandLine.tr("  not read: {file}: {reason}")
+                print(text.format(file=name, reason=i18n.translated(why)), file=out)
     return 0
 
 
@@ -340,13 +432,14 @@ def cmd_claims(args: argparse.Namespace, inst: Installation, out: TextIO) -> int
 def cmd_take(args: argparse.Namespace, inst: Installation, out: TextIO) -> int:
     with inst.writer():
         keeper = inst.lease().renew(args.part, take=True)
-    print(
-        f"{TITLES[args.part]} are taken here. This computer starts once it has kept them "
-        "for 2 minutes and every other computer has seen it.",
-        file=out,
+    text = CommandLine.tr(
+        "Invoices are taken here. This computer starts once it has kept them "
+        "for 2 minutes and every other computer has seen it."
     )
+    print(text, file=out)
     if keeper.waiting:
-        print(f"Waiting for: {', '.join(keeper.waiting)}", file=out)
+        text = CommandLine.tr("Waiting for: {computers}")
+        print(text.format(computers=", ".join(keeper.waiting)), file=out)
     return 0
 
 
@@ -355,7 +448,7 @@ def cmd_close(args: argparse.Namespace, inst: Installation, out: TextIO) -> int:
         lease = inst.lease()
         for part in _parts(args.part):
             lease.close(part)
-    print(f"Closed: {', '.join(_parts(args.part))}", file=out)
+    print(CommandLine.tr("Closed: {parts}").format(parts=", ".join(_parts(args.part))), file=out)
     return 0
 
 
@@ -371,7 +464,8 @@ def cmd_renew(args: argparse.Namespace, inst: Installation, out: TextIO) -> int:
 def cmd_forget(args: argparse.Namespace, inst: Installation, out: TextIO) -> int:
     with inst.writer():
         inst.lease().forget(args.computer)
-    print(f"{args.computer} is declared gone for good; it counts again if it comes back.", file=out)
+    text = CommandLine.tr("{computer} is declared gone for good; it counts again if it comes back.")
+    print(text.format(computer=args.computer), file=out)
     return 0
 
 
@@ -383,7 +477,10 @@ def cmd_wrote(args: argparse.Namespace, inst: Installation, out: TextIO) -> int:
         if mine is None or mine.closed:
             lease.close(args.part, wrote=args.n)
             if mine is None:
-                print("No claim here yet: run `sioul-tray renew` or start the tray.", file=out)
+                text = CommandLine.tr(
+                    "No claim here yet: run `sioul-tray renew` or start the tray."
+                )
+                print(text, file=out)
         else:
             lease.renew(args.part, wrote=args.n)
     return 0

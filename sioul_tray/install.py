@@ -20,6 +20,7 @@ from typing import IO, Any
 import platformdirs
 
 from sioul_tray.errors import Busy, NotSetUp, SioulError, WrongPassphrase
+from sioul_tray.i18n import Core
 from sioul_tray.lease import Lease
 from sioul_tray.lease.folder import write_atomic
 from sioul_tray.lease.host import host_name, new_computer_id
@@ -54,10 +55,18 @@ class Installation:
         except FileNotFoundError:
             text = ""
         except (OSError, UnicodeDecodeError) as e:
-            raise SioulError(f"cannot read {path}: {e}") from None
+            raise SioulError(
+                Core.mark("cannot read {path}: {error}", path=path, error=str(e))
+            ) from None
         if text:
             if not COMPUTER_ID.fullmatch(text):
-                raise SioulError(f"{path} holds {text!r}, which is not a computer id")
+                raise SioulError(
+                    Core.mark(
+                        "{path} holds {text}, which is not a computer id",
+                        path=path,
+                        text=repr(text),
+                    )
+                )
             return text
         self.config_dir.mkdir(parents=True, exist_ok=True)
         made = new_computer_id(host_name())
@@ -82,13 +91,19 @@ class Installation:
         except FileNotFoundError:
             return {}
         except OSError as e:
-            raise SioulError(f"cannot read {self.settings_file}: {e.strerror}") from None
+            raise SioulError(
+                Core.mark("cannot read {path}: {error}", path=self.settings_file, error=e.strerror)
+            ) from None
         try:
             data = json.loads(raw)
         except json.JSONDecodeError:
-            raise SioulError(f"{self.settings_file} is damaged: not JSON") from None
+            raise SioulError(
+                Core.mark("{path} is damaged: not JSON", path=self.settings_file)
+            ) from None
         if not isinstance(data, dict):
-            raise SioulError(f"{self.settings_file} is damaged: not a table of settings")
+            raise SioulError(
+                Core.mark("{path} is damaged: not a table of settings", path=self.settings_file)
+            )
         return data
 
     def update_settings(self, **changes: Any) -> None:
@@ -127,27 +142,41 @@ class Installation:
         """The sharing folder set up here, opened with the cached key (no passphrase)."""
         folder = self.share_folder()
         if folder is None:
-            raise NotSetUp("no sharing folder is set up here: run `sioul-tray setup --share DIR`")
+            raise NotSetUp(
+                Core.mark("no sharing folder is set up here: run `sioul-tray setup --share DIR`")
+            )
         from sioul_tray.share.seal import read_seal
 
         folder_id = read_seal(folder).get("folder")
         if not isinstance(folder_id, str) or not COMPUTER_ID.fullmatch(folder_id):
-            raise SioulError(f"{folder / 'sioul.seal'} is damaged: no folder id")
+            raise SioulError(
+                Core.mark("{path} is damaged: no folder id", path=folder / "sioul.seal")
+            )
         path = self._key_file(folder_id)
         try:
             key = base64.b64decode(path.read_bytes().strip(), validate=True)
         except FileNotFoundError:
             raise NotSetUp(
-                f"this computer has no key for {folder}: run `sioul-tray setup --share {folder}`"
+                Core.mark(
+                    "this computer has no key for {folder}: "
+                    "run `sioul-tray setup --share {folder}`",
+                    folder=folder,
+                )
             ) from None
         except (OSError, ValueError) as e:
-            raise SioulError(f"cannot read the key in {path}: {e}") from None
+            raise SioulError(
+                Core.mark("cannot read the key in {path}: {error}", path=path, error=str(e))
+            ) from None
         try:
             return Share.unlock(folder, key)
         except WrongPassphrase:
             raise WrongPassphrase(
-                f"the key kept in {path} does not open {folder}: the folder was sealed again; "
-                f"run `sioul-tray setup --share {folder}`"
+                Core.mark(
+                    "the key kept in {path} does not open {folder}: the folder was sealed again; "
+                    "run `sioul-tray setup --share {folder}`",
+                    path=path,
+                    folder=folder,
+                )
             ) from None
 
     def lease(self, clock: Callable[[], float] = time.time) -> Lease:
@@ -166,8 +195,11 @@ class Installation:
                 f.seek(0)
                 holder = f.read().strip() or "?"
                 raise Busy(
-                    f"another sioul-tray process (pid {holder}) writes this computer's claims; "
-                    "try again when it has quit"
+                    Core.mark(
+                        "another sioul-tray process (pid {pid}) writes this computer's claims; "
+                        "try again when it has quit",
+                        pid=holder,
+                    )
                 )
             f.seek(0)
             f.truncate()

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import time
 
+from sioul_tray.i18n import Time
+
 
 def clock_time(t: float) -> str:
     """Local wall-clock time; with the date when it is not today."""
@@ -19,11 +21,23 @@ def ago(t: float, now: float) -> str:
     future = delta < 0
     delta = abs(delta)
     if delta < 45:
-        return "just now"
+        return Time.tr("just now")
+    # Whole templates, not "in " + span: word order differs between languages.
     if delta < 3600:
-        text = f"{round(delta / 60)} min"
-    elif delta < 2 * 86400:
-        text = f"{round(delta / 3600)} h"
-    else:
-        text = f"{round(delta / 86400)} days"
-    return f"in {text}" if future else f"{text} ago"
+        n = round(delta / 60)
+        return Time.tr("in %n min", None, n) if future else Time.tr("%n min ago", None, n)
+    if delta < 2 * 86400:
+        n = round(delta / 3600)
+        return Time.tr("in %n h", None, n) if future else Time.tr("%n h ago", None, n)
+    n = round(delta / 86400)  # 2 or more
+    return Time.tr("in %n days", None, n) if future else Time.tr("%n days ago", None, n)
+
+
+def span(seconds: float) -> str:
+    """A length of time, short: "40 s", "6 min", "3 h"."""
+    seconds = abs(int(seconds))
+    if seconds < 120:
+        return Time.tr("%n s", None, seconds)
+    if seconds < 7200:
+        return Time.tr("%n min", None, seconds // 60)
+    return Time.tr("%n h", None, seconds // 3600)

@@ -3,16 +3,27 @@
 Desktop tests (display, tray host, D-Bus) skip with a reason for a newcomer who lacks those parts,
 and fail instead when ``SIOUL_REQUIRE_DESKTOP=1`` (CI sets it): the `need` fixture of
 tests/qtkit.py, used by tests/tray and tests/desktop.
+
+Texts are English (the source language) whatever this machine's locale, unless a test asks for
+another language; the French catalogue is compiled first when missing or older than its ``.ts``
+(a checkout that was never built, or a catalogue just edited).
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 from sioul_tray.share import Share
+from sioul_tray.translations import compile_all
 from tests.helpers import FakeClock
+
+# Inherited by every child process the tests start (command line, tray, demo).
+os.environ["SIOUL_TRAY_LANG"] = "en"
+# Into the checkout's package, which the tests import (pytest's pythonpath ["."]).
+compile_all(only_stale=True)
 
 
 @pytest.fixture

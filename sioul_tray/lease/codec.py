@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from sioul_tray.errors import Unreadable
+from sioul_tray.i18n import Core
 from sioul_tray.lease.rules import COMPUTER_ID, PARTS, Claim, made
 from sioul_tray.share.seal import OVERHEAD
 
@@ -62,15 +63,15 @@ def padded(text: str, old_size: int | None) -> bytes:
 
 def _int(value: Any, what: str, top: int = MAX_INT) -> int:
     if type(value) is not int:  # not isinstance: a bool is an int to Python, not to us
-        raise Unreadable(f"not valid: {what} is not a whole number")
+        raise Unreadable(Core.mark("not valid: {what} is not a whole number", what=what))
     if not 0 <= value <= top:
-        raise Unreadable(f"not valid: {what} is out of range")
+        raise Unreadable(Core.mark("not valid: {what} is out of range", what=what))
     return value
 
 
 def _id(value: Any, what: str) -> str:
     if not isinstance(value, str) or not COMPUTER_ID.fullmatch(value):
-        raise Unreadable(f"not valid: {what} is not a computer id")
+        raise Unreadable(Core.mark("not valid: {what} is not a computer id", what=what))
     return value
 
 
@@ -81,20 +82,20 @@ def decode(plaintext: bytes | str) -> Claim:
         row = json.loads(text)
     except (ValueError, RecursionError):
         # ValueError covers bad UTF-8, bad JSON, and an integer over Python's 4300-digit limit.
-        raise Unreadable("not valid: not a claim") from None
+        raise Unreadable(Core.mark("not valid: not a claim")) from None
     if not isinstance(row, list) or len(row) < len(FIELDS):
-        raise Unreadable("not valid: fields are missing")
+        raise Unreadable(Core.mark("not valid: fields are missing"))
     computer, part, name, seq, since, renewed, active, taken, closed, wrote, sees, forgets = row[
         : len(FIELDS)
     ]
     if not isinstance(part, str) or part not in PARTS:
-        raise Unreadable("not valid: unknown part")
+        raise Unreadable(Core.mark("not valid: unknown part"))
     if not isinstance(name, str) or len(name) > 4 * MAX_NAME_BYTES:
-        raise Unreadable("not valid: the name is not text of a sensible length")
+        raise Unreadable(Core.mark("not valid: the name is not text of a sensible length"))
     if not isinstance(closed, bool):
-        raise Unreadable("not valid: closed is not true or false")
+        raise Unreadable(Core.mark("not valid: closed is not true or false"))
     if not isinstance(forgets, Mapping) or len(forgets) > MAX_FORGETS:
-        raise Unreadable("not valid: forgets is not a small table")
+        raise Unreadable(Core.mark("not valid: forgets is not a small table"))
     if (
         type(seq) is int
         and type(since) is int
@@ -130,7 +131,10 @@ def decode(plaintext: bytes | str) -> Claim:
         closed,
         wrote,
         None if sees is None else _id(sees, "sees"),
-        {_id(k, "a forgotten computer"): _int(v, "a forgotten seq") for k, v in forgets.items()}
+        {
+            _id(k, Core.mark("a forgotten computer")): _int(v, Core.mark("a forgotten seq"))
+            for k, v in forgets.items()
+        }
         if forgets
         else {},
     )

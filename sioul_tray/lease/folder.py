@@ -18,25 +18,44 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
 
+from sioul_tray.i18n import Core
+
 CLAIM_NAME = re.compile(r"([a-z0-9_]{1,63})\.lease")
 MAX_READ = 4096
 
 # Names some tool leaves beside claims, with what they are. First match wins.
 _NOT_CLAIMS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"\.~.*\.tmp"), "temporary file: still being written"),
-    (re.compile(r"(\.syncthing\..*|~syncthing~.*)\.tmp"), "Syncthing temporary: still syncing"),
-    (re.compile(r".*\.sync-conflict-.*"), "conflicted copy made by Syncthing"),
-    (re.compile(r".*\(.*conflicted copy.*\).*", re.I), "conflicted copy made by the sync tool"),
-    (re.compile(r".*\(.*case conflict.*\).*", re.I), "case conflict made by Dropbox"),
-    (re.compile(r".*_conflict-\d{8}-\d{6}.*"), "conflicted copy made by ownCloud or Nextcloud"),
-    (re.compile(r"\..*\.icloud"), "iCloud placeholder: not downloaded yet"),
-    (re.compile(r"\..*\.~[0-9a-f]+"), "Nextcloud temporary: still syncing"),
-    (re.compile(r".*\.(part|partial|crdownload|download)"), "partial download: still syncing"),
-    (re.compile(r"[a-z0-9_]{1,63} \d+\.lease"), "conflicted copy (iCloud style)"),
-    (re.compile(r"[a-z0-9_]{1,63}-[^.]+\.lease"), "conflicted copy (OneDrive style)"),
-    (re.compile(r"(\.ds_store|desktop\.ini|thumbs\.db|\.dropbox.*|icon\r)", re.I), "system file"),
-    (re.compile(r".*\.lease", re.I | re.S), "not a claim file name"),
+    (re.compile(r"\.~.*\.tmp"), Core.mark("temporary file: still being written")),
+    (
+        re.compile(r"(\.syncthing\..*|~syncthing~.*)\.tmp"),
+        Core.mark("Syncthing temporary: still syncing"),
+    ),
+    (re.compile(r".*\.sync-conflict-.*"), Core.mark("conflicted copy made by Syncthing")),
+    (
+        re.compile(r".*\(.*conflicted copy.*\).*", re.I),
+        Core.mark("conflicted copy made by the sync tool"),
+    ),
+    (re.compile(r".*\(.*case conflict.*\).*", re.I), Core.mark("case conflict made by Dropbox")),
+    (
+        re.compile(r".*_conflict-\d{8}-\d{6}.*"),
+        Core.mark("conflicted copy made by ownCloud or Nextcloud"),
+    ),
+    (re.compile(r"\..*\.icloud"), Core.mark("iCloud placeholder: not downloaded yet")),
+    (re.compile(r"\..*\.~[0-9a-f]+"), Core.mark("Nextcloud temporary: still syncing")),
+    (
+        re.compile(r".*\.(part|partial|crdownload|download)"),
+        Core.mark("partial download: still syncing"),
+    ),
+    (re.compile(r"[a-z0-9_]{1,63} \d+\.lease"), Core.mark("conflicted copy (iCloud style)")),
+    (re.compile(r"[a-z0-9_]{1,63}-[^.]+\.lease"), Core.mark("conflicted copy (OneDrive style)")),
+    (
+        re.compile(r"(\.ds_store|desktop\.ini|thumbs\.db|\.dropbox.*|icon\r)", re.I),
+        Core.mark("system file"),
+    ),
+    (re.compile(r".*\.lease", re.I | re.S), Core.mark("not a claim file name")),
 )
+
+VANISHED = Core.mark("vanished while reading")
 
 # Reasons that only mean "wait a little": the tray lists them but does not warn (tray/model.py).
 PASSING = frozenset(
@@ -57,7 +76,7 @@ def why_not_a_claim(name: str) -> str:
     for pattern, reason in _NOT_CLAIMS:
         if pattern.fullmatch(name):
             return reason
-    return "not a claim"
+    return Core.mark("not a claim")
 
 
 class Entry(NamedTuple):
@@ -95,7 +114,9 @@ def scan(folder: Path, known: dict[str, tuple[int, int, int]] | None = None) -> 
     except FileNotFoundError:
         return
     except OSError as e:
-        yield Entry(name=".", problem=f"cannot list the folder: {e.strerror}")
+        yield Entry(
+            name=".", problem=Core.mark("cannot list the folder: {error}", error=e.strerror)
+        )
         return
     with listing:
         for item in listing:
@@ -111,34 +132,34 @@ def _read(item: os.DirEntry[str], known: dict[str, tuple[int, int, int]] | None)
     try:
         if not item.is_file(follow_symlinks=False):  # from the listing: no system call on Linux
             if item.is_symlink():
-                return Entry(name, problem="a link, not a file")
+                return Entry(name, problem=Core.mark("a link, not a file"))
             if item.is_dir(follow_symlinks=False):
-                return Entry(name, problem="a folder, not a file")
-            return Entry(name, problem="not a regular file")
+                return Entry(name, problem=Core.mark("a folder, not a file"))
+            return Entry(name, problem=Core.mark("not a regular file"))
     except OSError:
-        return Entry(name, problem="vanished while reading")
+        return Entry(name, problem=VANISHED)
     try:
         fd = os.open(item.path, _OPEN_FLAGS)
     except FileNotFoundError:
-        return Entry(name, problem="vanished while reading")
+        return Entry(name, problem=VANISHED)
     except PermissionError:
-        return Entry(name, problem="cannot be read: permission denied")
+        return Entry(name, problem=Core.mark("cannot be read: permission denied"))
     except OSError as e:
         if e.errno == errno.ELOOP:
-            return Entry(name, problem="a link, not a file")
-        return Entry(name, problem=f"cannot be read: {e.strerror}")
+            return Entry(name, problem=Core.mark("a link, not a file"))
+        return Entry(name, problem=Core.mark("cannot be read: {error}", error=e.strerror))
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
-            return Entry(name, problem="not a regular file")
+            return Entry(name, problem=Core.mark("not a regular file"))
         sig = (st.st_ino, st.st_size, st.st_mtime_ns)
         if known is not None and known.get(name) == sig:
             return Entry(name, sig)
         size = st.st_size
         if size == 0:
-            return Entry(name, sig, problem="empty: still syncing")
+            return Entry(name, sig, problem=Core.mark("empty: still syncing"))
         if size > MAX_READ:
-            return Entry(name, sig, problem=f"too large ({size} bytes)")
+            return Entry(name, sig, problem=Core.mark("too large ({size} bytes)", size=size))
         # One byte more than fstat said: a file that grew meanwhile shows in the same call.
         data = os.read(fd, size + 1)
         while len(data) < size:  # a short read (a network file system): read on to the end
@@ -149,12 +170,12 @@ def _read(item: os.DirEntry[str], known: dict[str, tuple[int, int, int]] | None)
         if len(data) > size:
             data += os.read(fd, MAX_READ + 1 - len(data))
             if len(data) > MAX_READ:
-                return Entry(name, sig, problem="grew too large while reading")
+                return Entry(name, sig, problem=Core.mark("grew too large while reading"))
         return Entry(name, sig, data)
     except PermissionError:
-        return Entry(name, problem="cannot be read: permission denied")
+        return Entry(name, problem=Core.mark("cannot be read: permission denied"))
     except OSError as e:
-        return Entry(name, problem=f"cannot be read: {e.strerror}")
+        return Entry(name, problem=Core.mark("cannot be read: {error}", error=e.strerror))
     finally:
         os.close(fd)
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import cast
 
 from sioul_tray.errors import SioulError, Unreadable
+from sioul_tray.i18n import Core
 from sioul_tray.lease import codec, memory
 from sioul_tray.lease.folder import (
     Entry,
@@ -94,7 +95,12 @@ class Lease:
         overlays: Iterable[Overlay] = (),
     ) -> None:
         if not COMPUTER_ID.fullmatch(computer):
-            raise SioulError(f"{computer!r} is not a computer id: use a-z, 0-9 and _ (1 to 63)")
+            raise SioulError(
+                Core.mark(
+                    "{computer} is not a computer id: use a-z, 0-9 and _ (1 to 63)",
+                    computer=repr(computer),
+                )
+            )
         started()  # the process's start, as the lease first asked
         self.share = share
         self.computer = computer
@@ -191,7 +197,7 @@ class Lease:
         declaration (a claim file is at most 512 bytes).
         """
         if computer == self.computer:
-            raise SioulError("this computer cannot declare itself gone")
+            raise SioulError(Core.mark("this computer cannot declare itself gone"))
         now = self._now()
         t = int(now)
         planned: list[tuple[str, _Part, Claim, tuple[int, int]]] = []
@@ -219,13 +225,26 @@ class Lease:
             widest = dataclasses.replace(claim, sees="x" * 63)
             if not codec.fits(codec.encode(widest), spare=FORGET_SPARE):
                 raise SioulError(
-                    f"this computer's claim has no room to declare {computer!r} gone: "
-                    f"{len(forgets) - 1} computers are declared gone already; "
-                    "try again once they have been gone for two days"
+                    Core.mark(
+                        "this computer's claim has no room to declare {computer} gone: "
+                        "%n computers are declared gone already; "
+                        "try again once they have been gone for two days",
+                        None,
+                        len(forgets) - 1,
+                        one="this computer's claim has no room to declare {computer} gone: "
+                        "1 computer is declared gone already; "
+                        "try again once it has been gone for two days",
+                        computer=repr(computer),
+                    )
                 )
             planned.append((part, p, claim, (theirs.seq, t if heard is None else heard)))
         if not planned:
-            raise SioulError(f"no claim of {computer!r} was ever read here: nothing to forget")
+            raise SioulError(
+                Core.mark(
+                    "no claim of {computer} was ever read here: nothing to forget",
+                    computer=repr(computer),
+                )
+            )
         # Every part is checked before any is written: a refusal changes nothing.
         for part, p, claim, declared in planned:
             p.forgets[computer] = declared
@@ -253,7 +272,13 @@ class Lease:
 
     def _read(self, part: str, now: float) -> _Part:
         if part not in PARTS:
-            raise SioulError(f"unknown part {part!r}: the parts are {', '.join(PARTS)}")
+            raise SioulError(
+                Core.mark(
+                    "unknown part {part}: the parts are {parts}",
+                    part=repr(part),
+                    parts=", ".join(PARTS),
+                )
+            )
         p = self._parts[part]
         t = int(now)
         problems: list[tuple[str, str]] = []
@@ -290,7 +315,12 @@ class Lease:
             try:
                 fetched = list(overlay.fetch(part))
             except OSError as e:
-                problems.append((overlay.name, f"overlay cannot be read: {e.strerror or e}"))
+                problems.append(
+                    (
+                        overlay.name,
+                        Core.mark("overlay cannot be read: {error}", error=e.strerror or str(e)),
+                    )
+                )
                 continue
             for name, _, data, problem in fetched:
                 where = f"{overlay.name}: {name}"
@@ -340,16 +370,16 @@ class Lease:
             try:
                 text = plaintext.decode("utf-8").rstrip(" ")
             except UnicodeDecodeError:
-                raise Unreadable("not valid: not a claim") from None
+                raise Unreadable(Core.mark("not valid: not a claim")) from None
             claim = codec.decode(text)
         except Unreadable as e:
-            reason = str(e)
+            reason: str = e.args[0]  # the marked reason (a Text), translated on screen
             if reason.startswith("damaged"):
                 return self._copied_from(relpath, data, neighbours) or reason
             return reason
         stem = name[:-6]  # without ".lease"
         if claim.computer != stem or claim.part != part:
-            return "does not match its file name"
+            return Core.mark("does not match its file name")
         return claim, text
 
     def _copied_from(self, relpath: str, data: bytes, neighbours: list[Entry]) -> str | None:
@@ -371,8 +401,8 @@ class Lease:
                 except Unreadable:
                     continue
                 if other.split("/")[1] != relpath.split("/")[1]:
-                    return f"copied from another part ({other})"
-                return f"copied from another name ({name})"
+                    return Core.mark("copied from another part ({file})", file=other)
+                return Core.mark("copied from another name ({file})", file=name)
         return None
 
     def _learn(
@@ -388,7 +418,16 @@ class Lease:
         """Take in the best copy of one computer's claim found by this read."""
         c = claim.computer
         if known is not None and claim.seq < known.seq:
-            problems.append((where, f"stale copy: seq {claim.seq}, already read seq {known.seq}"))
+            problems.append(
+                (
+                    where,
+                    Core.mark(
+                        "stale copy: seq {seq}, already read seq {known}",
+                        seq=claim.seq,
+                        known=known.seq,
+                    ),
+                )
+            )
             p.read.add(c)
             return
         if known is not None and claim.seq == known.seq:
@@ -468,14 +507,20 @@ class Lease:
         try:
             if not p.made_folder:
                 if not self.share.folder.is_dir():
-                    raise SioulError(f"the sharing folder {self.share.folder} is missing")
+                    raise SioulError(
+                        Core.mark(
+                            "the sharing folder {folder} is missing", folder=self.share.folder
+                        )
+                    )
                 folder.mkdir(parents=True, exist_ok=True)
                 p.made_folder = True
             data = self.share.seal(relpath, codec.padded(text, file_size(path)))
             write_atomic(path, data)
             sig = signature_of(os.stat(path))
         except OSError as e:
-            raise SioulError(f"cannot write {path}: {e.strerror or e}") from None
+            raise SioulError(
+                Core.mark("cannot write {path}: {error}", path=path, error=e.strerror or str(e))
+            ) from None
         p.files[path.name] = (sig, claim, text)
         p.sigs[path.name] = sig
         p.best[self.computer] = claim
@@ -485,7 +530,12 @@ class Lease:
             try:
                 overlay.publish(part, path.name, data)
             except OSError as e:
-                p.problems.append((overlay.name, f"overlay cannot be written: {e.strerror or e}"))
+                p.problems.append(
+                    (
+                        overlay.name,
+                        Core.mark("overlay cannot be written: {error}", error=e.strerror or str(e)),
+                    )
+                )
         self._save()
         claims = [claim if c.computer == self.computer else c for c in view.claims]
         opened = None if claim.closed else claim.since
@@ -498,7 +548,7 @@ class Lease:
     def _wrote(self, mine: Claim | None, wrote: int | None) -> int:
         if wrote is not None:
             if wrote < 0:
-                raise SioulError("wrote must not be negative")
+                raise SioulError(Core.mark("wrote must not be negative"))
             return int(wrote)
         return mine.wrote if mine else 0
 

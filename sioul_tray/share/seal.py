@@ -25,6 +25,7 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
 
 from sioul_tray.errors import SealDamaged, SealExists, SioulError, Unreadable, WrongPassphrase
+from sioul_tray.i18n import Core
 
 SEAL_NAME = "sioul.seal"
 SEAL_VERSION = 1
@@ -62,11 +63,15 @@ def _b64(data: bytes) -> str:
 
 def _unb64(text: object, what: str) -> bytes:
     if not isinstance(text, str):
-        raise SealDamaged(f"{SEAL_NAME} is damaged: {what} is not text")
+        raise SealDamaged(
+            Core.mark("{file} is damaged: {what} is not text", file=SEAL_NAME, what=what)
+        )
     try:
         return base64.b64decode(text, validate=True)
     except ValueError:
-        raise SealDamaged(f"{SEAL_NAME} is damaged: {what} is not base64") from None
+        raise SealDamaged(
+            Core.mark("{file} is damaged: {what} is not base64", file=SEAL_NAME, what=what)
+        ) from None
 
 
 def _wrap_aad(folder_id: str, creator: str) -> bytes:
@@ -109,7 +114,7 @@ class Share:
     ) -> Share:
         """Seal a new sharing folder. Never overwrites: FileExistsError if it has a seal."""
         if not passphrase:
-            raise SioulError("the passphrase is empty")
+            raise SioulError(Core.mark("the passphrase is empty"))
         folder = Path(folder)
         folder_id = os.urandom(8).hex()
         folder_key = os.urandom(32)
@@ -138,7 +143,9 @@ class Share:
                 path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o644
             )
         except FileExistsError:
-            raise SealExists(f"{path} exists already: join it with its passphrase") from None
+            raise SealExists(
+                Core.mark("{path} exists already: join it with its passphrase", path=path)
+            ) from None
         try:
             os.write(fd, data)
             os.fsync(fd)
@@ -152,28 +159,35 @@ class Share:
         folder = Path(folder)
         doc = read_seal(folder)
         kdf = doc["kdf"]
-        salt = _unb64(kdf.get("salt"), "the salt")
+        salt = _unb64(kdf.get("salt"), Core.mark("the salt"))
         cost, r, p = kdf.get("log2n"), kdf.get("r"), kdf.get("p")
         if kdf.get("name") != "scrypt" or not all(
             isinstance(v, int) and not isinstance(v, bool) for v in (cost, r, p)
         ):
-            raise SealDamaged(f"{folder / SEAL_NAME} is damaged: unknown key derivation")
+            raise SealDamaged(
+                Core.mark("{path} is damaged: unknown key derivation", path=folder / SEAL_NAME)
+            )
         if not (10 <= cost <= 22 and 1 <= r <= 32 and 1 <= p <= 16):
-            raise SealDamaged(f"{folder / SEAL_NAME} is damaged: absurd key derivation cost")
+            raise SealDamaged(
+                Core.mark("{path} is damaged: absurd key derivation cost", path=folder / SEAL_NAME)
+            )
         kek = _passphrase_key(passphrase, salt, cost, r, p)
-        check = _unb64(doc.get("check"), "the check value")
+        check = _unb64(doc.get("check"), Core.mark("the check value"))
         if not _same(_hkdf(kek, b"sioul passphrase check", 16), check):
-            raise WrongPassphrase(f"wrong passphrase for {folder}")
+            raise WrongPassphrase(Core.mark("wrong passphrase for {folder}", folder=folder))
         wrapped = doc["wrapped"]
-        nonce = _unb64(wrapped.get("nonce"), "the nonce")
-        sealed = _unb64(wrapped.get("key"), "the wrapped key")
+        nonce = _unb64(wrapped.get("nonce"), Core.mark("the nonce"))
+        sealed = _unb64(wrapped.get("key"), Core.mark("the wrapped key"))
         try:
             folder_key = AESGCM(kek).decrypt(
                 nonce, sealed, _wrap_aad(doc["folder"], doc["creator"])
             )
         except (InvalidTag, ValueError):
             raise SealDamaged(
-                f"{folder / SEAL_NAME} is damaged: the passphrase fits but the key does not open"
+                Core.mark(
+                    "{path} is damaged: the passphrase fits but the key does not open",
+                    path=folder / SEAL_NAME,
+                )
             ) from None
         return cls._checked(folder, doc, folder_key)
 
@@ -187,7 +201,9 @@ class Share:
     def _checked(cls, folder: Path, doc: dict[str, Any], folder_key: bytes) -> Share:
         share = cls(folder, doc["folder"], doc["creator"], folder_key)
         if share.key_id.hex() != doc.get("key_id"):
-            raise WrongPassphrase(f"the key kept on this computer does not open {folder}")
+            raise WrongPassphrase(
+                Core.mark("the key kept on this computer does not open {folder}", folder=folder)
+            )
         return share
 
     # -- claims ---------------------------------------------------------------------------
@@ -201,24 +217,24 @@ class Share:
     def unseal(self, relpath: str, data: bytes) -> bytes:
         """The plaintext of a claim file at `relpath`, or Unreadable with the reason."""
         if len(data) < OVERHEAD:
-            raise Unreadable("truncated: still syncing or damaged")
+            raise Unreadable(Core.mark("truncated: still syncing or damaged"))
         header = data[:HEADER_SIZE]
         if header[:4] != CLAIM_MAGIC:
-            raise Unreadable("not a Sioul claim")
+            raise Unreadable(Core.mark("not a Sioul claim"))
         version = header[4]
         if version > CLAIM_VERSION:
-            raise Unreadable("made by a newer version of sioul-tray")
+            raise Unreadable(Core.mark("made by a newer version of sioul-tray"))
         if version != CLAIM_VERSION:
-            raise Unreadable(f"unknown claim format {version}")
+            raise Unreadable(Core.mark("unknown claim format {version}", version=version))
         if header[5:] != self.key_id:
-            raise Unreadable("sealed with another key (another sharing folder's seal)")
+            raise Unreadable(Core.mark("sealed with another key (another sharing folder's seal)"))
         nonce = data[HEADER_SIZE : HEADER_SIZE + NONCE_SIZE]
         try:
             return self._claims.decrypt(
                 nonce, data[HEADER_SIZE + NONCE_SIZE :], header + relpath.encode()
             )
         except InvalidTag:
-            raise Unreadable("damaged or still syncing") from None
+            raise Unreadable(Core.mark("damaged or still syncing")) from None
 
 
 def read_seal(folder: Path) -> dict[str, Any]:
@@ -228,24 +244,34 @@ def read_seal(folder: Path) -> dict[str, Any]:
         raw = path.read_bytes()
     except FileNotFoundError:
         raise SioulError(
-            f"{folder} has no {SEAL_NAME}: it is not a Sioul sharing folder yet"
+            Core.mark(
+                "{folder} has no {file}: it is not a Sioul sharing folder yet",
+                folder=folder,
+                file=SEAL_NAME,
+            )
         ) from None
     except OSError as e:
-        raise SioulError(f"cannot read {path}: {e.strerror}") from None
+        raise SioulError(
+            Core.mark("cannot read {path}: {error}", path=path, error=e.strerror)
+        ) from None
     if len(raw) > 65536:
-        raise SealDamaged(f"{path} is damaged: too large")
+        raise SealDamaged(Core.mark("{path} is damaged: too large", path=path))
     try:
         doc = json.loads(raw)
     except (UnicodeDecodeError, json.JSONDecodeError):
-        raise SealDamaged(f"{path} is damaged: not JSON") from None
+        raise SealDamaged(Core.mark("{path} is damaged: not JSON", path=path)) from None
     if not isinstance(doc, dict) or doc.get("format") != "sioul-seal":
-        raise SealDamaged(f"{path} is damaged: not a Sioul seal")
+        raise SealDamaged(Core.mark("{path} is damaged: not a Sioul seal", path=path))
     version = doc.get("version")
     if not isinstance(version, int) or isinstance(version, bool):
-        raise SealDamaged(f"{path} is damaged: no version")
+        raise SealDamaged(Core.mark("{path} is damaged: no version", path=path))
     if version > SEAL_VERSION:
-        raise SealDamaged(f"{path} was made by a newer version of sioul-tray: update this one")
+        raise SealDamaged(
+            Core.mark(
+                "{path} was made by a newer version of sioul-tray: update this one", path=path
+            )
+        )
     for key, kind in (("folder", str), ("creator", str), ("kdf", dict), ("wrapped", dict)):
         if not isinstance(doc.get(key), kind):
-            raise SealDamaged(f"{path} is damaged: {key} is missing")
+            raise SealDamaged(Core.mark("{path} is damaged: {key} is missing", path=path, key=key))
     return doc

@@ -18,7 +18,8 @@ from PySide6.QtCore import QObject, QSocketNotifier, QTimer, QUrl
 from PySide6.QtGui import QAction, QCursor, QDesktopServices
 from PySide6.QtWidgets import QApplication, QMenu, QSystemTrayIcon, QWidget
 
-from sioul_tray import __version__
+from sioul_tray import __version__, i18n
+from sioul_tray.i18n import App
 from sioul_tray.lease import PARTS
 from sioul_tray.tray import autostart, model
 from sioul_tray.tray.controller import Controller
@@ -136,21 +137,23 @@ class Tray(QObject):
         except (SioulError, OSError) as e:
             from PySide6.QtWidgets import QMessageBox
 
-            QMessageBox.warning(None, "sioul-tray", str(e))
+            QMessageBox.warning(None, "sioul-tray", _error_text(e))
 
     def _run(self, item: Item) -> None:
         view = self.controller.view
         if item.action is Action.TAKE_INVOICES:
             question = model.take_confirmation(view) if view is not None else None
-            if question is None or self._confirm("Make invoices here", question):
+            if question is None or self._confirm(App.tr("Make invoices here"), question):
                 self.controller.take("invoices")
         elif item.action is Action.FORGET:
             name = view.name_of(item.data) if view is not None else item.data
             if self._confirm(
-                f"{name} is gone for good",
-                f"Treat {name} as gone for good (given away, reinstalled, broken)?\n\n"
-                f"Its claims stop counting here and on every computer that reads this one's. "
-                f"If {name} comes back, it counts again.",
+                App.tr("{computer} is gone for good").format(computer=name),
+                App.tr(
+                    "Treat {computer} as gone for good (given away, reinstalled, broken)?\n\n"
+                    "Its claims stop counting here and on every computer that reads this one's. "
+                    "If {computer} comes back, it counts again."
+                ).format(computer=name),
             ):
                 self.controller.forget(item.data)
         elif item.action is Action.COMPUTERS:
@@ -181,15 +184,22 @@ class Tray(QObject):
         view = self.controller.view
         idle = view.idle_source if view is not None else "?"
         if view is not None and not view.idle_known:
-            idle = "none works here: counting from the session start"
+            idle = App.tr("none works here: counting from the session start")
         QMessageBox.about(
             None,
-            "About sioul-tray",
-            f"sioul-tray {__version__}\n\n"
-            f"Keeps Sioul's medicines and invoices on one computer at a time.\n\n"
-            f"This computer: {self.controller.computer}\n"
-            f"Sharing folder: {self.controller.folder}\n"
-            f"Idle time from: {idle}",
+            App.tr("About sioul-tray"),
+            App.tr(
+                "sioul-tray {version}\n\n"
+                "Keeps Sioul's medicines and invoices on one computer at a time.\n\n"
+                "This computer: {computer}\n"
+                "Sharing folder: {folder}\n"
+                "Idle time from: {idle}"
+            ).format(
+                version=__version__,
+                computer=self.controller.computer,
+                folder=self.controller.folder,
+                idle=idle,
+            ),
         )
 
     def computers(self) -> QWidget:
@@ -251,6 +261,14 @@ def _no_display() -> bool:
     return not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
+def _error_text(e: BaseException) -> str:
+    """An error as the person reads it: the core's message translated; an OSError's file and
+    the system's words."""
+    if isinstance(e, OSError) and e.strerror:
+        return f"{e.filename}: {e.strerror}" if e.filename else e.strerror
+    return i18n.message(e)
+
+
 def handle_request(tray: Tray, controller: Controller, argv: list[str]) -> tuple[int, str]:
     """A request from a second launch or from the command line, run in the tray."""
     from sioul_tray.errors import SioulError
@@ -258,10 +276,9 @@ def handle_request(tray: Tray, controller: Controller, argv: list[str]) -> tuple
     try:
         return _handle(tray, controller, argv)
     except (SioulError, OSError) as e:
-        # Said to the asking process, like the command line would; the tray goes on.
-        where = f"{e.filename}: " if isinstance(e, OSError) and e.filename else ""
-        text = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
-        return 1, f"sioul-tray: {where}{text}\n"
+        # Said to the asking process, like the command line would; the tray goes on. In the
+        # tray's language: the asking command line usually runs in the same session's.
+        return 1, App.tr("sioul-tray: {error}").format(error=_error_text(e)) + "\n"
 
 
 def _handle(tray: Tray, controller: Controller, argv: list[str]) -> tuple[int, str]:
@@ -276,18 +293,19 @@ def _handle(tray: Tray, controller: Controller, argv: list[str]) -> tuple[int, s
         return 0, ""
     if command == "take" and args == ["invoices"]:
         controller.take("invoices")
-        return (
-            0,
-            "Invoices are taken here; this computer starts once every other one has seen it.\n",
+        text = App.tr(
+            "Invoices are taken here; this computer starts once every other one has seen it."
         )
+        return 0, text + "\n"
     if command == "forget" and len(args) == 1:
         controller.forget(args[0])
-        return 0, f"{args[0]} is declared gone for good.\n"
+        return 0, App.tr("{computer} is declared gone for good.").format(computer=args[0]) + "\n"
     if command in ("close", "renew") and all(a in PARTS for a in args):
         parts = args or list(PARTS)
         if command == "close":
             controller.pause(parts)
-            return 0, f"Closed: {', '.join(parts)} (until `sioul-tray renew`)\n"
+            text = App.tr("Closed: {parts} (until `sioul-tray renew`)")
+            return 0, text.format(parts=", ".join(parts)) + "\n"
         controller.unpause(parts)
         if controller.asleep:
             controller.resume()
@@ -302,10 +320,21 @@ def _handle(tray: Tray, controller: Controller, argv: list[str]) -> tuple[int, s
                                controller.running and not controller.asleep,
                                controller.clock())  # fmt: skip
         return 0, json.dumps(content) + "\n"
-    return 2, f"sioul-tray: the running tray cannot do {' '.join(argv)!r}\n"
+    text = App.tr("sioul-tray: the running tray cannot do {request}")
+    return 2, text.format(request=repr(" ".join(argv))) + "\n"
 
 
-def run(argv: list[str] | None = None) -> int:
+def install_language(app: QApplication, language: str | None = None) -> str:
+    """Show the tray in `language` (--lang), else SIOUL_TRAY_LANG, else the system's language as
+    Qt reads it; Qt's own words (OK, Cancel) too. The language installed."""
+    from PySide6.QtCore import QLocale
+
+    i18n.install(i18n.choose(language, QLocale.system().uiLanguages()))
+    i18n.install_qt(app)
+    return i18n.language()
+
+
+def run(argv: list[str] | None = None, language: str | None = None) -> int:
     """Start the tray: one per installation, claims closed on every way out."""
     from sioul_tray.desktop import idle, notify, sleep
     from sioul_tray.errors import Busy, SioulError
@@ -313,7 +342,7 @@ def run(argv: list[str] | None = None) -> int:
     from sioul_tray.tray import single
 
     if _no_display():
-        print("sioul-tray: no display here; use the command line (sioul-tray --help)",
+        print(App.tr("sioul-tray: no display here; use the command line (sioul-tray --help)"),
               file=sys.stderr)  # fmt: skip
         return 2
     from sioul_tray.tray import qtfix
@@ -324,6 +353,7 @@ def run(argv: list[str] | None = None) -> int:
     app.setApplicationName(APP)
     app.setDesktopFileName(autostart.APP_ID)  # Wayland finds the desktop entry by it
     app.setQuitOnLastWindowClosed(False)
+    install_language(app, language)
 
     answer = single.ask(inst.state_dir, ["show"], timeout_ms=1000)
     if answer is not None:
@@ -335,7 +365,7 @@ def run(argv: list[str] | None = None) -> int:
         except Busy:
             # Another tray of this installation is starting or busy: let it open its menu.
             single.ask(inst.state_dir, ["show"], timeout_ms=5000)
-            print("sioul-tray: already running", file=sys.stderr)
+            print(App.tr("sioul-tray: already running"), file=sys.stderr)
             return 0
         try:
             if inst.share_folder() is None and _setup(inst) is None:
@@ -345,10 +375,8 @@ def run(argv: list[str] | None = None) -> int:
         except (SioulError, OSError) as e:
             from PySide6.QtWidgets import QMessageBox
 
-            if isinstance(e, OSError) and e.strerror:
-                e = SioulError(f"{e.filename}: {e.strerror}" if e.filename else e.strerror)
-            QMessageBox.warning(None, "sioul-tray", str(e))
-            print(f"sioul-tray: {e}", file=sys.stderr)
+            QMessageBox.warning(None, "sioul-tray", _error_text(e))
+            print(App.tr("sioul-tray: {error}").format(error=_error_text(e)), file=sys.stderr)
             return 1
         assert folder is not None
         session_bus, system_bus = _buses()

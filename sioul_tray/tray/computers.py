@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QDialog, QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout
 
+from sioul_tray.i18n import Computers, translated
 from sioul_tray.lease import PARTS
 from sioul_tray.tray import model
 from sioul_tray.tray.controller import Controller
@@ -17,14 +18,21 @@ class ComputersWindow(QDialog):
     """Every claim (name, last heard, used, keeps, closed, how far it wrote), every unreadable
     file with its reason."""
 
-    COLUMNS = ("Part", "Computer", "Last heard", "Used", "Keeps", "Closed", "Wrote")
-
     def __init__(self, controller: Controller) -> None:
         super().__init__()
-        self.setWindowTitle("Computers — sioul-tray")
+        self.setWindowTitle(Computers.tr("Computers — sioul-tray"))
         layout = QVBoxLayout(self)
-        self.table = QTableWidget(0, len(self.COLUMNS), self)
-        self.table.setHorizontalHeaderLabels(self.COLUMNS)
+        columns = [
+            Computers.tr("Part"),
+            Computers.tr("Computer"),
+            Computers.tr("Last heard"),
+            Computers.tr("Used"),
+            Computers.tr("Keeps"),
+            Computers.tr("Closed"),
+            Computers.tr("Wrote"),
+        ]
+        self.table = QTableWidget(0, len(columns), self)
+        self.table.setHorizontalHeaderLabels(columns)
         layout.addWidget(self.table)
         self.problems = QLabel(self)
         self.problems.setWordWrap(True)
@@ -42,20 +50,23 @@ class ComputersWindow(QDialog):
             for c in lease.claims(part):
                 when = heard.get(c.computer)
                 rows.append([
-                    model.LABELS.get(part, part),
-                    f"{c.name} (this computer)" if c.computer == controller.computer else c.name,
-                    model.hhmm(when) if when is not None else "not heard",
+                    model.label(part),
+                    Computers.tr("{name} (this computer)").format(name=c.name)
+                    if c.computer == controller.computer else c.name,
+                    model.hhmm(when) if when is not None else Computers.tr("not heard"),
                     model.hhmm(c.active),
-                    "yes" if c.computer == keeper else "",
-                    "closed" if c.closed else "",
+                    Computers.tr("yes") if c.computer == keeper else "",
+                    Computers.tr("closed") if c.closed else "",
                     str(c.wrote),
                 ])  # fmt: skip
         self.table.setRowCount(len(rows))
         for r, row in enumerate(rows):
             for col, text in enumerate(row):
                 self.table.setItem(r, col, QTableWidgetItem(text))
-        problems = [f"leases/{p}/{name}: {reason}" for p in PARTS for name, reason in
-                    lease.problems(p)]  # fmt: skip
+        problems = [f"leases/{p}/{name}: {translated(reason)}" for p in PARTS
+                    for name, reason in lease.problems(p)]  # fmt: skip
         self.problems.setText(
-            "Files that do not read:\n" + "\n".join(problems) if problems else "Every file reads."
+            Computers.tr("Files that do not read:") + "\n" + "\n".join(problems)
+            if problems
+            else Computers.tr("Every file reads.")
         )

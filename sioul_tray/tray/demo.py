@@ -16,6 +16,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer
 
+from sioul_tray.i18n import Tour, translated
 from sioul_tray.lease import PARTS, Lease
 from sioul_tray.share import Share
 
@@ -34,21 +35,23 @@ class Phase:
     take: str | None = None  # a simulated computer that takes invoices at this phase's start
     crash: str | None = None  # a simulated computer that stops without closing its claims
     here_takes: bool = False  # the person makes invoices here ("Make invoices here")
-    caption: str = ""
+    caption: str = ""  # marked: translated when shown
 
 
 SCRIPT = (
     Phase(0, HERE, frozenset({"laptop"}), here_takes=True,
-          caption="You are here and make invoices here; Laptop runs too"),
-    Phase(150, "laptop", frozenset({"laptop"}), caption="You move to Laptop: medicines follow"),
+          caption=Tour.mark("You are here and make invoices here; Laptop runs too")),
+    Phase(150, "laptop", frozenset({"laptop"}),
+          caption=Tour.mark("You move to Laptop: medicines follow")),
     Phase(300, HERE, frozenset({"laptop", "office_pc"}), take="office_pc",
-          caption="You come back; Office PC starts and takes invoices"),
-    Phase(450, HERE, frozenset({"office_pc"}), caption="Laptop goes to sleep (closes)"),
+          caption=Tour.mark("You come back; Office PC starts and takes invoices")),
+    Phase(450, HERE, frozenset({"office_pc"}), caption=Tour.mark("Laptop goes to sleep (closes)")),
     Phase(540, HERE, frozenset(), crash="office_pc",
-          caption="Office PC crashes without closing: it still holds invoices"),
+          caption=Tour.mark("Office PC crashes without closing: it still holds invoices")),
     Phase(600, HERE, frozenset(), here_takes=True,
-          caption="You make invoices here: they wait for Office PC, which may be gone for good"),
-    Phase(720, HERE, frozenset({"laptop"}), caption="Laptop is back"),
+          caption=Tour.mark("You make invoices here: they wait for Office PC, "
+                            "which may be gone for good")),
+    Phase(720, HERE, frozenset({"laptop"}), caption=Tour.mark("Laptop is back")),
 )  # fmt: skip
 
 
@@ -125,7 +128,7 @@ class Demo(QObject):
         return int(now) if self.phase.person == computer else int(self.start) - 3600
 
 
-def run() -> int:
+def run(language: str | None = None) -> int:
     """Start the demo tray; quits like the real one (claims closed), then removes everything."""
     import sys
 
@@ -133,7 +136,7 @@ def run() -> int:
 
     from sioul_tray.desktop import notify
     from sioul_tray.tray import autostart, qtfix
-    from sioul_tray.tray.app import APP, Signals, Tray
+    from sioul_tray.tray.app import APP, Signals, Tray, install_language
     from sioul_tray.tray.controller import Controller
 
     qtfix.keep_none_alive()
@@ -141,9 +144,12 @@ def run() -> int:
     app.setApplicationName(APP)
     app.setDesktopFileName(autostart.APP_ID)
     app.setQuitOnLastWindowClosed(False)
+    install_language(app, language)
     with tempfile.TemporaryDirectory(prefix="sioul-tray-demo-") as tmp:
         demo = Demo(Path(tmp))
-        demo.on_phase = lambda phase: print(f"demo: {phase.caption}", file=sys.stderr)
+        demo.on_phase = lambda phase: print(
+            Tour.tr("demo: {caption}").format(caption=translated(phase.caption)), file=sys.stderr
+        )
         controller = Controller(demo.lease, HERE, demo.folder, demo.person, Path(tmp) / "state")
         demo.take_here = lambda: controller.take("invoices")
         demo.step()
@@ -156,8 +162,10 @@ def run() -> int:
         controller.start()
         demo.timer.start()
         tray.show()
-        print(f"sioul-tray demo: a temporary folder in {tmp}; quit from the menu or Ctrl+C",
-              file=sys.stderr)  # fmt: skip
+        text = Tour.tr(
+            "sioul-tray demo: a temporary folder in {folder}; quit from the menu or Ctrl+C"
+        )
+        print(text.format(folder=tmp), file=sys.stderr)
         code = app.exec()
         controller.shutdown()
         del signals

@@ -12,10 +12,20 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
+from sioul_tray.i18n import Menu, Notification, translated
 from sioul_tray.lease import ALIVE, PARTS, SETTLING, Keeper, Rule
 from sioul_tray.lease.folder import PASSING
+from sioul_tray.timefmt import span
 
-LABELS = {"medicines": "Medicines", "invoices": "Invoices"}
+
+def label(part: str) -> str:
+    """A part's name as the menu shows it (translated when asked, not at import)."""
+    if part == "medicines":
+        return Menu.tr("Medicines")
+    if part == "invoices":
+        return Menu.tr("Invoices")
+    return part.capitalize()
+
 
 # A clock that is off by more than this is worth a warning (the spec reports offsets over RENEW).
 CLOCK_WARNING = 60
@@ -113,11 +123,14 @@ def _waiting_text(view: View, part: str, waiting: Iterable[str]) -> str:
     names = []
     for computer in waiting:
         heard = view.heard(part, computer)
-        when = f"last heard {hhmm(heard)}" if heard is not None else "not heard yet"
-        names.append(f"{view.name_of(computer)}, {when}")
+        name = view.name_of(computer)
+        if heard is not None:
+            names.append(Menu.tr("{name}, last heard {time}").format(name=name, time=hhmm(heard)))
+        else:
+            names.append(Menu.tr("{name}, not heard yet").format(name=name))
     if len(names) > 2:
-        names = [*names[:2], f"{len(names) - 2} more"]
-    return "waiting for " + "; ".join(names)
+        names = [*names[:2], Menu.tr("%n more", None, len(names) - 2)]
+    return Menu.tr("waiting for {computers}").format(computers="; ".join(names))
 
 
 def stopped_sync(view: View, part: str) -> bool:
@@ -141,56 +154,62 @@ def stopped_sync(view: View, part: str) -> bool:
 
 def part_line(view: View, part: str) -> str:
     """One menu line: who keeps the part, and why it waits when it does."""
-    label = LABELS.get(part, part.capitalize())
+    name = label(part)
     p = view.parts[part]
     if p.keeper is None:
-        return f"{label}: no computer keeps them"
+        return Menu.tr("{part}: no computer keeps them").format(part=name)
     if not p.here:
-        since = f" (since {hhmm(p.since)})" if p.since is not None else ""
-        return f"{label}: {p.name or p.keeper}{since}"
+        who = p.name or p.keeper
+        if p.since is None:
+            return Menu.tr("{part}: {computer}").format(part=name, computer=who)
+        return Menu.tr("{part}: {computer} (since {time})").format(
+            part=name, computer=who, time=hhmm(p.since)
+        )
     if p.acting:
-        return f"{label}: here"
+        return Menu.tr("{part}: here").format(part=name)
     if not p.settled:
         start = p.since if p.since is not None else view.now
-        return f"{label}: here from {hhmm(start + SETTLING)} (settling)"
+        return Menu.tr("{part}: here from {time} (settling)").format(
+            part=name, time=hhmm(start + SETTLING)
+        )
     if p.waiting:
-        text = f"{label}: here, {_waiting_text(view, part, p.waiting)}"
+        waiting = _waiting_text(view, part, p.waiting)
         if stopped_sync(view, part):
-            text += " (is the sync running?)"
-        return text
+            return Menu.tr("{part}: here, {waiting} (is the sync running?)").format(
+                part=name, waiting=waiting
+            )
+        return Menu.tr("{part}: here, {waiting}").format(part=name, waiting=waiting)
     if PARTS.get(part) is Rule.STAYS:
-        return f"{label}: here, waiting to hear another computer"
-    return f"{label}: here, paused while you are away"
+        return Menu.tr("{part}: here, waiting to hear another computer").format(part=name)
+    return Menu.tr("{part}: here, paused while you are away").format(part=name)
 
 
 def notes(view: View) -> list[str]:
     """Informational lines under the parts: clocks, unreadable files, idle time."""
     lines = []
     if view.error:
-        lines.append(f"Sharing folder: {view.error}")
+        lines.append(Menu.tr("Sharing folder: {error}").format(error=translated(view.error)))
     for computer, offset in sorted(view.offsets.items()):
         if abs(offset) > CLOCK_WARNING:
-            ahead = "ahead of" if offset > 0 else "behind"
-            lines.append(f"{view.name_of(computer)}'s clock is {_span(offset)} {ahead} this one")
+            text = (
+                Menu.tr("{computer}'s clock is {span} ahead of this one")
+                if offset > 0
+                else Menu.tr("{computer}'s clock is {span} behind this one")
+            )
+            lines.append(text.format(computer=view.name_of(computer), span=span(offset)))
     worrying = view.worrying_problems()
     if worrying:
-        n = len(worrying)
-        files = (
-            "1 file in the sharing folder does" if n == 1 else f"{n} files in the sharing folder do"
+        lines.append(
+            Menu.tr(
+                "%n files in the sharing folder do not read",
+                None,
+                len(worrying),
+                one="1 file in the sharing folder does not read",
+            )
         )
-        lines.append(f"{files} not read")
     if not view.idle_known:
-        lines.append("Idle time unknown: counting from the session start")
+        lines.append(Menu.tr("Idle time unknown: counting from the session start"))
     return lines
-
-
-def _span(seconds: float) -> str:
-    seconds = abs(int(seconds))
-    if seconds < 120:
-        return f"{seconds} s"
-    if seconds < 7200:
-        return f"{seconds // 60} min"
-    return f"{seconds // 3600} h"
 
 
 def gone_candidates(view: View) -> list[str]:
@@ -244,17 +263,18 @@ def menu(view: View, autostart: bool) -> list[Item]:
     items.append(SEPARATOR)
     invoices = view.parts.get("invoices")
     if invoices is not None and not invoices.here:
-        items.append(Item("Make invoices here…", Action.TAKE_INVOICES))
+        items.append(Item(Menu.tr("Make invoices here…"), Action.TAKE_INVOICES))
     for computer in gone_candidates(view):
-        items.append(Item(f"{view.name_of(computer)} is gone for good…", Action.FORGET, computer))
+        text = Menu.tr("{computer} is gone for good…").format(computer=view.name_of(computer))
+        items.append(Item(text, Action.FORGET, computer))
     items += [
-        Item("Computers…", Action.COMPUTERS),
-        Item("Open sharing folder", Action.OPEN_FOLDER),
-        Item("Change sharing folder…", Action.CHANGE_FOLDER),
+        Item(Menu.tr("Computers…"), Action.COMPUTERS),
+        Item(Menu.tr("Open sharing folder"), Action.OPEN_FOLDER),
+        Item(Menu.tr("Change sharing folder…"), Action.CHANGE_FOLDER),
         SEPARATOR,
-        Item("Start at login", Action.AUTOSTART, checkable=True, checked=autostart),
-        Item("About sioul-tray", Action.ABOUT),
-        Item("Quit", Action.QUIT),
+        Item(Menu.tr("Start at login"), Action.AUTOSTART, checkable=True, checked=autostart),
+        Item(Menu.tr("About sioul-tray"), Action.ABOUT),
+        Item(Menu.tr("Quit"), Action.QUIT),
     ]
     return items
 
@@ -289,12 +309,11 @@ def take_confirmation(view: View) -> str | None:
     heard = view.heard("invoices", p.keeper)
     if heard is None or view.now - heard > ALIVE:
         return None
-    name = p.name or p.keeper
-    return (
-        f"{name} makes invoices now. Make them here instead?\n\n"
-        f"{name} stops numbering as soon as it sees this; this computer starts once every "
-        f"other computer has confirmed it."
-    )
+    return Menu.tr(
+        "{computer} makes invoices now. Make them here instead?\n\n"
+        "{computer} stops numbering as soon as it sees this; this computer starts once every "
+        "other computer has confirmed it."
+    ).format(computer=p.name or p.keeper)
 
 
 def status(view: View | None, computer: str, pid: int, running: bool, now: float) -> dict[str, Any]:
@@ -328,10 +347,28 @@ class Note:
     body: str
 
 
-_NOW_ON = {"medicines": "Medicine reminders are now on {name}",
-           "invoices": "Invoices are now made on {name}"}  # fmt: skip
-_HERE = {"medicines": "Medicine reminders are here now", "invoices": "Invoices are made here now"}
-_PAUSED = {"medicines": "Medicine reminders paused here", "invoices": "Invoices paused here"}
+def _now_on(part: str) -> str:
+    if part == "medicines":
+        return Notification.tr("Medicine reminders are now on {computer}")
+    return Notification.tr("Invoices are now made on {computer}")
+
+
+def _here(part: str) -> str:
+    if part == "medicines":
+        return Notification.tr("Medicine reminders are here now")
+    return Notification.tr("Invoices are made here now")
+
+
+def _paused(part: str) -> str:
+    if part == "medicines":
+        return Notification.tr("Medicine reminders paused here")
+    return Notification.tr("Invoices paused here")
+
+
+def _nobody(part: str) -> str:
+    if part == "medicines":
+        return Notification.tr("No computer keeps medicines now")
+    return Notification.tr("No computer keeps invoices now")
 
 
 def handovers(before: View | None, after: View) -> list[Note]:
@@ -343,19 +380,17 @@ def handovers(before: View | None, after: View) -> list[Note]:
         q = before.parts.get(part)
         if q is None:
             continue
-        label = LABELS.get(part, part)
         if p.acting and not q.acting:
-            out.append(Note(f"{part}:here", _HERE[part], f"{label}: this computer acts now."))
+            body = Notification.tr("{part}: this computer acts now.").format(part=label(part))
+            out.append(Note(f"{part}:here", _here(part), body))
         elif q.acting and not p.acting and p.here:
-            out.append(Note(f"{part}:paused", _PAUSED[part], part_line(after, part)))
+            out.append(Note(f"{part}:paused", _paused(part), part_line(after, part)))
         elif p.keeper != q.keeper and not p.here:
             if p.keeper is None:
-                out.append(Note(f"{part}:nobody", f"No computer keeps {part} now",
-                                part_line(after, part)))  # fmt: skip
+                out.append(Note(f"{part}:nobody", _nobody(part), part_line(after, part)))
             else:
-                name = p.name or p.keeper
-                out.append(Note(f"{part}:{p.keeper}", _NOW_ON[part].format(name=name),
-                                part_line(after, part)))  # fmt: skip
+                title = _now_on(part).format(computer=p.name or p.keeper)
+                out.append(Note(f"{part}:{p.keeper}", title, part_line(after, part)))
     return out
 
 
@@ -365,22 +400,37 @@ def warnings(view: View) -> dict[str, Note]:
     for computer in gone_candidates(view):
         name = view.name_of(computer)
         heard = view.heard("invoices", computer)
-        when = f"since {hhmm(heard)}" if heard is not None else "yet"
+        body = (
+            Notification.tr(
+                "{computer} has not been heard from since {time}. "
+                "If it is gone for good, say so in the menu."
+            )
+            if heard is not None
+            else Notification.tr(
+                "{computer} has not been heard from yet. "
+                "If it is gone for good, say so in the menu."
+            )
+        )
         out[f"unheard:{computer}"] = Note(
             f"unheard:{computer}",
-            f"Invoices wait for {name}",
-            f"{name} has not been heard from {when}. If it is gone for good, say so in the menu.",
+            Notification.tr("Invoices wait for {computer}").format(computer=name),
+            body.format(computer=name, time=hhmm(heard) if heard is not None else ""),
         )
     for part, name, reason in view.worrying_problems():
         key = f"problem:{part}/{name}:{reason}"
-        out[key] = Note(key, "A claim in the sharing folder does not read",
-                        f"leases/{part}/{name}: {reason}")  # fmt: skip
+        out[key] = Note(key, Notification.tr("A claim in the sharing folder does not read"),
+                        f"leases/{part}/{name}: {translated(reason)}")  # fmt: skip
     for computer, offset in view.offsets.items():
         if abs(offset) > CLOCK_WARNING:
             key = f"clock:{computer}"
-            ahead = "ahead" if offset > 0 else "behind"
-            out[key] = Note(key, f"{view.name_of(computer)}'s clock is off",
-                            f"It is {_span(offset)} {ahead} of this computer's clock.")  # fmt: skip
+            body = (
+                Notification.tr("It is {span} ahead of this computer's clock.")
+                if offset > 0
+                else Notification.tr("It is {span} behind this computer's clock.")
+            )
+            title = Notification.tr("{computer}'s clock is off")
+            out[key] = Note(key, title.format(computer=view.name_of(computer)),
+                            body.format(span=span(offset)))  # fmt: skip
     return out
 
 

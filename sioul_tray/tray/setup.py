@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from sioul_tray.errors import SealExists, SioulError
+from sioul_tray.i18n import Core, Setup, message
 from sioul_tray.install import Installation
 from sioul_tray.share import Share
 
@@ -59,15 +60,20 @@ def join_or_create(inst: Installation, folder: Path, passphrase: str, again: str
     passphrase is `WrongPassphrase`) with nothing changed."""
     folder = folder.expanduser().absolute()
     if not passphrase:
-        raise SioulError("the passphrase is empty")
+        raise SioulError(Core.mark("the passphrase is empty"))
     if not folder.parent.is_dir():
-        raise SioulError(f"{folder.parent} does not exist: choose a folder your sync tool syncs")
+        raise SioulError(
+            Core.mark(
+                "{folder} does not exist: choose a folder your sync tool syncs",
+                folder=folder.parent,
+            )
+        )
     if (folder / "sioul.seal").exists():
         share = Share.open(folder, passphrase)
         made = "joined"
     else:
         if again != passphrase:
-            raise SioulError("the two passphrases differ; nothing was changed")
+            raise SioulError(Core.mark("the two passphrases differ; nothing was changed"))
         folder.mkdir(exist_ok=True)
         try:
             share = Share.create(folder, passphrase, inst.computer())
@@ -86,28 +92,28 @@ class SetupWindow(QDialog):
         super().__init__(parent)
         self.inst = inst
         self.made: str | None = None
-        self.setWindowTitle("Sharing folder — sioul-tray")
+        self.setWindowTitle(Setup.tr("Sharing folder — sioul-tray"))
         layout = QVBoxLayout(self)
-        layout.addWidget(QLabel(
+        layout.addWidget(QLabel(Setup.tr(
             "Choose the folder your sync tool (Dropbox, OneDrive, Syncthing, Nextcloud, iCloud "
-            "Drive, Google Drive…) shares between your computers.", wordWrap=True,
+            "Drive, Google Drive…) shares between your computers."), wordWrap=True,
         ))  # fmt: skip
         self.places = QListWidget(self)
         for place in candidates(Path.home()):
             self.places.addItem(str(place))
         self.places.currentTextChanged.connect(self._chosen)
         layout.addWidget(self.places)
-        other = QPushButton("Another folder…", self)
+        other = QPushButton(Setup.tr("Another folder…"), self)
         other.clicked.connect(self._browse)
         layout.addWidget(other)
         form = QFormLayout()
         self.folder = QLineEdit(self)
         self.folder.textChanged.connect(self._explain)
-        form.addRow("Folder:", self.folder)
+        form.addRow(Setup.tr("Folder:"), self.folder)
         self.passphrase = QLineEdit(self, echoMode=QLineEdit.EchoMode.Password)
-        form.addRow("Passphrase:", self.passphrase)
+        form.addRow(Setup.tr("Passphrase:"), self.passphrase)
         self.again = QLineEdit(self, echoMode=QLineEdit.EchoMode.Password)
-        self.again_label = QLabel("Passphrase again:", self)
+        self.again_label = QLabel(Setup.tr("Passphrase again:"), self)
         form.addRow(self.again_label, self.again)
         layout.addLayout(form)
         self.what = QLabel(self, wordWrap=True)
@@ -134,7 +140,9 @@ class SetupWindow(QDialog):
         self.folder.setText(text)
 
     def _browse(self) -> None:
-        chosen = QFileDialog.getExistingDirectory(self, "Sharing folder", str(Path.home()))
+        chosen = QFileDialog.getExistingDirectory(
+            self, Setup.tr("Sharing folder"), str(Path.home())
+        )
         if chosen:
             self.folder.setText(chosen)
 
@@ -145,13 +153,13 @@ class SetupWindow(QDialog):
         if not text:
             self.what.setText("")
         elif sealed:
-            self.what.setText("This folder is shared already: this computer joins it with "
-                              "the passphrase chosen on the first computer.")  # fmt: skip
+            self.what.setText(Setup.tr(
+                "This folder is shared already: this computer joins it with "
+                "the passphrase chosen on the first computer."))  # fmt: skip
         else:
-            self.what.setText(
+            self.what.setText(Setup.tr(
                 "A new shared folder is created here, sealed with this "
-                "passphrase. Type it twice; the other computers need it to join."
-            )
+                "passphrase. Type it twice; the other computers need it to join."))  # fmt: skip
 
     def accept(self) -> None:
         try:
@@ -160,7 +168,10 @@ class SetupWindow(QDialog):
                 self.again.text() if self.again.isVisible() else None,
             )  # fmt: skip
         except SioulError as e:
-            self.error.setText(f"{e}. Nothing was changed." if "nothing" not in str(e) else str(e))
+            # str(e) is English: it tells whether the message says so already.
+            said = message(e)
+            text = Setup.tr("{error}. Nothing was changed.").format(error=said)
+            self.error.setText(text if "nothing" not in str(e) else said)
             return
         except OSError as e:
             self.error.setText(f"{e.filename or self.folder.text()}: {e.strerror or e}")

@@ -22,6 +22,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QSocketNotifier
 
+from sioul_tray.i18n import App
 from sioul_tray.tray.client import ask, server_name, socket_path
 
 __all__ = ["MAX_REQUEST", "Server", "ask", "server_name", "socket_path"]
@@ -37,7 +38,7 @@ def _answer(handler: Handler, data: bytes) -> bytes:
             raise TypeError
         rc, out = handler(argv)
     except (ValueError, KeyError, TypeError):
-        rc, out = 2, "sioul-tray: the running tray did not understand the request\n"
+        rc, out = 2, App.tr("sioul-tray: the running tray did not understand the request") + "\n"
     return json.dumps({"rc": rc, "out": out}).encode() + b"\n"
 
 

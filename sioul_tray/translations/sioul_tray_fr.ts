@@ -1,0 +1,1318 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="fr">
+<context>
+    <name>App</name>
+    <message>
+        <location filename="../tray/app.py" line="146"/>
+        <source>Make invoices here</source>
+        <translation>Faire les factures ici</translation>
+    </message>
+    <message>
+        <location filename="../tray/app.py" line="151"/>
+        <source>{computer} is gone for good</source>
+        <translation>{computer} est parti pour de bon</translation>
+    </message>
+    <message>
+        <location filename="../tray/app.py" line="153"/>
+        <source>Treat {computer} as gone for good (given away, reinstalled, broken)?
+
+Its claims stop counting here and on every computer that reads this one&apos;s. If {computer} comes back, it counts again.</source>
+        <translation>Considérer {computer} comme parti pour de bon (donné, réinstallé, en panne) ?
+
+Ses réservations ne comptent plus ici ni sur les ordinateurs qui lisent celles de cet ordinateur. Si {computer} revient, il compte de nouveau.</translation>
+    </message>
+    <message>
+        <location filename="../tray/app.py" line="187"/>
+        <source>none works here: counting from the session start</source>
+        <translation>aucune ne fonctionne ici : décompte depuis le début de la session</translation>
+    </message>
+    <message>
+        <location filename="../tray/app.py" line="190"/>
+        <source>About sioul-tray</source>
+        <translation>À propos de sioul-tray</translation>
+    </message>
+    <message>
+        <location filename="../tray/app.py" line="192"/>
+        <source>sioul-tray {version}
+
+Keeps Sioul&apos;s medicines and invoices on one computer at a time.
+
+This computer: {computer}
+Sharing folder: {folder}
+Idle time from: {idle}</source>
+        <translation>sioul-tray {version}
+
+Garde les médicaments et les factures de Sioul sur un seul ordinateur à la fois.
+
+Cet ordinateur : {computer}
+Dossier de partage : {folder}
+Inactivité lue par : {idle}</translation>
+    </message>
+    <message>
+        <location filename="../tray/app.py" line="281"/>
+        <location filename="../tray/app.py" line="379"/>
+        <source>sioul-tray: {error}</source>
+        <translation>sioul-tray : {error}</translation>
+    </message>
+    <message>
+        <location filename="../tray/app.py" line="297"/>
+        <source>Invoices are taken here; this computer starts once every other one has seen it.</source>
+        <translation>Les factures sont prises ici ; cet ordinateur commence dès que tous les autres l’ont vu.</translation>
+    </message>
+    <message>
+        <location filename="../tray/app.py" line="302"/>
+        <source>{computer} is declared gone for good.</source>
+        <translation>{computer} est déclaré parti pour de bon.</translation>
+    </message>
+    <message>
+        <location filename="../tray/app.py" line="307"/>
+        <source>Closed: {parts} (until `sioul-tray renew`)</source>
+        <translation>Fermé : {parts} (jusqu’à `sioul-tray renew`)</translation>
+    </message>
+    <message>
+        <location filename="../tray/app.py" line="323"/>
+        <source>sioul-tray: the running tray cannot do {request}</source>
+        <translation>sioul-tray : l’icône en cours ne sait pas faire {request}</translation>
+    </message>
+    <message>
+        <location filename="../tray/app.py" line="345"/>
+        <source>sioul-tray: no display here; use the command line (sioul-tray --help)</source>
+        <translation>sioul-tray : pas d’affichage ici ; utilisez la ligne de commande (sioul-tray --help)</translation>
+    </message>
+    <message>
+        <location filename="../tray/app.py" line="368"/>
+        <source>sioul-tray: already running</source>
+        <translation>sioul-tray : déjà lancé</translation>
+    </message>
+    <message>
+        <location filename="../tray/single.py" line="41"/>
+        <source>sioul-tray: the running tray did not understand the request</source>
+        <translation>sioul-tray : l’icône en cours n’a pas compris la demande</translation>
+    </message>
+</context>
+<context>
+    <name>CommandLine</name>
+    <message>
+        <location filename="../cli.py" line="32"/>
+        <source>Medicines</source>
+        <translation>Médicaments</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="32"/>
+        <source>Invoices</source>
+        <translation>Factures</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="39"/>
+        <source>Keeps Sioul&apos;s medicines and invoices on one computer at a time. With no command, starts the tray.</source>
+        <translation>Garde les médicaments et les factures de Sioul sur un seul ordinateur à la fois. Sans commande, lance l’icône de la barre des tâches.</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="48"/>
+        <source>the language to show (fr, en); by default SIOUL_TRAY_LANG, else the system&apos;s</source>
+        <translation>la langue à afficher (fr, en) ; par défaut SIOUL_TRAY_LANG, sinon celle du système</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="53"/>
+        <source>print JSON</source>
+        <translation>écrire du JSON</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="55"/>
+        <source>create or join the sharing folder</source>
+        <translation>créer le dossier de partage ou le rejoindre</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="57"/>
+        <source>the synced sharing folder</source>
+        <translation>le dossier de partage synchronisé</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="61"/>
+        <source>who keeps each part, as read now, without claiming it</source>
+        <translation>qui tient chaque partie, lu maintenant, sans la réserver</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="68"/>
+        <source>every claim in the folder, and every file that does not read</source>
+        <translation>toutes les réservations du dossier, et chaque fichier illisible</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="73"/>
+        <source>&quot;Make invoices here&quot;: take a part on purpose</source>
+        <translation>« Faire les factures ici » : prendre une partie exprès</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="77"/>
+        <source>close this computer&apos;s claims (all parts by default)</source>
+        <translation>fermer les réservations de cet ordinateur (toutes les parties par défaut)</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="83"/>
+        <source>renew this computer&apos;s claims once (for a timer on a server)</source>
+        <translation>renouveler une fois les réservations de cet ordinateur (pour un minuteur sur un serveur)</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="88"/>
+        <source>declare a computer gone for good (given away, broken)</source>
+        <translation>déclarer un ordinateur parti pour de bon (donné, en panne)</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="90"/>
+        <source>its id, as `sioul-tray claims` lists it</source>
+        <translation>son identifiant, tel que `sioul-tray claims` l’affiche</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="94"/>
+        <source>how far Sioul wrote its records here (carried in the claim)</source>
+        <translation>jusqu’où Sioul a écrit ses enregistrements ici (porté par la réservation)</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="101"/>
+        <source>the tray on a temporary folder with two simulated computers</source>
+        <translation>l’icône sur un dossier temporaire avec deux ordinateurs simulés</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="109"/>
+        <source>{text} is not a whole number of 0 or more</source>
+        <translation>{text} n’est pas un nombre entier positif ou nul</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="163"/>
+        <source>sioul-tray: interrupted</source>
+        <translation>sioul-tray : interrompu</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="168"/>
+        <source>sioul-tray: {error}</source>
+        <translation>sioul-tray : {error}</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="180"/>
+        <source>sioul-tray: this build has no tray; use the commands (sioul-tray --help)</source>
+        <translation>sioul-tray : cette version n’a pas d’icône ; utilisez les commandes (sioul-tray --help)</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="223"/>
+        <source>Passphrase for the sharing folder: </source>
+        <translation>Phrase secrète du dossier de partage : </translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="226"/>
+        <source>The same passphrase again: </source>
+        <translation>La même phrase secrète, encore : </translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="260"/>
+        <source>Created the sharing folder {folder}; this computer is {computer}.</source>
+        <translation>Dossier de partage {folder} créé ; cet ordinateur est {computer}.</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="264"/>
+        <source>On each other computer, run: sioul-tray setup --share &lt;its copy of it&gt;</source>
+        <translation>Sur chacun des autres ordinateurs, lancez : sioul-tray setup --share &lt;sa copie du dossier&gt;</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="269"/>
+        <source>Joined the sharing folder {folder}; this computer is {computer}.</source>
+        <translation>Dossier de partage {folder} rejoint ; cet ordinateur est {computer}.</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="300"/>
+        <source>{part}: nobody keeps it</source>
+        <translation>{part} : personne ne les tient</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="302"/>
+        <source>{part}: here</source>
+        <translation>{part} : ici</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="305"/>
+        <source>{part}: {computer}</source>
+        <translation>{part} : {computer}</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="307"/>
+        <source>{line} (seen since {time})</source>
+        <translation>{line} (vu depuis {time})</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="314"/>
+        <source>{computer}, last heard {ago}</source>
+        <translation>{computer}, dernières nouvelles {ago}</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="321"/>
+        <source>{line}; waiting for {computers}</source>
+        <translation>{line} ; en attente de {computers}</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="323"/>
+        <source>{line}; settling</source>
+        <translation>{line} ; stabilisation</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="325"/>
+        <source>{line}; acting here</source>
+        <translation>{line} ; agit ici</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../cli.py" line="371"/>
+        <source>  the clock of {computer} is %n min ahead of this one</source>
+        <translation>
+            <numerusform>  l’horloge de {computer} a %n min d’avance sur celle-ci</numerusform>
+            <numerusform>  l’horloge de {computer} a %n min d’avance sur celle-ci</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="377"/>
+        <source>(no tray runs here: whether this computer acts is known to the tray only)</source>
+        <translation>(aucune icône ne tourne ici : seule l’icône sait si cet ordinateur agit)</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="403"/>
+        <source>{part}:</source>
+        <translation>{part} :</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="405"/>
+        <source>  no claims</source>
+        <translation>  aucune réservation</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="409"/>
+        <source>{name} (this computer)</source>
+        <translation>{name} (cet ordinateur)</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="411"/>
+        <source>closed</source>
+        <translation>fermée</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="411"/>
+        <source>open</source>
+        <translation>ouverte</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="412"/>
+        <source>renewed {ago}</source>
+        <translation>renouvelée {ago}</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="413"/>
+        <source>used {ago}</source>
+        <translation>utilisé {ago}</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="416"/>
+        <source>taken {ago}</source>
+        <translation>prise {ago}</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="418"/>
+        <source>sees {computer}</source>
+        <translation>voit {computer}</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="419"/>
+        <source>wrote {n}</source>
+        <translation>écrit {n}</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="420"/>
+        <source>  {computer}: {facts}</source>
+        <translation>  {computer} : {facts}</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="424"/>
+        <source>  not read: {file}: {reason}</source>
+        <translation>  illisible : {file} : {reason}</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="436"/>
+        <source>Invoices are taken here. This computer starts once it has kept them for 2 minutes and every other computer has seen it.</source>
+        <translation>Les factures sont prises ici. Cet ordinateur commence quand il les a tenues 2 minutes et que tous les autres ordinateurs l’ont vu.</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="441"/>
+        <source>Waiting for: {computers}</source>
+        <translation>En attente de : {computers}</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="451"/>
+        <source>Closed: {parts}</source>
+        <translation>Fermé : {parts}</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="467"/>
+        <source>{computer} is declared gone for good; it counts again if it comes back.</source>
+        <translation>{computer} est déclaré parti pour de bon ; il comptera de nouveau s’il revient.</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="481"/>
+        <source>No claim here yet: run `sioul-tray renew` or start the tray.</source>
+        <translation>Pas encore de réservation ici : lancez `sioul-tray renew` ou l’icône.</translation>
+    </message>
+</context>
+<context>
+    <name>Computers</name>
+    <message>
+        <location filename="../tray/computers.py" line="23"/>
+        <source>Computers — sioul-tray</source>
+        <translation>Ordinateurs — sioul-tray</translation>
+    </message>
+    <message>
+        <location filename="../tray/computers.py" line="26"/>
+        <source>Part</source>
+        <translation>Partie</translation>
+    </message>
+    <message>
+        <location filename="../tray/computers.py" line="27"/>
+        <source>Computer</source>
+        <translation>Ordinateur</translation>
+    </message>
+    <message>
+        <location filename="../tray/computers.py" line="28"/>
+        <source>Last heard</source>
+        <translation>Dernières nouvelles</translation>
+    </message>
+    <message>
+        <location filename="../tray/computers.py" line="29"/>
+        <source>Used</source>
+        <translation>Utilisé</translation>
+    </message>
+    <message>
+        <location filename="../tray/computers.py" line="30"/>
+        <source>Keeps</source>
+        <translation>Tient</translation>
+    </message>
+    <message>
+        <location filename="../tray/computers.py" line="31"/>
+        <source>Closed</source>
+        <translation>Fermée</translation>
+    </message>
+    <message>
+        <location filename="../tray/computers.py" line="32"/>
+        <source>Wrote</source>
+        <translation>Écrit</translation>
+    </message>
+    <message>
+        <location filename="../tray/computers.py" line="54"/>
+        <source>{name} (this computer)</source>
+        <translation>{name} (cet ordinateur)</translation>
+    </message>
+    <message>
+        <location filename="../tray/computers.py" line="56"/>
+        <source>not heard</source>
+        <translation>sans nouvelles</translation>
+    </message>
+    <message>
+        <location filename="../tray/computers.py" line="58"/>
+        <source>yes</source>
+        <translation>oui</translation>
+    </message>
+    <message>
+        <location filename="../tray/computers.py" line="59"/>
+        <source>closed</source>
+        <translation>fermée</translation>
+    </message>
+    <message>
+        <location filename="../tray/computers.py" line="69"/>
+        <source>Files that do not read:</source>
+        <translation>Fichiers illisibles :</translation>
+    </message>
+    <message>
+        <location filename="../tray/computers.py" line="71"/>
+        <source>Every file reads.</source>
+        <translation>Tous les fichiers se lisent.</translation>
+    </message>
+</context>
+<context>
+    <name>Core</name>
+    <message>
+        <location filename="../install.py" line="59"/>
+        <location filename="../install.py" line="95"/>
+        <location filename="../share/seal.py" line="255"/>
+        <source>cannot read {path}: {error}</source>
+        <translation>impossible de lire {path} : {error}</translation>
+    </message>
+    <message>
+        <location filename="../install.py" line="65"/>
+        <source>{path} holds {text}, which is not a computer id</source>
+        <translation>{path} contient {text}, qui n’est pas un identifiant d’ordinateur</translation>
+    </message>
+    <message>
+        <location filename="../install.py" line="101"/>
+        <location filename="../share/seal.py" line="262"/>
+        <source>{path} is damaged: not JSON</source>
+        <translation>{path} est endommagé : ce n’est pas du JSON</translation>
+    </message>
+    <message>
+        <location filename="../install.py" line="105"/>
+        <source>{path} is damaged: not a table of settings</source>
+        <translation>{path} est endommagé : ce n’est pas une table de réglages</translation>
+    </message>
+    <message>
+        <location filename="../install.py" line="146"/>
+        <source>no sharing folder is set up here: run `sioul-tray setup --share DIR`</source>
+        <translation>aucun dossier de partage n’est configuré ici : lancez `sioul-tray setup --share DOSSIER`</translation>
+    </message>
+    <message>
+        <location filename="../install.py" line="153"/>
+        <source>{path} is damaged: no folder id</source>
+        <translation>{path} est endommagé : pas d’identifiant de dossier</translation>
+    </message>
+    <message>
+        <location filename="../install.py" line="161"/>
+        <source>this computer has no key for {folder}: run `sioul-tray setup --share {folder}`</source>
+        <translation>cet ordinateur n’a pas de clé pour {folder} : lancez `sioul-tray setup --share {folder}`</translation>
+    </message>
+    <message>
+        <location filename="../install.py" line="168"/>
+        <source>cannot read the key in {path}: {error}</source>
+        <translation>impossible de lire la clé dans {path} : {error}</translation>
+    </message>
+    <message>
+        <location filename="../install.py" line="175"/>
+        <source>the key kept in {path} does not open {folder}: the folder was sealed again; run `sioul-tray setup --share {folder}`</source>
+        <translation>la clé gardée dans {path} n’ouvre pas {folder} : le dossier a été scellé de nouveau ; lancez `sioul-tray setup --share {folder}`</translation>
+    </message>
+    <message>
+        <location filename="../install.py" line="199"/>
+        <source>another sioul-tray process (pid {pid}) writes this computer&apos;s claims; try again when it has quit</source>
+        <translation>un autre processus sioul-tray (pid {pid}) écrit les réservations de cet ordinateur ; réessayez quand il aura quitté</translation>
+    </message>
+    <message>
+        <location filename="../lease/codec.py" line="66"/>
+        <source>not valid: {what} is not a whole number</source>
+        <translation>invalide : {what} n’est pas un nombre entier</translation>
+    </message>
+    <message>
+        <location filename="../lease/codec.py" line="68"/>
+        <source>not valid: {what} is out of range</source>
+        <translation>invalide : {what} est hors limites</translation>
+    </message>
+    <message>
+        <location filename="../lease/codec.py" line="74"/>
+        <source>not valid: {what} is not a computer id</source>
+        <translation>invalide : {what} n’est pas un identifiant d’ordinateur</translation>
+    </message>
+    <message>
+        <location filename="../lease/codec.py" line="85"/>
+        <location filename="../lease/lease.py" line="373"/>
+        <source>not valid: not a claim</source>
+        <translation>invalide : ce n’est pas une réservation</translation>
+    </message>
+    <message>
+        <location filename="../lease/codec.py" line="87"/>
+        <source>not valid: fields are missing</source>
+        <translation>invalide : des champs manquent</translation>
+    </message>
+    <message>
+        <location filename="../lease/codec.py" line="92"/>
+        <source>not valid: unknown part</source>
+        <translation>invalide : partie inconnue</translation>
+    </message>
+    <message>
+        <location filename="../lease/codec.py" line="94"/>
+        <source>not valid: the name is not text of a sensible length</source>
+        <translation>invalide : le nom n’est pas un texte de longueur raisonnable</translation>
+    </message>
+    <message>
+        <location filename="../lease/codec.py" line="96"/>
+        <source>not valid: closed is not true or false</source>
+        <translation>invalide : closed n’est ni vrai ni faux</translation>
+    </message>
+    <message>
+        <location filename="../lease/codec.py" line="98"/>
+        <source>not valid: forgets is not a small table</source>
+        <translation>invalide : forgets n’est pas une petite table</translation>
+    </message>
+    <message>
+        <location filename="../lease/codec.py" line="135"/>
+        <source>a forgotten computer</source>
+        <translation>un ordinateur oublié</translation>
+    </message>
+    <message>
+        <location filename="../lease/codec.py" line="135"/>
+        <source>a forgotten seq</source>
+        <translation>un seq oublié</translation>
+    </message>
+    <message>
+        <location filename="../lease/folder.py" line="28"/>
+        <source>temporary file: still being written</source>
+        <translation>fichier temporaire : en cours d’écriture</translation>
+    </message>
+    <message>
+        <location filename="../lease/folder.py" line="31"/>
+        <source>Syncthing temporary: still syncing</source>
+        <translation>fichier temporaire de Syncthing : synchronisation en cours</translation>
+    </message>
+    <message>
+        <location filename="../lease/folder.py" line="33"/>
+        <source>conflicted copy made by Syncthing</source>
+        <translation>copie en conflit faite par Syncthing</translation>
+    </message>
+    <message>
+        <location filename="../lease/folder.py" line="36"/>
+        <source>conflicted copy made by the sync tool</source>
+        <translation>copie en conflit faite par l’outil de synchronisation</translation>
+    </message>
+    <message>
+        <location filename="../lease/folder.py" line="38"/>
+        <source>case conflict made by Dropbox</source>
+        <translation>conflit de casse fait par Dropbox</translation>
+    </message>
+    <message>
+        <location filename="../lease/folder.py" line="41"/>
+        <source>conflicted copy made by ownCloud or Nextcloud</source>
+        <translation>copie en conflit faite par ownCloud ou Nextcloud</translation>
+    </message>
+    <message>
+        <location filename="../lease/folder.py" line="43"/>
+        <source>iCloud placeholder: not downloaded yet</source>
+        <translation>fichier fantôme d’iCloud : pas encore téléchargé</translation>
+    </message>
+    <message>
+        <location filename="../lease/folder.py" line="44"/>
+        <source>Nextcloud temporary: still syncing</source>
+        <translation>fichier temporaire de Nextcloud : synchronisation en cours</translation>
+    </message>
+    <message>
+        <location filename="../lease/folder.py" line="47"/>
+        <source>partial download: still syncing</source>
+        <translation>téléchargement partiel : synchronisation en cours</translation>
+    </message>
+    <message>
+        <location filename="../lease/folder.py" line="49"/>
+        <source>conflicted copy (iCloud style)</source>
+        <translation>copie en conflit (façon iCloud)</translation>
+    </message>
+    <message>
+        <location filename="../lease/folder.py" line="50"/>
+        <source>conflicted copy (OneDrive style)</source>
+        <translation>copie en conflit (façon OneDrive)</translation>
+    </message>
+    <message>
+        <location filename="../lease/folder.py" line="53"/>
+        <source>system file</source>
+        <translation>fichier système</translation>
+    </message>
+    <message>
+        <location filename="../lease/folder.py" line="55"/>
+        <source>not a claim file name</source>
+        <translation>pas un nom de fichier de réservation</translation>
+    </message>
+    <message>
+        <location filename="../lease/folder.py" line="58"/>
+        <source>vanished while reading</source>
+        <translation>disparu pendant la lecture</translation>
+    </message>
+    <message>
+        <location filename="../lease/folder.py" line="79"/>
+        <source>not a claim</source>
+        <translation>pas une réservation</translation>
+    </message>
+    <message>
+        <location filename="../lease/folder.py" line="118"/>
+        <source>cannot list the folder: {error}</source>
+        <translation>impossible de lister le dossier : {error}</translation>
+    </message>
+    <message>
+        <location filename="../lease/folder.py" line="135"/>
+        <location filename="../lease/folder.py" line="149"/>
+        <source>a link, not a file</source>
+        <translation>un lien, pas un fichier</translation>
+    </message>
+    <message>
+        <location filename="../lease/folder.py" line="137"/>
+        <source>a folder, not a file</source>
+        <translation>un dossier, pas un fichier</translation>
+    </message>
+    <message>
+        <location filename="../lease/folder.py" line="138"/>
+        <location filename="../lease/folder.py" line="154"/>
+        <source>not a regular file</source>
+        <translation>pas un fichier ordinaire</translation>
+    </message>
+    <message>
+        <location filename="../lease/folder.py" line="146"/>
+        <location filename="../lease/folder.py" line="176"/>
+        <source>cannot be read: permission denied</source>
+        <translation>illisible : permission refusée</translation>
+    </message>
+    <message>
+        <location filename="../lease/folder.py" line="150"/>
+        <location filename="../lease/folder.py" line="178"/>
+        <source>cannot be read: {error}</source>
+        <translation>illisible : {error}</translation>
+    </message>
+    <message>
+        <location filename="../lease/folder.py" line="160"/>
+        <source>empty: still syncing</source>
+        <translation>vide : synchronisation en cours</translation>
+    </message>
+    <message>
+        <location filename="../lease/folder.py" line="162"/>
+        <source>too large ({size} bytes)</source>
+        <translation>trop grand ({size} octets)</translation>
+    </message>
+    <message>
+        <location filename="../lease/folder.py" line="173"/>
+        <source>grew too large while reading</source>
+        <translation>devenu trop grand pendant la lecture</translation>
+    </message>
+    <message>
+        <location filename="../lease/lease.py" line="100"/>
+        <source>{computer} is not a computer id: use a-z, 0-9 and _ (1 to 63)</source>
+        <translation>{computer} n’est pas un identifiant d’ordinateur : utilisez a-z, 0-9 et _ (de 1 à 63)</translation>
+    </message>
+    <message>
+        <location filename="../lease/lease.py" line="200"/>
+        <source>this computer cannot declare itself gone</source>
+        <translation>cet ordinateur ne peut pas se déclarer parti lui-même</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../lease/lease.py" line="229"/>
+        <source>this computer&apos;s claim has no room to declare {computer} gone: %n computers are declared gone already; try again once they have been gone for two days</source>
+        <translation>
+            <numerusform>la réservation de cet ordinateur n’a plus de place pour déclarer {computer} parti : %n ordinateur est déjà déclaré parti ; réessayez quand il sera parti depuis deux jours</numerusform>
+            <numerusform>la réservation de cet ordinateur n’a plus de place pour déclarer {computer} parti : %n ordinateurs sont déjà déclarés partis ; réessayez quand ils seront partis depuis deux jours</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../lease/lease.py" line="244"/>
+        <source>no claim of {computer} was ever read here: nothing to forget</source>
+        <translation>aucune réservation de {computer} n’a jamais été lue ici : rien à oublier</translation>
+    </message>
+    <message>
+        <location filename="../lease/lease.py" line="277"/>
+        <source>unknown part {part}: the parts are {parts}</source>
+        <translation>partie inconnue {part} : les parties sont {parts}</translation>
+    </message>
+    <message>
+        <location filename="../lease/lease.py" line="321"/>
+        <source>overlay cannot be read: {error}</source>
+        <translation>surcouche illisible : {error}</translation>
+    </message>
+    <message>
+        <location filename="../lease/lease.py" line="382"/>
+        <source>does not match its file name</source>
+        <translation>ne correspond pas à son nom de fichier</translation>
+    </message>
+    <message>
+        <location filename="../lease/lease.py" line="404"/>
+        <source>copied from another part ({file})</source>
+        <translation>copiée d’une autre partie ({file})</translation>
+    </message>
+    <message>
+        <location filename="../lease/lease.py" line="405"/>
+        <source>copied from another name ({file})</source>
+        <translation>copiée d’un autre nom ({file})</translation>
+    </message>
+    <message>
+        <location filename="../lease/lease.py" line="425"/>
+        <source>stale copy: seq {seq}, already read seq {known}</source>
+        <translation>copie périmée : seq {seq}, seq {known} déjà lu</translation>
+    </message>
+    <message>
+        <location filename="../lease/lease.py" line="512"/>
+        <source>the sharing folder {folder} is missing</source>
+        <translation>le dossier de partage {folder} est absent</translation>
+    </message>
+    <message>
+        <location filename="../lease/lease.py" line="522"/>
+        <source>cannot write {path}: {error}</source>
+        <translation>impossible d’écrire {path} : {error}</translation>
+    </message>
+    <message>
+        <location filename="../lease/lease.py" line="536"/>
+        <source>overlay cannot be written: {error}</source>
+        <translation>impossible d’écrire la surcouche : {error}</translation>
+    </message>
+    <message>
+        <location filename="../lease/lease.py" line="551"/>
+        <source>wrote must not be negative</source>
+        <translation>wrote ne doit pas être négatif</translation>
+    </message>
+    <message>
+        <location filename="../share/seal.py" line="67"/>
+        <source>{file} is damaged: {what} is not text</source>
+        <translation>{file} est endommagé : {what} n’est pas du texte</translation>
+    </message>
+    <message>
+        <location filename="../share/seal.py" line="73"/>
+        <source>{file} is damaged: {what} is not base64</source>
+        <translation>{file} est endommagé : {what} n’est pas en base64</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="217"/>
+        <source>SIOUL_PASSPHRASE is empty</source>
+        <translation>SIOUL_PASSPHRASE est vide</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="221"/>
+        <source>no passphrase: set SIOUL_PASSPHRASE, or run setup in a terminal</source>
+        <translation>pas de phrase secrète : définissez SIOUL_PASSPHRASE, ou lancez setup dans un terminal</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="225"/>
+        <location filename="../share/seal.py" line="117"/>
+        <location filename="../tray/setup.py" line="63"/>
+        <source>the passphrase is empty</source>
+        <translation>la phrase secrète est vide</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="227"/>
+        <location filename="../tray/setup.py" line="76"/>
+        <source>the two passphrases differ; nothing was changed</source>
+        <translation>les deux phrases secrètes diffèrent ; rien n’a été changé</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="235"/>
+        <source>{folder} is not a folder</source>
+        <translation>{folder} n’est pas un dossier</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="239"/>
+        <location filename="../tray/setup.py" line="67"/>
+        <source>{folder} does not exist: choose a folder your sync tool syncs</source>
+        <translation>{folder} n’existe pas : choisissez un dossier que votre outil de synchronisation synchronise</translation>
+    </message>
+    <message>
+        <location filename="../share/seal.py" line="147"/>
+        <source>{path} exists already: join it with its passphrase</source>
+        <translation>{path} existe déjà : rejoignez-le avec sa phrase secrète</translation>
+    </message>
+    <message>
+        <location filename="../share/seal.py" line="162"/>
+        <source>the salt</source>
+        <translation>le sel</translation>
+    </message>
+    <message>
+        <location filename="../share/seal.py" line="168"/>
+        <source>{path} is damaged: unknown key derivation</source>
+        <translation>{path} est endommagé : dérivation de clé inconnue</translation>
+    </message>
+    <message>
+        <location filename="../share/seal.py" line="172"/>
+        <source>{path} is damaged: absurd key derivation cost</source>
+        <translation>{path} est endommagé : coût de dérivation de clé absurde</translation>
+    </message>
+    <message>
+        <location filename="../share/seal.py" line="175"/>
+        <source>the check value</source>
+        <translation>la valeur de contrôle</translation>
+    </message>
+    <message>
+        <location filename="../share/seal.py" line="177"/>
+        <source>wrong passphrase for {folder}</source>
+        <translation>mauvaise phrase secrète pour {folder}</translation>
+    </message>
+    <message>
+        <location filename="../share/seal.py" line="179"/>
+        <source>the nonce</source>
+        <translation>le nonce</translation>
+    </message>
+    <message>
+        <location filename="../share/seal.py" line="180"/>
+        <source>the wrapped key</source>
+        <translation>la clé enveloppée</translation>
+    </message>
+    <message>
+        <location filename="../share/seal.py" line="188"/>
+        <source>{path} is damaged: the passphrase fits but the key does not open</source>
+        <translation>{path} est endommagé : la phrase secrète convient mais la clé ne s’ouvre pas</translation>
+    </message>
+    <message>
+        <location filename="../share/seal.py" line="205"/>
+        <source>the key kept on this computer does not open {folder}</source>
+        <translation>la clé gardée sur cet ordinateur n’ouvre pas {folder}</translation>
+    </message>
+    <message>
+        <location filename="../share/seal.py" line="220"/>
+        <source>truncated: still syncing or damaged</source>
+        <translation>tronqué : synchronisation en cours ou fichier endommagé</translation>
+    </message>
+    <message>
+        <location filename="../share/seal.py" line="223"/>
+        <source>not a Sioul claim</source>
+        <translation>pas une réservation Sioul</translation>
+    </message>
+    <message>
+        <location filename="../share/seal.py" line="226"/>
+        <source>made by a newer version of sioul-tray</source>
+        <translation>fait par une version plus récente de sioul-tray</translation>
+    </message>
+    <message>
+        <location filename="../share/seal.py" line="228"/>
+        <source>unknown claim format {version}</source>
+        <translation>format de réservation inconnu {version}</translation>
+    </message>
+    <message>
+        <location filename="../share/seal.py" line="230"/>
+        <source>sealed with another key (another sharing folder&apos;s seal)</source>
+        <translation>scellé avec une autre clé (le sceau d’un autre dossier de partage)</translation>
+    </message>
+    <message>
+        <location filename="../share/seal.py" line="237"/>
+        <source>damaged or still syncing</source>
+        <translation>endommagé ou synchronisation en cours</translation>
+    </message>
+    <message>
+        <location filename="../share/seal.py" line="248"/>
+        <source>{folder} has no {file}: it is not a Sioul sharing folder yet</source>
+        <translation>{folder} n’a pas de {file} : ce n’est pas encore un dossier de partage Sioul</translation>
+    </message>
+    <message>
+        <location filename="../share/seal.py" line="258"/>
+        <source>{path} is damaged: too large</source>
+        <translation>{path} est endommagé : trop grand</translation>
+    </message>
+    <message>
+        <location filename="../share/seal.py" line="264"/>
+        <source>{path} is damaged: not a Sioul seal</source>
+        <translation>{path} est endommagé : ce n’est pas un sceau Sioul</translation>
+    </message>
+    <message>
+        <location filename="../share/seal.py" line="267"/>
+        <source>{path} is damaged: no version</source>
+        <translation>{path} est endommagé : pas de version</translation>
+    </message>
+    <message>
+        <location filename="../share/seal.py" line="271"/>
+        <source>{path} was made by a newer version of sioul-tray: update this one</source>
+        <translation>{path} a été fait par une version plus récente de sioul-tray : mettez celle-ci à jour</translation>
+    </message>
+    <message>
+        <location filename="../share/seal.py" line="276"/>
+        <source>{path} is damaged: {key} is missing</source>
+        <translation>{path} est endommagé : {key} manque</translation>
+    </message>
+</context>
+<context>
+    <name>Menu</name>
+    <message>
+        <location filename="../tray/model.py" line="24"/>
+        <source>Medicines</source>
+        <translation>Médicaments</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="26"/>
+        <source>Invoices</source>
+        <translation>Factures</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="128"/>
+        <source>{name}, last heard {time}</source>
+        <translation>{name}, dernières nouvelles à {time}</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="130"/>
+        <source>{name}, not heard yet</source>
+        <translation>{name}, pas encore de nouvelles</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../tray/model.py" line="132"/>
+        <source>%n more</source>
+        <translation>
+            <numerusform>%n autre</numerusform>
+            <numerusform>%n autres</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="133"/>
+        <source>waiting for {computers}</source>
+        <translation>en attente de {computers}</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="160"/>
+        <source>{part}: no computer keeps them</source>
+        <translation>{part} : aucun ordinateur ne les tient</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="164"/>
+        <source>{part}: {computer}</source>
+        <translation>{part} : {computer}</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="165"/>
+        <source>{part}: {computer} (since {time})</source>
+        <translation>{part} : {computer} (depuis {time})</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="169"/>
+        <source>{part}: here</source>
+        <translation>{part} : ici</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="172"/>
+        <source>{part}: here from {time} (settling)</source>
+        <translation>{part} : ici à partir de {time} (stabilisation)</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="178"/>
+        <source>{part}: here, {waiting} (is the sync running?)</source>
+        <translation>{part} : ici, {waiting} (la synchronisation tourne-t-elle ?)</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="181"/>
+        <source>{part}: here, {waiting}</source>
+        <translation>{part} : ici, {waiting}</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="183"/>
+        <source>{part}: here, waiting to hear another computer</source>
+        <translation>{part} : ici, en attente de nouvelles d’un autre ordinateur</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="184"/>
+        <source>{part}: here, paused while you are away</source>
+        <translation>{part} : ici, en pause pendant votre absence</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="191"/>
+        <source>Sharing folder: {error}</source>
+        <translation>Dossier de partage : {error}</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="195"/>
+        <source>{computer}&apos;s clock is {span} ahead of this one</source>
+        <translation>L’horloge de {computer} a {span} d’avance sur celle-ci</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="197"/>
+        <source>{computer}&apos;s clock is {span} behind this one</source>
+        <translation>L’horloge de {computer} a {span} de retard sur celle-ci</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../tray/model.py" line="204"/>
+        <source>%n files in the sharing folder do not read</source>
+        <translation>
+            <numerusform>%n fichier du dossier de partage est illisible</numerusform>
+            <numerusform>%n fichiers du dossier de partage sont illisibles</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="211"/>
+        <source>Idle time unknown: counting from the session start</source>
+        <translation>Inactivité inconnue : décompte depuis le début de la session</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="266"/>
+        <source>Make invoices here…</source>
+        <translation>Faire les factures ici…</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="268"/>
+        <source>{computer} is gone for good…</source>
+        <translation>{computer} est parti pour de bon…</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="271"/>
+        <source>Computers…</source>
+        <translation>Ordinateurs…</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="272"/>
+        <source>Open sharing folder</source>
+        <translation>Ouvrir le dossier de partage</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="273"/>
+        <source>Change sharing folder…</source>
+        <translation>Changer de dossier de partage…</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="275"/>
+        <source>Start at login</source>
+        <translation>Lancer à l’ouverture de session</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="276"/>
+        <source>About sioul-tray</source>
+        <translation>À propos de sioul-tray</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="277"/>
+        <source>Quit</source>
+        <translation>Quitter</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="313"/>
+        <source>{computer} makes invoices now. Make them here instead?
+
+{computer} stops numbering as soon as it sees this; this computer starts once every other computer has confirmed it.</source>
+        <translation>{computer} fait les factures en ce moment. Les faire ici à la place ?
+
+{computer} arrête de numéroter dès qu’il le voit ; cet ordinateur commence quand tous les autres ordinateurs l’ont confirmé.</translation>
+    </message>
+</context>
+<context>
+    <name>Notification</name>
+    <message>
+        <location filename="../tray/model.py" line="352"/>
+        <source>Medicine reminders are now on {computer}</source>
+        <translation>Les rappels de médicaments sont maintenant sur {computer}</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="353"/>
+        <source>Invoices are now made on {computer}</source>
+        <translation>Les factures sont maintenant faites sur {computer}</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="358"/>
+        <source>Medicine reminders are here now</source>
+        <translation>Les rappels de médicaments sont maintenant ici</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="359"/>
+        <source>Invoices are made here now</source>
+        <translation>Les factures sont maintenant faites ici</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="364"/>
+        <source>Medicine reminders paused here</source>
+        <translation>Rappels de médicaments en pause ici</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="365"/>
+        <source>Invoices paused here</source>
+        <translation>Factures en pause ici</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="370"/>
+        <source>No computer keeps medicines now</source>
+        <translation>Aucun ordinateur ne tient les médicaments maintenant</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="371"/>
+        <source>No computer keeps invoices now</source>
+        <translation>Aucun ordinateur ne tient les factures maintenant</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="384"/>
+        <source>{part}: this computer acts now.</source>
+        <translation>{part} : cet ordinateur agit maintenant.</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="405"/>
+        <source>{computer} has not been heard from since {time}. If it is gone for good, say so in the menu.</source>
+        <translation>Pas de nouvelles de {computer} depuis {time}. S’il est parti pour de bon, dites-le dans le menu.</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="410"/>
+        <source>{computer} has not been heard from yet. If it is gone for good, say so in the menu.</source>
+        <translation>Pas encore de nouvelles de {computer}. S’il est parti pour de bon, dites-le dans le menu.</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="416"/>
+        <source>Invoices wait for {computer}</source>
+        <translation>Les factures attendent {computer}</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="421"/>
+        <source>A claim in the sharing folder does not read</source>
+        <translation>Une réservation du dossier de partage est illisible</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="427"/>
+        <source>It is {span} ahead of this computer&apos;s clock.</source>
+        <translation>Elle a {span} d’avance sur l’horloge de cet ordinateur.</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="429"/>
+        <source>It is {span} behind this computer&apos;s clock.</source>
+        <translation>Elle a {span} de retard sur l’horloge de cet ordinateur.</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="431"/>
+        <source>{computer}&apos;s clock is off</source>
+        <translation>L’horloge de {computer} est décalée</translation>
+    </message>
+</context>
+<context>
+    <name>Setup</name>
+    <message>
+        <location filename="../tray/setup.py" line="95"/>
+        <source>Sharing folder — sioul-tray</source>
+        <translation>Dossier de partage — sioul-tray</translation>
+    </message>
+    <message>
+        <location filename="../tray/setup.py" line="98"/>
+        <source>Choose the folder your sync tool (Dropbox, OneDrive, Syncthing, Nextcloud, iCloud Drive, Google Drive…) shares between your computers.</source>
+        <translation>Choisissez le dossier que votre outil de synchronisation (Dropbox, OneDrive, Syncthing, Nextcloud, iCloud Drive, Google Drive…) partage entre vos ordinateurs.</translation>
+    </message>
+    <message>
+        <location filename="../tray/setup.py" line="106"/>
+        <source>Another folder…</source>
+        <translation>Un autre dossier…</translation>
+    </message>
+    <message>
+        <location filename="../tray/setup.py" line="112"/>
+        <source>Folder:</source>
+        <translation>Dossier :</translation>
+    </message>
+    <message>
+        <location filename="../tray/setup.py" line="114"/>
+        <source>Passphrase:</source>
+        <translation>Phrase secrète :</translation>
+    </message>
+    <message>
+        <location filename="../tray/setup.py" line="116"/>
+        <source>Passphrase again:</source>
+        <translation>Phrase secrète, encore :</translation>
+    </message>
+    <message>
+        <location filename="../tray/setup.py" line="144"/>
+        <source>Sharing folder</source>
+        <translation>Dossier de partage</translation>
+    </message>
+    <message>
+        <location filename="../tray/setup.py" line="157"/>
+        <source>This folder is shared already: this computer joins it with the passphrase chosen on the first computer.</source>
+        <translation>Ce dossier est déjà partagé : cet ordinateur le rejoint avec la phrase secrète choisie sur le premier ordinateur.</translation>
+    </message>
+    <message>
+        <location filename="../tray/setup.py" line="161"/>
+        <source>A new shared folder is created here, sealed with this passphrase. Type it twice; the other computers need it to join.</source>
+        <translation>Un nouveau dossier partagé est créé ici, scellé par cette phrase secrète. Tapez-la deux fois ; les autres ordinateurs en ont besoin pour le rejoindre.</translation>
+    </message>
+    <message>
+        <location filename="../tray/setup.py" line="173"/>
+        <source>{error}. Nothing was changed.</source>
+        <translation>{error}. Rien n’a été changé.</translation>
+    </message>
+</context>
+<context>
+    <name>Time</name>
+    <message>
+        <location filename="../timefmt.py" line="24"/>
+        <source>just now</source>
+        <translation>à l’instant</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../timefmt.py" line="28"/>
+        <source>in %n min</source>
+        <translation>
+            <numerusform>dans %n min</numerusform>
+            <numerusform>dans %n min</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../timefmt.py" line="28"/>
+        <source>%n min ago</source>
+        <translation>
+            <numerusform>il y a %n min</numerusform>
+            <numerusform>il y a %n min</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../timefmt.py" line="31"/>
+        <source>in %n h</source>
+        <translation>
+            <numerusform>dans %n h</numerusform>
+            <numerusform>dans %n h</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../timefmt.py" line="31"/>
+        <source>%n h ago</source>
+        <translation>
+            <numerusform>il y a %n h</numerusform>
+            <numerusform>il y a %n h</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../timefmt.py" line="33"/>
+        <source>in %n days</source>
+        <translation>
+            <numerusform>dans %n jour</numerusform>
+            <numerusform>dans %n jours</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../timefmt.py" line="33"/>
+        <source>%n days ago</source>
+        <translation>
+            <numerusform>il y a %n jour</numerusform>
+            <numerusform>il y a %n jours</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../timefmt.py" line="40"/>
+        <source>%n s</source>
+        <translation>
+            <numerusform>%n s</numerusform>
+            <numerusform>%n s</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../timefmt.py" line="42"/>
+        <source>%n min</source>
+        <translation>
+            <numerusform>%n min</numerusform>
+            <numerusform>%n min</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../timefmt.py" line="43"/>
+        <source>%n h</source>
+        <translation>
+            <numerusform>%n h</numerusform>
+            <numerusform>%n h</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Tour</name>
+    <message>
+        <location filename="../tray/demo.py" line="43"/>
+        <source>You are here and make invoices here; Laptop runs too</source>
+        <translation>Vous êtes ici et faites les factures ici ; Laptop tourne aussi</translation>
+    </message>
+    <message>
+        <location filename="../tray/demo.py" line="45"/>
+        <source>You move to Laptop: medicines follow</source>
+        <translation>Vous passez sur Laptop : les médicaments suivent</translation>
+    </message>
+    <message>
+        <location filename="../tray/demo.py" line="47"/>
+        <source>You come back; Office PC starts and takes invoices</source>
+        <translation>Vous revenez ; Office PC démarre et prend les factures</translation>
+    </message>
+    <message>
+        <location filename="../tray/demo.py" line="48"/>
+        <source>Laptop goes to sleep (closes)</source>
+        <translation>Laptop se met en veille (ferme ses réservations)</translation>
+    </message>
+    <message>
+        <location filename="../tray/demo.py" line="50"/>
+        <source>Office PC crashes without closing: it still holds invoices</source>
+        <translation>Office PC plante sans fermer : il tient encore les factures</translation>
+    </message>
+    <message>
+        <location filename="../tray/demo.py" line="52"/>
+        <source>You make invoices here: they wait for Office PC, which may be gone for good</source>
+        <translation>Vous faites les factures ici : elles attendent Office PC, peut-être parti pour de bon</translation>
+    </message>
+    <message>
+        <location filename="../tray/demo.py" line="54"/>
+        <source>Laptop is back</source>
+        <translation>Laptop est de retour</translation>
+    </message>
+    <message>
+        <location filename="../tray/demo.py" line="151"/>
+        <source>demo: {caption}</source>
+        <translation>démo : {caption}</translation>
+    </message>
+    <message>
+        <location filename="../tray/demo.py" line="165"/>
+        <source>sioul-tray demo: a temporary folder in {folder}; quit from the menu or Ctrl+C</source>
+        <translation>démo de sioul-tray : un dossier temporaire dans {folder} ; quittez par le menu ou Ctrl+C</translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,154 @@
+"""The tray in French: its real menu, built by the real tray code in a process started under a
+French locale (offscreen Qt), and the model's texts with the French catalogue installed."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from sioul_tray import i18n
+from sioul_tray.i18n import Core
+from sioul_tray.tray import model
+from sioul_tray.tray.model import PartView, Peer, View
+from tests.helpers import python_env
+
+TRAY = """
+import json, sys
+from pathlib import Path
+from PySide6.QtWidgets import QApplication, QDialogButtonBox
+from sioul_tray import i18n
+from sioul_tray.lease import Lease
+from sioul_tray.share import Share
+from sioul_tray.tray.app import Tray, install_language
+from sioul_tray.tray.controller import Controller
+
+class Present:
+    name = "test idle"
+    known = True
+    def active(self, now):
+        return int(now)
+
+folder = Path(sys.argv[1])
+folder.mkdir(parents=True)
+lease = Lease(Share.create(folder, "pass", "home_pc", cost=10), "home_pc", name="Home PC")
+app = QApplication([])
+install_language(app)
+controller = Controller(lease, "home_pc", folder, Present(), folder.parent / "state")
+tray = Tray(controller, notify=lambda *_: "test")
+controller.start()
+box = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
+print(json.dumps({
+    "language": i18n.language(),
+    "texts": tray.texts(),
+    "tooltip": tray.icon.toolTip(),
+    "cancel": box.button(QDialogButtonBox.StandardButton.Cancel).text(),
+}))
+controller.shutdown()
+"""
+
+
+def run_tray(tmp_path: Path, **env: str) -> dict[str, object]:
+    child = python_env(QT_QPA_PLATFORM="offscreen")
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG", "SIOUL_TRAY_LANG"):
+        child.pop(var, None)
+    child.update(env)
+    done = subprocess.run(
+        [sys.executable, "-c", TRAY, str(tmp_path / "share")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=child,
+    )
+    assert done.returncode == 0, done.stderr
+    result: dict[str, object] = json.loads(done.stdout.splitlines()[-1])
+    return result
+
+
+def test_the_menu_is_french_under_a_french_locale(tmp_path: Path) -> None:
+    shown = run_tray(tmp_path, LANG="fr_FR.UTF-8")
+    assert shown["language"] == "fr"
+    texts = shown["texts"]
+    assert isinstance(texts, list)
+    assert texts[0].startswith("Médicaments : ici à partir de ") and "(stabilisation)" in texts[0]
+    assert texts[1].startswith("Factures : ici à partir de ")
+    assert texts[2:] == [
+        "Ordinateurs…",
+        "Ouvrir le dossier de partage",
+        "Changer de dossier de partage…",
+        "Lancer à l’ouverture de session",
+        "À propos de sioul-tray",
+        "Quitter",
+    ]
+    assert str(shown["tooltip"]).startswith("sioul-tray\nMédicaments : ici")
+    assert shown["cancel"] == "Annuler"  # Qt's own catalogue, for its standard buttons
+
+
+def test_the_menu_is_english_by_default_and_on_request(tmp_path: Path) -> None:
+    shown = run_tray(tmp_path, LANG="C.UTF-8")
+    assert shown["language"] == "en"
+    texts = shown["texts"]
+    assert isinstance(texts, list)
+    assert texts[0].startswith("Medicines: here from ") and texts[-1] == "Quit"
+    assert shown["cancel"] == "Cancel"
+    again = run_tray(tmp_path / "again", LANG="fr_FR.UTF-8", SIOUL_TRAY_LANG="en")
+    assert again["language"] == "en"
+
+
+# -- the model's texts, in-process ------------------------------------------------------------
+
+T0 = 1_800_000_000.0
+
+
+@pytest.fixture
+def french() -> Iterator[None]:
+    assert i18n.install("fr")
+    yield
+    i18n.install("en")
+
+
+def part(which: str, **kw: object) -> PartView:
+    base = dict(
+        part=which, keeper="pc", name="This PC", here=True, since=T0 - 600, settled=True,
+        others_heard=True, agreed=True, acting=True, waiting=(),
+    )  # fmt: skip
+    base.update(kw)
+    return PartView(**base)  # type: ignore[arg-type]
+
+
+def test_the_model_speaks_french(french: None) -> None:
+    away = part("invoices", keeper="office", name="Office PC", here=False, acting=False)
+    waiting = part(
+        "medicines", acting=False, waiting=("laptop", "office", "tablet", "phone")
+    )  # STAYS does not apply to medicines: waits on everyone it heard
+    peers = (Peer("laptop", "Laptop", None, False), Peer("office", "Office PC", T0, False))
+    view = View(
+        computer="pc",
+        now=T0,
+        parts={"medicines": waiting, "invoices": away},
+        peers={"invoices": peers, "medicines": peers},
+        offsets={"laptop": 400},
+        problems=(("invoices", "zz.lease", Core.mark("not a Sioul claim")),),
+        idle_known=False,
+    )
+    texts = [item.text for item in model.menu(view, autostart=False)]
+    assert texts[0].startswith("Médicaments : ici, en attente de Laptop, pas encore de nouvelles")
+    assert texts[0].endswith("; 2 autres")
+    assert texts[1].startswith("Factures : Office PC (depuis ")
+    assert "L’horloge de Laptop a 6 min d’avance sur celle-ci" in texts
+    assert "1 fichier du dossier de partage est illisible" in texts
+    assert "Inactivité inconnue : décompte depuis le début de la session" in texts
+    assert "Faire les factures ici…" in texts
+    question = model.take_confirmation(view)
+    assert question is not None and question.startswith("Office PC fait les factures")
+    notes = model.warnings(view)
+    assert notes["clock:laptop"].title == "L’horloge de Laptop est décalée"
+    problem = next(n for k, n in notes.items() if k.startswith("problem:"))
+    # The core's reason stays English in the view (the core's sets compare it) and shows translated.
+    assert problem.key == "problem:invoices/zz.lease:not a Sioul claim"
+    assert problem.title == "Une réservation du dossier de partage est illisible"
+    assert problem.body == "leases/invoices/zz.lease: pas une réservation Sioul"
