@@ -96,6 +96,10 @@ def main() -> int:
         look = json.loads(run(program, env, "look", "--json"))
         if set(look) != set(PARTS):
             raise SystemExit(f"smoke: look --json has {sorted(look)}")
+        # The French catalogue is in the bundle: compiled by the wheel's build, found when frozen.
+        french = run(program, dict(env, SIOUL_TRAY_LANG="fr"), "look")
+        if "Médicaments" not in french or "Factures" not in french:
+            raise SystemExit(f"smoke: `look` under SIOUL_TRAY_LANG=fr is not French: {french!r}")
 
         for part in (VirtualDisplay, TrayHost, PrivateBus):
             if (why := part.missing()) is not None:
