@@ -91,6 +91,11 @@ class Entry(NamedTuple):
     problem: str | None = None
 
 
+# A named tuple's own constructor is a Python function; tuple's is not. A tick makes one Entry
+# per file (2,000 with 1,000 computers): the two usual ones are made this way, 0.3 us each less.
+_new = tuple.__new__
+
+
 def signature_of(st: os.stat_result) -> tuple[int, int, int]:
     return (st.st_ino, st.st_size, st.st_mtime_ns)
 
@@ -154,7 +159,7 @@ def _read(item: os.DirEntry[str], known: dict[str, tuple[int, int, int]] | None)
             return Entry(name, problem=Core.mark("not a regular file"))
         sig = (st.st_ino, st.st_size, st.st_mtime_ns)
         if known is not None and known.get(name) == sig:
-            return Entry(name, sig)
+            return _new(Entry, (name, sig, None, None))
         size = st.st_size
         if size == 0:
             return Entry(name, sig, problem=Core.mark("empty: still syncing"))
@@ -171,7 +176,7 @@ def _read(item: os.DirEntry[str], known: dict[str, tuple[int, int, int]] | None)
             data += os.read(fd, MAX_READ + 1 - len(data))
             if len(data) > MAX_READ:
                 return Entry(name, sig, problem=Core.mark("grew too large while reading"))
-        return Entry(name, sig, data)
+        return _new(Entry, (name, sig, data, None))
     except PermissionError:
         return Entry(name, problem=Core.mark("cannot be read: permission denied"))
     except OSError as e:

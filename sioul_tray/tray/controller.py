@@ -84,7 +84,10 @@ class Controller(QObject):
         self.clock = clock
         self.monotonic = monotonic
         self.wrote: dict[str, int | None] = dict.fromkeys(PARTS)
-        self.paused: set[str] = set()  # parts closed on request (`sioul-tray close PART`)
+        # Parts closed on request (`sioul-tray close PART`): kept closed across restarts of the
+        # tray until `sioul-tray renew`, as the person asked.
+        self.paused_path = Path(state_dir) / "closed.json" if state_dir is not None else None
+        self.paused: set[str] = self._load_paused()
         self.view: View | None = None
         self.running = False
         self.asleep = False
@@ -248,11 +251,31 @@ class Controller(QObject):
         for part in parts:
             self.lease.close(part, wrote=self.wrote[part])
             self.paused.add(part)
+        self._save_paused()
         self.tick()
 
     def unpause(self, parts: list[str]) -> None:
         self.paused -= set(parts)
+        self._save_paused()
         self.tick()
+
+    def _load_paused(self) -> set[str]:
+        if self.paused_path is None:
+            return set()
+        try:
+            content = json.loads(self.paused_path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return set()
+        except (OSError, ValueError):
+            return set()  # unreadable: both parts renew, as before any `close`
+        parts = content.get("closed") if isinstance(content, dict) else None
+        return {p for p in parts if p in PARTS} if isinstance(parts, list) else set()
+
+    def _save_paused(self) -> None:
+        if self.paused_path is None:
+            return
+        with contextlib.suppress(OSError):
+            write_status(self.paused_path, {"closed": sorted(self.paused)})
 
     def set_wrote(self, part: str, wrote: int) -> None:
         if part not in PARTS:

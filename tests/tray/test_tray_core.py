@@ -5,6 +5,7 @@ Offscreen Qt: the menu exists and is rendered, nothing is drawn.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -128,6 +129,37 @@ def test_close_and_renew_requests_per_part(tray: Tray, folder: Path) -> None:
     rc, out = handle_request(tray, c, ["renew", "medicines"])
     assert rc == 0 and out.startswith("Medicines: ")
     assert not mine(folder, "medicines").closed  # type: ignore[attr-defined]
+
+
+def test_a_part_closed_on_request_stays_closed_when_the_tray_restarts(
+    tray: Tray, folder: Path, tmp_path: Path
+) -> None:
+    handle_request(tray, tray.controller, ["close", "invoices"])
+    tray.controller.shutdown()  # quit: both closed
+    lease = Lease(Share.open(folder, PASSPHRASE), "home_pc", name="Home PC")
+    again = Controller(lease, "home_pc", folder, Present(), tmp_path / "state")
+    again.start()  # the next login
+    try:
+        assert mine(folder, "invoices").closed  # type: ignore[attr-defined]
+        assert not mine(folder, "medicines").closed  # type: ignore[attr-defined]
+        handle_request(tray, again, ["renew", "invoices"])
+        assert not mine(folder, "invoices").closed  # type: ignore[attr-defined]
+        assert json.loads((tmp_path / "state" / "closed.json").read_text()) == {"closed": []}
+    finally:
+        again.shutdown()
+
+
+def test_a_damaged_record_of_closed_parts_reopens_both(folder: Path, tmp_path: Path) -> None:
+    (tmp_path / "state").mkdir()
+    (tmp_path / "state" / "closed.json").write_text("{not json")
+    lease = Lease(Share.open(folder, PASSPHRASE), "home_pc", name="Home PC")
+    c = Controller(lease, "home_pc", folder, Present(), tmp_path / "state")
+    c.start()
+    try:
+        assert c.paused == set()
+        assert not mine(folder, "invoices").closed  # type: ignore[attr-defined]
+    finally:
+        c.shutdown()
 
 
 def test_other_requests(tray: Tray) -> None:
