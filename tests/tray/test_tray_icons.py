@@ -52,7 +52,7 @@ def test_the_pngs_match_their_svg(qtbot: QtBot, state: Icon) -> None:
 
 def test_the_tray_loads_every_size_of_the_pngs(qtbot: QtBot) -> None:
     if icons.sys.platform == "darwin":
-        pytest.skip("macOS loads the SVG templates")
+        pytest.skip(reason="macOS loads the SVG templates")
     loaded = icon(Icon.INVOICES)
     assert sorted(s.width() for s in loaded.availableSizes()) == sorted(SIZES)
     assert opaque_share(loaded.pixmap(22, 22).toImage()) > 0.15
