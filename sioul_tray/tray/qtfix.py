@@ -66,19 +66,13 @@ def import_qt_lightly() -> bool:
     return False
 
 
-def _source_uncached(module: object) -> str:
-    """`inspect.getsource` for a module, minus the cache: raises as it does where it finds none."""
-    path = getattr(module, "__file__", None)
-    if not isinstance(path, str):
-        raise TypeError(f"{module!r} is a built-in module")
-    if not path.endswith(".py"):
-        raise OSError(f"no source for {path}")
-    with open(path, "rb") as source:
-        return source.read().decode("utf-8", "replace")
-
-
 def _uses_pyside(module: object) -> bool:
+    """PySide6's question, "does this module's source mention PySide6?", without a cache."""
+    path = getattr(module, "__file__", None)
+    if not isinstance(path, str) or not path.endswith(".py"):
+        return False  # built-in or source-less: PySide6's own check answers False too
     try:
-        return "PySide6" in _source_uncached(module)
-    except (TypeError, OSError):
-        return False  # as PySide6's own check answers for built-in and source-less modules
+        with open(path, "rb") as source:
+            return b"PySide6" in source.read()
+    except OSError:
+        return False
