@@ -455,6 +455,7 @@ def breakdown(lease: Lease, others: Others, repeats: int) -> tuple[float, list[t
     acc: dict[str, float] = {}
     steps = [
         (Lease, "_read", "_read: list, read, unseal, decode, learn"),
+        (lease_module, "scan", "  scan: list, open, read, close"),
         (Lease, "_open_entry", "  _open_entry: unseal + decode + checks"),
         (Lease, "_learn", "  _learn: seq, heard times"),
         (Lease, "_write", "_write: view, choose, seal, write, save"),
@@ -494,8 +495,8 @@ def breakdown(lease: Lease, others: Others, repeats: int) -> tuple[float, list[t
         for owner, name, fn in originals:
             setattr(owner, name, fn)
     rows = [(label, acc.get(label, 0.0) / repeats) for _, _, label in steps]
-    read = acc.get(steps[0][2], 0.0) - acc.get(steps[1][2], 0.0) - acc.get(steps[2][2], 0.0)
-    rows.insert(3, ("  the rest: scan (open, fstat, read, checks), bookkeeping", read / repeats))
+    read = acc.get(steps[0][2], 0.0) - sum(acc.get(label, 0.0) for _, _, label in steps[1:4])
+    rows.insert(4, ("  the rest: merging copies, bookkeeping", read / repeats))
     return total / repeats, rows
 
 

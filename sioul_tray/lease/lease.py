@@ -21,9 +21,9 @@ from sioul_tray.lease import codec, memory
 from sioul_tray.lease.folder import (
     Entry,
     file_size,
+    read_whole,
     remove_leftovers,
     scan,
-    signature_of,
     write_atomic,
 )
 from sioul_tray.lease.host import host_name, started
@@ -41,7 +41,6 @@ from sioul_tray.lease.rules import (
 )
 from sioul_tray.share.seal import Share
 
-Signature = tuple[int, int, int]
 STATE_EVERY = ALIVE  # the state file is rewritten at most this often for mere renewals
 FORGET_SPARE = 16  # bytes a claim keeps free after a declaration, for later, longer numbers
 MAX_DIAGNOSE = 256  # at most this many other paths are tried to explain a claim that does not open
@@ -67,8 +66,8 @@ class _Part:
     text: dict[str, str] = field(default_factory=dict)  # its claim text, for the state file
     heard: dict[str, int | None] = field(default_factory=dict)  # local clock; None: not yet read
     read: set[str] = field(default_factory=set)  # computers read from the folder in this process
-    files: dict[str, tuple[Signature, Claim | None, str]] = field(default_factory=dict)
-    sigs: dict[str, Signature] = field(default_factory=dict)  # of `files`, for the scan
+    # Each file as last read: its bytes (the same bytes: the same write), its claim or reason.
+    files: dict[str, tuple[bytes, Claim | None, str]] = field(default_factory=dict)
     problems: list[tuple[str, str]] = field(default_factory=list)
     ahead: dict[str, int] = field(default_factory=dict)  # clocks seen ahead of ours, by seconds
     forgets: dict[str, tuple[int, int]] = field(default_factory=dict)  # id: (seq, heard here)
@@ -286,31 +285,30 @@ class Lease:
         # computer's claim has one file, named after it; overlays may bring second copies.
         fresh: dict[str, tuple[Claim, str, str]] = {}
         old_files = p.files
-        files: dict[str, tuple[Signature, Claim | None, str]] = {}
-        sigs: dict[str, Signature] = {}
-        entries = list(scan(self._folder(part), p.sigs))
-        for name, sig, data, problem in entries:
-            if sig is not None:
-                sigs[name] = sig
-            if problem is None and data is None and sig is not None:  # unchanged since last read
-                cached = files[name] = old_files[name]
+        files: dict[str, tuple[bytes, Claim | None, str]] = {}
+        folder = self._folder(part)
+        entries = scan(folder)
+        for name, data, problem in entries:
+            if data is None:
+                problems.append((name, problem or ""))
+                continue
+            cached = old_files.get(name)
+            if cached is not None and cached[0] == data:  # the same write as last read
+                files[name] = cached
                 claim, text = cached[1], cached[2]
+                if claim is None:
+                    problems.append((name, text))
+                    continue
             else:
-                result = self._open_entry(part, name, data, problem, entries)
+                result = self._open_entry(part, name, data, entries, folder)
                 if isinstance(result, str):
                     problems.append((name, result))
-                    if sig is not None:
-                        files[name] = (sig, None, result)
+                    files[name] = (data, None, result)
                     continue
-                claim, text = result
-                assert sig is not None
-                files[name] = (sig, claim, text)
-            if claim is None:
-                problems.append((name, text))
-            else:
-                fresh[claim.computer] = (claim, text, name)
+                claim, text, data = result
+                files[name] = (data, claim, text)
+            fresh[claim.computer] = (claim, text, name)
         p.files = files
-        p.sigs = sigs
         for overlay in self._overlays:
             try:
                 fetched = list(overlay.fetch(part))
@@ -322,13 +320,16 @@ class Lease:
                     )
                 )
                 continue
-            for name, _, data, problem in fetched:
+            for name, data, problem in fetched:
                 where = f"{overlay.name}: {name}"
-                result = self._open_entry(part, name, data, problem, fetched)
+                if data is None:
+                    problems.append((where, problem or ""))
+                    continue
+                result = self._open_entry(part, name, data, fetched)
                 if isinstance(result, str):
                     problems.append((where, result))
                     continue
-                claim, text = result
+                claim, text, _ = result
                 best = fresh.get(claim.computer)
                 if best is None or claim.seq > best[0].seq:  # the folder's copy wins a tie
                     fresh[claim.computer] = (claim, text, where)
@@ -356,17 +357,27 @@ class Lease:
         self,
         part: str,
         name: str,
-        data: bytes | None,
-        problem: str | None,
+        data: bytes,
         neighbours: list[Entry],
-    ) -> tuple[Claim, str] | str:
-        """The claim in one file, or the reason it does not count."""
-        if problem is not None:
-            return problem
-        assert data is not None
+        where: Path | None = None,
+    ) -> tuple[Claim, str, bytes] | str:
+        """The claim in one file (with the bytes it was read from), or the reason it does not count.
+
+        `where`: the folder the file is in, to read it again, whole, when its seal does not open
+        (a file system that gave a short read); None for an overlay's files, read whole already.
+        """
         relpath = f"leases/{part}/{name}"
         try:
-            plaintext = self.share.unseal(relpath, data)
+            try:
+                plaintext = self.share.unseal(relpath, data)
+            except Unreadable:
+                if where is None:
+                    raise
+                again = read_whole(where / name)
+                if again.data is None or again.data == data:
+                    raise
+                data = again.data
+                plaintext = self.share.unseal(relpath, data)
             try:
                 text = plaintext.decode("utf-8").rstrip(" ")
             except UnicodeDecodeError:
@@ -380,7 +391,7 @@ class Lease:
         stem = name[:-6]  # without ".lease"
         if claim.computer != stem or claim.part != part:
             return Core.mark("does not match its file name")
-        return claim, text
+        return claim, text, data
 
     def _copied_from(self, relpath: str, data: bytes, neighbours: list[Entry]) -> str | None:
         """Say where a claim that does not open at its path was copied from, when that shows."""
@@ -516,13 +527,11 @@ class Lease:
                 p.made_folder = True
             data = self.share.seal(relpath, codec.padded(text, file_size(path)))
             write_atomic(path, data)
-            sig = signature_of(os.stat(path))
         except OSError as e:
             raise SioulError(
                 Core.mark("cannot write {path}: {error}", path=path, error=e.strerror or str(e))
             ) from None
-        p.files[path.name] = (sig, claim, text)
-        p.sigs[path.name] = sig
+        p.files[path.name] = (data, claim, text)
         p.best[self.computer] = claim
         p.text[self.computer] = text
         p.read.add(self.computer)

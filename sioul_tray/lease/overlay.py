@@ -36,7 +36,7 @@ class FolderOverlay:
         self.name = name or str(self.root)
 
     def fetch(self, part: str) -> Iterable[Entry]:
-        return list(scan(self.root / "leases" / part))
+        return scan(self.root / "leases" / part, careful=True)
 
     def publish(self, part: str, file_name: str, data: bytes) -> None:
         folder = self.root / "leases" / part

@@ -1,0 +1,136 @@
+"""Reading a part's folder: one read per claim file, and the careful read when that falls short."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sioul_tray.lease import Lease
+from sioul_tray.lease import folder as folder_module
+from sioul_tray.lease.folder import MAX_READ, read_whole, scan, write_atomic
+from sioul_tray.lease.overlay import FolderOverlay
+from tests.lease.leasekit import T0, FakeClock, make_share, part_folder
+
+PART = "invoices"
+
+
+def short_reads(monkeypatch: pytest.MonkeyPatch, most: int) -> list[int]:
+    """Every os.read in the folder module gives at most `most` bytes, as some file systems do.
+
+    Returns the sizes asked for, to see how many reads a file took.
+    """
+    real_read = os.read
+    asked: list[int] = []
+
+    def read(fd: int, n: int) -> bytes:
+        asked.append(n)
+        return real_read(fd, min(n, most))
+
+    monkeypatch.setattr(folder_module.os, "read", read)
+    return asked
+
+
+def test_scan_gives_each_claim_file_its_bytes_and_every_other_file_a_reason(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "alpha.lease").write_bytes(b"x" * 200)
+    (tmp_path / "empty.lease").write_bytes(b"")
+    (tmp_path / "huge.lease").write_bytes(b"x" * (MAX_READ + 1))
+    (tmp_path / "notes.txt").write_bytes(b"hello")
+    (tmp_path / "sub.lease").mkdir()
+    entries = {e.name: e for e in scan(tmp_path)}
+    assert entries["alpha.lease"].data == b"x" * 200
+    assert entries["alpha.lease"].problem is None
+    assert entries["empty.lease"].problem == "empty: still syncing"
+    assert entries["huge.lease"].problem == f"too large ({MAX_READ + 1} bytes)"
+    assert entries["notes.txt"].problem == "not a claim"
+    assert entries["sub.lease"].problem == "a folder, not a file"
+    assert all(e.data is None for n, e in entries.items() if n != "alpha.lease")
+
+
+def test_a_missing_folder_is_no_entries(tmp_path: Path) -> None:
+    assert scan(tmp_path / "nowhere") == []
+
+
+def test_read_whole_reads_on_to_the_end_of_a_short_reading_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "alpha.lease"
+    path.write_bytes(bytes(range(256)))
+    asked = short_reads(monkeypatch, 100)
+    assert scan(tmp_path)[0].data == bytes(range(100))  # one read: all a local disk needs
+    asked.clear()
+    entry = read_whole(path)
+    assert entry.data == bytes(range(256))
+    assert len(asked) == 4  # 100 + 100 + 56, then the empty read that says it ended
+
+
+def test_read_whole_says_too_large_and_empty(tmp_path: Path) -> None:
+    (tmp_path / "huge.lease").write_bytes(b"x" * 5000)
+    (tmp_path / "empty.lease").write_bytes(b"")
+    assert read_whole(tmp_path / "huge.lease").problem == "too large (5000 bytes)"
+    assert read_whole(tmp_path / "empty.lease").problem == "empty: still syncing"
+    assert read_whole(tmp_path / "gone.lease").problem == "vanished while reading"
+
+
+def test_a_claim_read_short_is_read_again_whole_and_counts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    share = make_share(tmp_path / "share")
+    clock = FakeClock(T0)
+    Lease(share, "bravo", name="Bravo", clock=clock).renew(PART)
+    alpha = Lease(share, "alpha", name="Alpha", clock=clock)
+    size = (part_folder(share, PART) / "bravo.lease").stat().st_size
+    asked = short_reads(monkeypatch, 64)
+    assert size > 64
+    assert {c.computer for c in alpha.claims(PART)} == {"bravo"}
+    assert alpha.problems(PART) == []
+    assert len(asked) > 2  # the first read fell short, and the claim was read again
+    # The next read gives the same short bytes, and the claim still counts.
+    assert {c.computer for c in alpha.claims(PART)} == {"bravo"}
+    assert alpha.problems(PART) == []
+
+
+def test_an_overlay_reads_its_files_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    share = make_share(tmp_path / "share")
+    clock = FakeClock(T0)
+    overlay = FolderOverlay(tmp_path / "overlay", name="server")
+    Lease(share, "bravo", name="Bravo", clock=clock, overlays=[overlay]).renew(PART)
+    # bravo's claim now only on the overlay: the folder's copy is gone.
+    (part_folder(share, PART) / "bravo.lease").unlink()
+    short_reads(monkeypatch, 50)
+    alpha = Lease(share, "alpha", name="Alpha", clock=clock, overlays=[overlay])
+    assert {c.computer for c in alpha.claims(PART)} == {"bravo"}
+    assert alpha.problems(PART) == []
+
+
+def test_an_unchanged_claim_file_is_not_opened_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    share = make_share(tmp_path / "share")
+    clock = FakeClock(T0)
+    bravo = Lease(share, "bravo", name="Bravo", clock=clock)
+    bravo.renew(PART)
+    alpha = Lease(share, "alpha", name="Alpha", clock=clock)
+    alpha.claims(PART)
+    opened: list[str] = []
+    real_unseal = share.unseal
+
+    def unseal(relpath: str, data: bytes) -> Any:
+        opened.append(relpath)
+        return real_unseal(relpath, data)
+
+    monkeypatch.setattr(share, "unseal", unseal)
+    alpha.claims(PART)
+    assert opened == []  # same bytes: the same write, nothing to open
+    # A new write (here, one that is not a claim) is opened.
+    path = part_folder(share, PART) / "bravo.lease"
+    write_atomic(path, share.seal(f"leases/{PART}/bravo.lease", b"x"))
+    alpha.claims(PART)
+    assert opened == [f"leases/{PART}/bravo.lease"]
+    assert [n for n, _ in alpha.problems(PART)] == ["bravo.lease"]
