@@ -178,7 +178,7 @@ class Lease:
         view = self._view(p)
         t = int(now)
         keeper = self._judge(
-            part, p, view, choose(PARTS[part], view.claims, t, heard=view.heard), t
+            part, p, view, choose(PARTS[part], view.claims, t, heard=view.heard, gone=view.gone), t
         )
         self._save()
         return keeper
@@ -334,17 +334,24 @@ class Lease:
                 if best is None or claim.seq > best[0].seq:  # the folder's copy wins a tie
                     fresh[claim.computer] = (claim, text, where)
         best_known = p.best
+        heard = p.heard
+        read = p.read
+        me = self.computer
+        flowing = False  # another computer's claim heard within ALIVE: the sync is flowing
         for c, (claim, text, where) in fresh.items():
             known = best_known.get(c)
             if known is not None and known.seq == claim.seq:
-                p.read.add(c)  # the same copy as before: nothing new was heard
+                read.add(c)  # the same copy as before: nothing new was heard
                 continue
-            self._learn(p, known, claim, text, where, t, problems)
-        for computer, h in p.heard.items():
-            if h is None:  # restored from the state file and not in the folder any more
-                p.heard[computer] = min(t, p.best[computer].renewed)
-        flowing = any(
-            t - h <= ALIVE for c, h in p.heard.items() if c != self.computer and h is not None
+            if self._learn(p, known, claim, text, where, t, problems) and not flowing:
+                flowing = c != me and t - (heard[c] or 0) <= ALIVE
+        if None in heard.values():  # restored from the state file, not in the folder any more
+            for computer, h in heard.items():
+                if h is None:
+                    heard[computer] = min(t, best_known[computer].renewed)
+        # Most reads learn some other claim just now; else, any heard lately.
+        flowing = flowing or any(
+            t - h <= ALIVE for c, h in heard.items() if c != me and h is not None
         )
         if not flowing:
             p.flowing_since = None
@@ -425,8 +432,8 @@ class Lease:
         where: str,
         t: int,
         problems: list[tuple[str, str]],
-    ) -> None:
-        """Take in the best copy of one computer's claim found by this read."""
+    ) -> bool:
+        """Take in the best copy of one computer's claim found by this read; False if stale."""
         c = claim.computer
         if known is not None and claim.seq < known.seq:
             problems.append(
@@ -440,10 +447,10 @@ class Lease:
                 )
             )
             p.read.add(c)
-            return
+            return False
         if known is not None and claim.seq == known.seq:
             p.read.add(c)
-            return
+            return False
         first = c not in p.read
         p.best[c] = claim
         p.text[c] = text
@@ -457,11 +464,12 @@ class Lease:
             for gone, seq in claim.forgets.items():
                 if gone not in p.forgets or p.forgets[gone][0] < seq:
                     p.forgets[gone] = (seq, t)
-            return
+            return True
         if claim.renewed - t > RENEW:
             p.ahead[c] = claim.renewed - t
         else:
             p.ahead.pop(c, None)
+        return True
 
     # -- judging --------------------------------------------------------------------------
 
@@ -499,7 +507,7 @@ class Lease:
         p.best[self.computer] = claim
         p.heard[self.computer] = t
         view = self._view(p)
-        keeper = choose(PARTS[part], view.claims, t, heard=view.heard)
+        keeper = choose(PARTS[part], view.claims, t, heard=view.heard, gone=view.gone)
         claim = dataclasses.replace(claim, sees=keeper.computer if keeper else None)
         self._dirty = True
         if _news(before, claim):

@@ -110,16 +110,18 @@ def choose(
     now: float,
     *,
     heard: Mapping[str, int] | None = None,
+    gone: Mapping[str, int] | None = None,
 ) -> Claim | None:
     """The keeper among the claims that hold, or None when no claim holds.
 
     Every computer that reads the same claims picks the same keeper: the order uses only what the
     claims carry, and ties go to the smaller computer id. `heard`, when given, says when this
     computer heard each claim (it then stands for ``renewed``: `Lease` passes it instead of
-    copying every claim at every tick).
+    copying every claim at every tick). `gone`, when given, is `forgotten(claims)`, already known.
     """
     listed = list(claims)
-    gone = forgotten(listed)
+    if gone is None:
+        gone = forgotten(listed)
     stays = rule is Rule.STAYS
     holding = []
     for c in listed:
