@@ -132,7 +132,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     # English needs no catalogue (and no Qt); another language loads Qt's translator.
     i18n.install(i18n.choose(_asked_language(words)))
-    args = _parser().parse_args(words)
+    # No words: the tray, as the desktop starts it, with no parser to build (argparse's gettext
+    # lookups import `locale`: 0.2 MB kept for the tray's whole life).
+    args = _parser().parse_args(words) if words else argparse.Namespace(command=None, lang=None)
     out = sys.stdout
     try:
         if args.command is None:

@@ -13,6 +13,7 @@ import json
 import os
 import sys
 import time
+import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any
@@ -125,10 +126,15 @@ class Installation:
         return self.config_dir / "keys" / f"{folder_id}.key"
 
     def remember_key(self, share: Share) -> None:
-        """Cache the folder key, readable only by this user, so later starts need no passphrase."""
+        """Cache the folder key, readable only by this user, so later starts need no passphrase.
+
+        The first line is the folder key. The second holds the keys derived from it (key id and
+        claim key) with a CRC-32 against damage, so a start derives nothing (see `open_share`).
+        """
         path = self._key_file(share.folder_id)
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        data = base64.b64encode(share.folder_key) + b"\n"
+        derived = share.derived + zlib.crc32(share.derived).to_bytes(4, "big")
+        data = base64.b64encode(share.folder_key) + b"\n" + base64.b64encode(derived) + b"\n"
         tmp = path.with_name(f".~{path.name}.tmp")
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "wb") as f:
@@ -154,7 +160,8 @@ class Installation:
             )
         path = self._key_file(folder_id)
         try:
-            key = base64.b64decode(path.read_bytes().strip(), validate=True)
+            lines = path.read_bytes().split()
+            key = base64.b64decode(lines[0] if lines else b"", validate=True)
         except FileNotFoundError:
             raise NotSetUp(
                 Core.mark(
@@ -167,8 +174,9 @@ class Installation:
             raise SioulError(
                 Core.mark("cannot read the key in {path}: {error}", path=path, error=str(e))
             ) from None
+        derived = _derived(lines[1]) if len(lines) > 1 else None
         try:
-            return Share.unlock(folder, key)
+            share = Share.unlock(folder, key, derived)
         except WrongPassphrase:
             raise WrongPassphrase(
                 Core.mark(
@@ -178,6 +186,10 @@ class Installation:
                     folder=folder,
                 )
             ) from None
+        if derived != share.derived:  # written by an older version, or damaged: write it anew
+            with contextlib.suppress(OSError):
+                self.remember_key(share)
+        return share
 
     def lease(self, clock: Callable[[], float] = time.time) -> Lease:
         return Lease(self.open_share(), self.computer(), clock=clock, state_dir=self.state_dir)
@@ -208,6 +220,18 @@ class Installation:
             yield
         finally:
             f.close()  # closing the file releases the lock
+
+
+def _derived(line: bytes) -> bytes | None:
+    """The derived keys of a key file's second line, or None when it is not intact."""
+    try:
+        data = base64.b64decode(line, validate=True)
+    except ValueError:
+        return None
+    keys, crc = data[:-4], data[-4:]
+    if len(data) < 5 or zlib.crc32(keys).to_bytes(4, "big") != crc:
+        return None
+    return keys
 
 
 def _try_lock(f: IO[str]) -> bool:

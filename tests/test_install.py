@@ -77,3 +77,66 @@ def test_one_writer_at_a_time(tmp_path: Path) -> None:
         pass
     with Installation(tmp_path).writer():
         pass
+
+
+def _no_derivation(monkeypatch: pytest.MonkeyPatch) -> None:
+    from sioul_tray.share import seal
+
+    def refused(*_: object) -> bytes:
+        raise AssertionError("a key was derived")
+
+    monkeypatch.setattr(seal, "_hkdf", refused)
+
+
+def test_a_start_derives_no_key(
+    tmp_path: Path, share: Share, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    inst = Installation(tmp_path)
+    inst.update_settings(share=str(share.folder))
+    inst.remember_key(share)
+    _no_derivation(monkeypatch)
+    opened = inst.open_share()
+    relpath = "leases/invoices/alpha.lease"
+    assert share.unseal(relpath, opened.seal(relpath, b"claim")) == b"claim"
+
+
+def test_a_key_file_of_an_older_version_opens_and_is_completed(
+    tmp_path: Path, share: Share, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    inst = Installation(tmp_path)
+    inst.update_settings(share=str(share.folder))
+    inst.remember_key(share)
+    (key_file,) = (tmp_path / "config" / "keys").iterdir()
+    first_line = key_file.read_bytes().splitlines()[0]
+    key_file.write_bytes(first_line + b"\n")  # as earlier versions wrote it: the folder key alone
+    assert inst.open_share().folder_key == share.folder_key
+    assert len(key_file.read_bytes().splitlines()) == 2
+    assert key_file.stat().st_mode & 0o777 == 0o600
+    _no_derivation(monkeypatch)
+    assert inst.open_share().derived == share.derived
+
+
+@pytest.mark.parametrize("damage", ["flip", "cut", "junk"])
+def test_damaged_derived_keys_are_derived_again(tmp_path: Path, share: Share, damage: str) -> None:
+    inst = Installation(tmp_path)
+    inst.update_settings(share=str(share.folder))
+    inst.remember_key(share)
+    (key_file,) = (tmp_path / "config" / "keys").iterdir()
+    first, second = key_file.read_bytes().splitlines()
+    if damage == "flip":
+        second = bytes([second[0] ^ 0x01]) + second[1:]  # still base64, wrong CRC
+    elif damage == "cut":
+        second = second[:12]
+    else:
+        second = b"not*base64"
+    key_file.write_bytes(first + b"\n" + second + b"\n")
+    opened = inst.open_share()
+    assert opened.derived == share.derived
+    assert key_file.read_bytes().splitlines() == [first, _second_line(share)]
+
+
+def _second_line(share: Share) -> bytes:
+    import base64
+    import zlib
+
+    return base64.b64encode(share.derived + zlib.crc32(share.derived).to_bytes(4, "big"))

@@ -16,13 +16,9 @@ import base64
 import json
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cryptography.exceptions import InvalidTag
-from cryptography.hazmat.primitives import hashes
-from cryptography.hazmat.primitives.ciphers.aead import AESGCM
-from cryptography.hazmat.primitives.kdf.hkdf import HKDF
-from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
 
 from sioul_tray.errors import SealDamaged, SealExists, SioulError, Unreadable, WrongPassphrase
 from sioul_tray.i18n import Core
@@ -40,8 +36,33 @@ HEADER_SIZE = len(CLAIM_MAGIC) + 1 + KEY_ID_SIZE
 OVERHEAD = HEADER_SIZE + NONCE_SIZE + TAG_SIZE
 
 
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+else:
+    try:
+        # The very class `cryptography.hazmat.primitives.ciphers.aead` names (a test checks it is
+        # the same object), reached without that package's classic cipher modes, algorithms and
+        # decrepit ciphers: 0.3 MB the running tray would keep for nothing. Should a later
+        # cryptography move it, the public name serves.
+        from cryptography.hazmat.bindings._rust import openssl as _openssl
+
+        AESGCM = _openssl.aead.AESGCM
+    except (ImportError, AttributeError):
+        from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+
 def _hkdf(key: bytes, purpose: bytes, length: int = 32) -> bytes:
+    # Imported here: a tray started with cached keys (`Share.unlock(..., derived=...)`) never
+    # derives one, and HKDF's first use costs 0.3 MB for the process's life.
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
     return HKDF(algorithm=hashes.SHA256(), length=length, salt=None, info=purpose).derive(key)
+
+
+def derive(folder_key: bytes) -> bytes:
+    """The keys a folder key gives: its key id then the claim key (see `Share.derived`)."""
+    return _hkdf(folder_key, b"sioul key id", KEY_ID_SIZE) + _hkdf(folder_key, b"sioul claim v1")
 
 
 def _same(a: bytes, b: bytes) -> bool:
@@ -79,6 +100,8 @@ def _wrap_aad(folder_id: str, creator: str) -> bytes:
 
 
 def _passphrase_key(passphrase: str, salt: bytes, cost: int, r: int, p: int) -> bytes:
+    from cryptography.hazmat.primitives.kdf.scrypt import Scrypt  # for create and open only
+
     return Scrypt(salt=salt, length=32, n=2**cost, r=r, p=p).derive(passphrase.encode("utf-8"))
 
 
@@ -89,13 +112,24 @@ class Share:
     derivation happens after that: sealing a claim costs one AES-GCM operation.
     """
 
-    def __init__(self, folder: Path, folder_id: str, creator: str, folder_key: bytes) -> None:
+    def __init__(
+        self,
+        folder: Path,
+        folder_id: str,
+        creator: str,
+        folder_key: bytes,
+        derived: bytes | None = None,
+    ) -> None:
         self.folder = Path(folder)
         self.folder_id = folder_id
         self.creator = creator
         self.folder_key = folder_key
-        self.key_id = _hkdf(folder_key, b"sioul key id", KEY_ID_SIZE)
-        self._claims = AESGCM(_hkdf(folder_key, b"sioul claim v1"))
+        if derived is None or len(derived) != KEY_ID_SIZE + 32:
+            derived = derive(folder_key)
+        # What the folder key gives (key id, claim key), to cache beside it: as secret as it.
+        self.derived = derived
+        self.key_id = derived[:KEY_ID_SIZE]
+        self._claims = AESGCM(derived[KEY_ID_SIZE:])
         self._header = CLAIM_MAGIC + bytes([CLAIM_VERSION]) + self.key_id
 
     def __repr__(self) -> str:
@@ -192,14 +226,22 @@ class Share:
         return cls._checked(folder, doc, folder_key)
 
     @classmethod
-    def unlock(cls, folder: str | os.PathLike[str], folder_key: bytes) -> Share:
-        """Open a sealed folder with a folder key cached on this computer (no passphrase)."""
+    def unlock(
+        cls, folder: str | os.PathLike[str], folder_key: bytes, derived: bytes | None = None
+    ) -> Share:
+        """Open a sealed folder with a folder key cached on this computer (no passphrase).
+
+        `derived`: the share's `derived` keys, cached with the folder key, so no key derivation
+        happens at all; checked against the seal's key id like the key itself.
+        """
         folder = Path(folder)
-        return cls._checked(folder, read_seal(folder), folder_key)
+        return cls._checked(folder, read_seal(folder), folder_key, derived)
 
     @classmethod
-    def _checked(cls, folder: Path, doc: dict[str, Any], folder_key: bytes) -> Share:
-        share = cls(folder, doc["folder"], doc["creator"], folder_key)
+    def _checked(
+        cls, folder: Path, doc: dict[str, Any], folder_key: bytes, derived: bytes | None = None
+    ) -> Share:
+        share = cls(folder, doc["folder"], doc["creator"], folder_key, derived)
         if share.key_id.hex() != doc.get("key_id"):
             raise WrongPassphrase(
                 Core.mark("the key kept on this computer does not open {folder}", folder=folder)

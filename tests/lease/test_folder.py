@@ -94,9 +94,7 @@ def test_a_claim_read_short_is_read_again_whole_and_counts(
     assert alpha.problems(PART) == []
 
 
-def test_an_overlay_reads_its_files_whole(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_an_overlay_reads_its_files_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     share = make_share(tmp_path / "share")
     clock = FakeClock(T0)
     overlay = FolderOverlay(tmp_path / "overlay", name="server")

@@ -114,3 +114,37 @@ def test_claims_are_bound_to_their_path_and_key(share: Share, tmp_path: Path) ->
 
 def test_every_seal_uses_a_fresh_nonce(share: Share) -> None:
     assert share.seal("p", b"same") != share.seal("p", b"same")
+
+
+def test_the_aes_gcm_used_is_cryptographys_public_class() -> None:
+    # seal.py reaches it without the public module's other imports; it must be the same class.
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+    from sioul_tray.share import seal
+
+    assert seal.AESGCM is AESGCM
+
+
+def test_cached_derived_keys_open_the_same_share_without_deriving(
+    share: Share, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sioul_tray.share import seal
+
+    assert share.derived == seal.derive(share.folder_key)
+
+    def no_derivation(*_: object) -> bytes:
+        raise AssertionError("a key was derived")
+
+    monkeypatch.setattr(seal, "_hkdf", no_derivation)
+    again = Share.unlock(share.folder, share.folder_key, share.derived)
+    relpath = "leases/invoices/alpha.lease"
+    assert again.unseal(relpath, share.seal(relpath, b"claim")) == b"claim"
+    assert share.unseal(relpath, again.seal(relpath, b"claim")) == b"claim"
+
+
+def test_derived_keys_of_another_folder_are_refused(share: Share, tmp_path: Path) -> None:
+    other = tmp_path / "other"
+    other.mkdir()
+    elsewhere = Share.create(other, "another passphrase", "bravo", cost=10)
+    with pytest.raises(WrongPassphrase):
+        Share.unlock(share.folder, share.folder_key, elsewhere.derived)
