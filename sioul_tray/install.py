@@ -18,8 +18,6 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
-import platformdirs
-
 from sioul_tray.errors import Busy, NotSetUp, SioulError, WrongPassphrase
 from sioul_tray.i18n import Core
 from sioul_tray.lease import Lease
@@ -42,6 +40,8 @@ class Installation:
             self.state_dir = root / "state"
             self.cache_dir = root / "cache"
         else:
+            import platformdirs  # not needed with SIOUL_TRAY_HOME
+
             self.config_dir = platformdirs.user_config_path(APP, appauthor=False)
             self.state_dir = platformdirs.user_state_path(APP, appauthor=False)
             self.cache_dir = platformdirs.user_cache_path(APP, appauthor=False)
