@@ -256,8 +256,10 @@ def choose(
                 locks += dbus_idle.screensaver_locks(session_bus)
             if system_bus is not None:
                 logind = dbus_idle.LogindSession(system_bus)
-                candidates.append(logind)
-                locks.append(logind)
+                # Asked once: without logind, or a session it knows, every tick would ask again.
+                if logind.path() is not None:
+                    candidates.append(logind)
+                    locks.append(logind)
     except OSError:
         pass
     for source in candidates:

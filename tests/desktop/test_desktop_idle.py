@@ -132,6 +132,26 @@ def test_choose_prefers_mutter_without_x_and_a_locked_screen_counts_as_away(
     assert clock.active(now + 300) == before
 
 
+@pytest.mark.desktop
+def test_logind_is_asked_only_where_it_knows_this_session(
+    buses: tuple[QDBusConnection, dict[str, FakeService]],
+    need: Callable[[str | None], None],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    bus, _ = buses
+    monkeypatch.setenv("XDG_SESSION_TYPE", "wayland")
+    with_logind = idle.choose(system_bus=bus)
+    assert [lock.name for lock in with_logind.locks] == [LogindSession.name]
+    with PrivateBus() as empty:  # a system bus with no logind on it (a container, a BSD)
+        conn = QDBusConnection.connectToBus(empty.address, "no-logind")
+        try:
+            without = idle.choose(system_bus=conn)
+            assert without.locks == []  # not asked again at every tick
+            assert without.active(time.time()) == started() and not without.known
+        finally:
+            QDBusConnection.disconnectFromBus("no-logind")
+
+
 class Scripted:
     name = "scripted"
 
