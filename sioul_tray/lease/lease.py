@@ -366,11 +366,11 @@ class Lease:
         name: str,
         data: bytes,
         neighbours: list[Entry],
-        where: Path | None = None,
+        folder: Path | None = None,
     ) -> tuple[Claim, str, bytes] | str:
         """The claim in one file (with the bytes it was read from), or the reason it does not count.
 
-        `where`: the folder the file is in, to read it again, whole, when its seal does not open
+        `folder`: the folder the file is in, to read it again, whole, when its seal does not open
         (a file system that gave a short read); None for an overlay's files, read whole already.
         """
         relpath = f"leases/{part}/{name}"
@@ -378,9 +378,9 @@ class Lease:
             try:
                 plaintext = self.share.unseal(relpath, data)
             except Unreadable:
-                if where is None:
+                if folder is None:
                     raise
-                again = read_whole(where / name)
+                again = read_whole(folder / name)
                 if again.data is None or again.data == data:
                     raise
                 data = again.data
