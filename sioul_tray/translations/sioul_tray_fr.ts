@@ -94,172 +94,172 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>CommandLine</name>
     <message>
-        <location filename="../cli.py" line="32"/>
+        <location filename="../commands.py" line="29"/>
         <source>Medicines</source>
         <translation>Médicaments</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="32"/>
+        <location filename="../commands.py" line="29"/>
         <source>Invoices</source>
         <translation>Factures</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="39"/>
+        <location filename="../cli.py" line="27"/>
         <source>Keeps Sioul&apos;s medicines and invoices on one computer at a time. With no command, starts the tray.</source>
         <translation>Garde les médicaments et les factures de Sioul sur un seul ordinateur à la fois. Sans commande, lance l’icône de la barre des tâches.</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="48"/>
+        <location filename="../cli.py" line="36"/>
         <source>the language to show (fr, en); by default SIOUL_TRAY_LANG, else the system&apos;s</source>
         <translation>la langue à afficher (fr, en) ; par défaut SIOUL_TRAY_LANG, sinon celle du système</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="53"/>
+        <location filename="../cli.py" line="41"/>
         <source>print JSON</source>
         <translation>écrire du JSON</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="55"/>
+        <location filename="../cli.py" line="43"/>
         <source>create or join the sharing folder</source>
         <translation>créer le dossier de partage ou le rejoindre</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="57"/>
+        <location filename="../cli.py" line="45"/>
         <source>the synced sharing folder</source>
         <translation>le dossier de partage synchronisé</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="61"/>
+        <location filename="../cli.py" line="49"/>
         <source>who keeps each part, as read now, without claiming it</source>
         <translation>qui tient chaque partie, lu maintenant, sans la réserver</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="68"/>
+        <location filename="../cli.py" line="56"/>
         <source>every claim in the folder, and every file that does not read</source>
         <translation>toutes les réservations du dossier, et chaque fichier illisible</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="73"/>
+        <location filename="../cli.py" line="61"/>
         <source>&quot;Make invoices here&quot;: take a part on purpose</source>
         <translation>« Faire les factures ici » : prendre une partie exprès</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="77"/>
+        <location filename="../cli.py" line="65"/>
         <source>close this computer&apos;s claims (all parts by default)</source>
         <translation>fermer les réservations de cet ordinateur (toutes les parties par défaut)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="83"/>
+        <location filename="../cli.py" line="71"/>
         <source>renew this computer&apos;s claims once (for a timer on a server)</source>
         <translation>renouveler une fois les réservations de cet ordinateur (pour un minuteur sur un serveur)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="88"/>
+        <location filename="../cli.py" line="76"/>
         <source>declare a computer gone for good (given away, broken)</source>
         <translation>déclarer un ordinateur parti pour de bon (donné, en panne)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="90"/>
+        <location filename="../cli.py" line="78"/>
         <source>its id, as `sioul-tray claims` lists it</source>
         <translation>son identifiant, tel que `sioul-tray claims` l’affiche</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="94"/>
+        <location filename="../cli.py" line="82"/>
         <source>how far Sioul wrote its records here (carried in the claim)</source>
         <translation>jusqu’où Sioul a écrit ses enregistrements ici (porté par la réservation)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="101"/>
+        <location filename="../cli.py" line="89"/>
         <source>the tray on a temporary folder with two simulated computers</source>
         <translation>l’icône sur un dossier temporaire avec deux ordinateurs simulés</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="109"/>
+        <location filename="../cli.py" line="97"/>
         <source>{text} is not a whole number of 0 or more</source>
         <translation>{text} n’est pas un nombre entier positif ou nul</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="163"/>
+        <location filename="../cli.py" line="156"/>
         <source>sioul-tray: interrupted</source>
         <translation>sioul-tray : interrompu</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="168"/>
+        <location filename="../cli.py" line="161"/>
         <source>sioul-tray: {error}</source>
         <translation>sioul-tray : {error}</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="180"/>
+        <location filename="../cli.py" line="173"/>
         <source>sioul-tray: this build has no tray; use the commands (sioul-tray --help)</source>
         <translation>sioul-tray : cette version n’a pas d’icône ; utilisez les commandes (sioul-tray --help)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="223"/>
+        <location filename="../commands.py" line="45"/>
         <source>Passphrase for the sharing folder: </source>
         <translation>Phrase secrète du dossier de partage : </translation>
     </message>
     <message>
-        <location filename="../cli.py" line="226"/>
+        <location filename="../commands.py" line="48"/>
         <source>The same passphrase again: </source>
         <translation>La même phrase secrète, encore : </translation>
     </message>
     <message>
-        <location filename="../cli.py" line="260"/>
+        <location filename="../commands.py" line="82"/>
         <source>Created the sharing folder {folder}; this computer is {computer}.</source>
         <translation>Dossier de partage {folder} créé ; cet ordinateur est {computer}.</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="264"/>
+        <location filename="../commands.py" line="86"/>
         <source>On each other computer, run: sioul-tray setup --share &lt;its copy of it&gt;</source>
         <translation>Sur chacun des autres ordinateurs, lancez : sioul-tray setup --share &lt;sa copie du dossier&gt;</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="269"/>
+        <location filename="../commands.py" line="91"/>
         <source>Joined the sharing folder {folder}; this computer is {computer}.</source>
         <translation>Dossier de partage {folder} rejoint ; cet ordinateur est {computer}.</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="300"/>
+        <location filename="../commands.py" line="122"/>
         <source>{part}: nobody keeps it</source>
         <translation>{part} : personne ne les tient</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="302"/>
+        <location filename="../commands.py" line="124"/>
         <source>{part}: here</source>
         <translation>{part} : ici</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="305"/>
+        <location filename="../commands.py" line="127"/>
         <source>{part}: {computer}</source>
         <translation>{part} : {computer}</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="307"/>
+        <location filename="../commands.py" line="129"/>
         <source>{line} (seen since {time})</source>
         <translation>{line} (vu depuis {time})</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="314"/>
+        <location filename="../commands.py" line="136"/>
         <source>{computer}, last heard {ago}</source>
         <translation>{computer}, dernières nouvelles {ago}</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="321"/>
+        <location filename="../commands.py" line="143"/>
         <source>{line}; waiting for {computers}</source>
         <translation>{line} ; en attente de {computers}</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="323"/>
+        <location filename="../commands.py" line="145"/>
         <source>{line}; settling</source>
         <translation>{line} ; stabilisation</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="325"/>
+        <location filename="../commands.py" line="147"/>
         <source>{line}; acting here</source>
         <translation>{line} ; agit ici</translation>
     </message>
     <message numerus="yes">
-        <location filename="../cli.py" line="371"/>
+        <location filename="../commands.py" line="193"/>
         <source>  the clock of {computer} is %n min ahead of this one</source>
         <translation>
             <numerusform>  l’horloge de {computer} a %n min d’avance sur celle-ci</numerusform>
@@ -267,92 +267,92 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../cli.py" line="377"/>
+        <location filename="../commands.py" line="199"/>
         <source>(no tray runs here: whether this computer acts is known to the tray only)</source>
         <translation>(aucune icône ne tourne ici : seule l’icône sait si cet ordinateur agit)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="403"/>
+        <location filename="../commands.py" line="225"/>
         <source>{part}:</source>
         <translation>{part} :</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="405"/>
+        <location filename="../commands.py" line="227"/>
         <source>  no claims</source>
         <translation>  aucune réservation</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="409"/>
+        <location filename="../commands.py" line="231"/>
         <source>{name} (this computer)</source>
         <translation>{name} (cet ordinateur)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="411"/>
+        <location filename="../commands.py" line="233"/>
         <source>closed</source>
         <translation>fermée</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="411"/>
+        <location filename="../commands.py" line="233"/>
         <source>open</source>
         <translation>ouverte</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="412"/>
+        <location filename="../commands.py" line="234"/>
         <source>renewed {ago}</source>
         <translation>renouvelée {ago}</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="413"/>
+        <location filename="../commands.py" line="235"/>
         <source>used {ago}</source>
         <translation>utilisé {ago}</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="416"/>
+        <location filename="../commands.py" line="238"/>
         <source>taken {ago}</source>
         <translation>prise {ago}</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="418"/>
+        <location filename="../commands.py" line="240"/>
         <source>sees {computer}</source>
         <translation>voit {computer}</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="419"/>
+        <location filename="../commands.py" line="241"/>
         <source>wrote {n}</source>
         <translation>écrit {n}</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="420"/>
+        <location filename="../commands.py" line="242"/>
         <source>  {computer}: {facts}</source>
         <translation>  {computer} : {facts}</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="424"/>
+        <location filename="../commands.py" line="246"/>
         <source>  not read: {file}: {reason}</source>
         <translation>  illisible : {file} : {reason}</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="436"/>
+        <location filename="../commands.py" line="258"/>
         <source>Invoices are taken here. This computer starts once it has kept them for 2 minutes and every other computer has seen it.</source>
         <translation>Les factures sont prises ici. Cet ordinateur commence quand il les a tenues 2 minutes et que tous les autres ordinateurs l’ont vu.</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="441"/>
+        <location filename="../commands.py" line="263"/>
         <source>Waiting for: {computers}</source>
         <translation>En attente de : {computers}</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="451"/>
+        <location filename="../commands.py" line="273"/>
         <source>Closed: {parts}</source>
         <translation>Fermé : {parts}</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="467"/>
+        <location filename="../commands.py" line="289"/>
         <source>{computer} is declared gone for good; it counts again if it comes back.</source>
         <translation>{computer} est déclaré parti pour de bon ; il comptera de nouveau s’il revient.</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="481"/>
+        <location filename="../commands.py" line="303"/>
         <source>No claim here yet: run `sioul-tray renew` or start the tray.</source>
         <translation>Pas encore de réservation ici : lancez `sioul-tray renew` ou l’icône.</translation>
     </message>
@@ -433,55 +433,55 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>Core</name>
     <message>
-        <location filename="../install.py" line="59"/>
-        <location filename="../install.py" line="95"/>
-        <location filename="../share/seal.py" line="255"/>
+        <location filename="../install.py" line="60"/>
+        <location filename="../install.py" line="96"/>
+        <location filename="../share/seal.py" line="297"/>
         <source>cannot read {path}: {error}</source>
         <translation>impossible de lire {path} : {error}</translation>
     </message>
     <message>
-        <location filename="../install.py" line="65"/>
+        <location filename="../install.py" line="66"/>
         <source>{path} holds {text}, which is not a computer id</source>
         <translation>{path} contient {text}, qui n’est pas un identifiant d’ordinateur</translation>
     </message>
     <message>
-        <location filename="../install.py" line="101"/>
-        <location filename="../share/seal.py" line="262"/>
+        <location filename="../install.py" line="102"/>
+        <location filename="../share/seal.py" line="304"/>
         <source>{path} is damaged: not JSON</source>
         <translation>{path} est endommagé : ce n’est pas du JSON</translation>
     </message>
     <message>
-        <location filename="../install.py" line="105"/>
+        <location filename="../install.py" line="106"/>
         <source>{path} is damaged: not a table of settings</source>
         <translation>{path} est endommagé : ce n’est pas une table de réglages</translation>
     </message>
     <message>
-        <location filename="../install.py" line="146"/>
+        <location filename="../install.py" line="152"/>
         <source>no sharing folder is set up here: run `sioul-tray setup --share DIR`</source>
         <translation>aucun dossier de partage n’est configuré ici : lancez `sioul-tray setup --share DOSSIER`</translation>
     </message>
     <message>
-        <location filename="../install.py" line="153"/>
+        <location filename="../install.py" line="159"/>
         <source>{path} is damaged: no folder id</source>
         <translation>{path} est endommagé : pas d’identifiant de dossier</translation>
     </message>
     <message>
-        <location filename="../install.py" line="161"/>
+        <location filename="../install.py" line="168"/>
         <source>this computer has no key for {folder}: run `sioul-tray setup --share {folder}`</source>
         <translation>cet ordinateur n’a pas de clé pour {folder} : lancez `sioul-tray setup --share {folder}`</translation>
     </message>
     <message>
-        <location filename="../install.py" line="168"/>
+        <location filename="../install.py" line="175"/>
         <source>cannot read the key in {path}: {error}</source>
         <translation>impossible de lire la clé dans {path} : {error}</translation>
     </message>
     <message>
-        <location filename="../install.py" line="175"/>
+        <location filename="../install.py" line="183"/>
         <source>the key kept in {path} does not open {folder}: the folder was sealed again; run `sioul-tray setup --share {folder}`</source>
         <translation>la clé gardée dans {path} n’ouvre pas {folder} : le dossier a été scellé de nouveau ; lancez `sioul-tray setup --share {folder}`</translation>
     </message>
     <message>
-        <location filename="../install.py" line="199"/>
+        <location filename="../install.py" line="211"/>
         <source>another sioul-tray process (pid {pid}) writes this computer&apos;s claims; try again when it has quit</source>
         <translation>un autre processus sioul-tray (pid {pid}) écrit les réservations de cet ordinateur ; réessayez quand il aura quitté</translation>
     </message>
@@ -502,7 +502,7 @@ Inactivité lue par : {idle}</translation>
     </message>
     <message>
         <location filename="../lease/codec.py" line="85"/>
-        <location filename="../lease/lease.py" line="373"/>
+        <location filename="../lease/lease.py" line="391"/>
         <source>not valid: not a claim</source>
         <translation>invalide : ce n’est pas une réservation</translation>
     </message>
@@ -542,141 +542,142 @@ Inactivité lue par : {idle}</translation>
         <translation>un seq oublié</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="28"/>
+        <location filename="../lease/folder.py" line="27"/>
         <source>temporary file: still being written</source>
         <translation>fichier temporaire : en cours d’écriture</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="31"/>
+        <location filename="../lease/folder.py" line="30"/>
         <source>Syncthing temporary: still syncing</source>
         <translation>fichier temporaire de Syncthing : synchronisation en cours</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="33"/>
+        <location filename="../lease/folder.py" line="32"/>
         <source>conflicted copy made by Syncthing</source>
         <translation>copie en conflit faite par Syncthing</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="36"/>
+        <location filename="../lease/folder.py" line="35"/>
         <source>conflicted copy made by the sync tool</source>
         <translation>copie en conflit faite par l’outil de synchronisation</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="38"/>
+        <location filename="../lease/folder.py" line="37"/>
         <source>case conflict made by Dropbox</source>
         <translation>conflit de casse fait par Dropbox</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="41"/>
+        <location filename="../lease/folder.py" line="40"/>
         <source>conflicted copy made by ownCloud or Nextcloud</source>
         <translation>copie en conflit faite par ownCloud ou Nextcloud</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="43"/>
+        <location filename="../lease/folder.py" line="42"/>
         <source>iCloud placeholder: not downloaded yet</source>
         <translation>fichier fantôme d’iCloud : pas encore téléchargé</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="44"/>
+        <location filename="../lease/folder.py" line="43"/>
         <source>Nextcloud temporary: still syncing</source>
         <translation>fichier temporaire de Nextcloud : synchronisation en cours</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="47"/>
+        <location filename="../lease/folder.py" line="46"/>
         <source>partial download: still syncing</source>
         <translation>téléchargement partiel : synchronisation en cours</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="49"/>
+        <location filename="../lease/folder.py" line="48"/>
         <source>conflicted copy (iCloud style)</source>
         <translation>copie en conflit (façon iCloud)</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="50"/>
+        <location filename="../lease/folder.py" line="49"/>
         <source>conflicted copy (OneDrive style)</source>
         <translation>copie en conflit (façon OneDrive)</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="53"/>
+        <location filename="../lease/folder.py" line="52"/>
         <source>system file</source>
         <translation>fichier système</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="55"/>
+        <location filename="../lease/folder.py" line="54"/>
         <source>not a claim file name</source>
         <translation>pas un nom de fichier de réservation</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="58"/>
+        <location filename="../lease/folder.py" line="57"/>
         <source>vanished while reading</source>
         <translation>disparu pendant la lecture</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="79"/>
+        <location filename="../lease/folder.py" line="78"/>
         <source>not a claim</source>
         <translation>pas une réservation</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="118"/>
+        <location filename="../lease/folder.py" line="119"/>
         <source>cannot list the folder: {error}</source>
         <translation>impossible de lister le dossier : {error}</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="135"/>
-        <location filename="../lease/folder.py" line="149"/>
+        <location filename="../lease/folder.py" line="191"/>
+        <location filename="../lease/folder.py" line="220"/>
         <source>a link, not a file</source>
         <translation>un lien, pas un fichier</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="137"/>
+        <location filename="../lease/folder.py" line="193"/>
         <source>a folder, not a file</source>
         <translation>un dossier, pas un fichier</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="138"/>
-        <location filename="../lease/folder.py" line="154"/>
+        <location filename="../lease/folder.py" line="164"/>
+        <location filename="../lease/folder.py" line="196"/>
+        <location filename="../lease/folder.py" line="203"/>
+        <location filename="../lease/folder.py" line="228"/>
         <source>not a regular file</source>
         <translation>pas un fichier ordinaire</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="146"/>
-        <location filename="../lease/folder.py" line="176"/>
+        <location filename="../lease/folder.py" line="230"/>
         <source>cannot be read: permission denied</source>
         <translation>illisible : permission refusée</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="150"/>
-        <location filename="../lease/folder.py" line="178"/>
+        <location filename="../lease/folder.py" line="231"/>
         <source>cannot be read: {error}</source>
         <translation>illisible : {error}</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="160"/>
+        <location filename="../lease/folder.py" line="174"/>
+        <location filename="../lease/folder.py" line="205"/>
         <source>empty: still syncing</source>
         <translation>vide : synchronisation en cours</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="162"/>
+        <location filename="../lease/folder.py" line="213"/>
         <source>too large ({size} bytes)</source>
         <translation>trop grand ({size} octets)</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="173"/>
+        <location filename="../lease/folder.py" line="212"/>
         <source>grew too large while reading</source>
         <translation>devenu trop grand pendant la lecture</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="100"/>
+        <location filename="../lease/lease.py" line="99"/>
         <source>{computer} is not a computer id: use a-z, 0-9 and _ (1 to 63)</source>
         <translation>{computer} n’est pas un identifiant d’ordinateur : utilisez a-z, 0-9 et _ (de 1 à 63)</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="200"/>
+        <location filename="../lease/lease.py" line="199"/>
         <source>this computer cannot declare itself gone</source>
         <translation>cet ordinateur ne peut pas se déclarer parti lui-même</translation>
     </message>
     <message numerus="yes">
-        <location filename="../lease/lease.py" line="229"/>
+        <location filename="../lease/lease.py" line="228"/>
         <source>this computer&apos;s claim has no room to declare {computer} gone: %n computers are declared gone already; try again once they have been gone for two days</source>
         <translation>
             <numerusform>la réservation de cet ordinateur n’a plus de place pour déclarer {computer} parti : %n ordinateur est déjà déclaré parti ; réessayez quand il sera parti depuis deux jours</numerusform>
@@ -684,211 +685,211 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="244"/>
+        <location filename="../lease/lease.py" line="243"/>
         <source>no claim of {computer} was ever read here: nothing to forget</source>
         <translation>aucune réservation de {computer} n’a jamais été lue ici : rien à oublier</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="277"/>
+        <location filename="../lease/lease.py" line="276"/>
         <source>unknown part {part}: the parts are {parts}</source>
         <translation>partie inconnue {part} : les parties sont {parts}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="321"/>
+        <location filename="../lease/lease.py" line="319"/>
         <source>overlay cannot be read: {error}</source>
         <translation>surcouche illisible : {error}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="382"/>
+        <location filename="../lease/lease.py" line="400"/>
         <source>does not match its file name</source>
         <translation>ne correspond pas à son nom de fichier</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="404"/>
+        <location filename="../lease/lease.py" line="422"/>
         <source>copied from another part ({file})</source>
         <translation>copiée d’une autre partie ({file})</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="405"/>
+        <location filename="../lease/lease.py" line="423"/>
         <source>copied from another name ({file})</source>
         <translation>copiée d’un autre nom ({file})</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="425"/>
+        <location filename="../lease/lease.py" line="443"/>
         <source>stale copy: seq {seq}, already read seq {known}</source>
         <translation>copie périmée : seq {seq}, seq {known} déjà lu</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="512"/>
+        <location filename="../lease/lease.py" line="531"/>
         <source>the sharing folder {folder} is missing</source>
         <translation>le dossier de partage {folder} est absent</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="522"/>
+        <location filename="../lease/lease.py" line="540"/>
         <source>cannot write {path}: {error}</source>
         <translation>impossible d’écrire {path} : {error}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="536"/>
+        <location filename="../lease/lease.py" line="553"/>
         <source>overlay cannot be written: {error}</source>
         <translation>impossible d’écrire la surcouche : {error}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="551"/>
+        <location filename="../lease/lease.py" line="568"/>
         <source>wrote must not be negative</source>
         <translation>wrote ne doit pas être négatif</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="67"/>
+        <location filename="../share/seal.py" line="88"/>
         <source>{file} is damaged: {what} is not text</source>
         <translation>{file} est endommagé : {what} n’est pas du texte</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="73"/>
+        <location filename="../share/seal.py" line="94"/>
         <source>{file} is damaged: {what} is not base64</source>
         <translation>{file} est endommagé : {what} n’est pas en base64</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="217"/>
+        <location filename="../commands.py" line="39"/>
         <source>SIOUL_PASSPHRASE is empty</source>
         <translation>SIOUL_PASSPHRASE est vide</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="221"/>
+        <location filename="../commands.py" line="43"/>
         <source>no passphrase: set SIOUL_PASSPHRASE, or run setup in a terminal</source>
         <translation>pas de phrase secrète : définissez SIOUL_PASSPHRASE, ou lancez setup dans un terminal</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="225"/>
-        <location filename="../share/seal.py" line="117"/>
+        <location filename="../commands.py" line="47"/>
+        <location filename="../share/seal.py" line="151"/>
         <location filename="../tray/setup.py" line="63"/>
         <source>the passphrase is empty</source>
         <translation>la phrase secrète est vide</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="227"/>
+        <location filename="../commands.py" line="49"/>
         <location filename="../tray/setup.py" line="76"/>
         <source>the two passphrases differ; nothing was changed</source>
         <translation>les deux phrases secrètes diffèrent ; rien n’a été changé</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="235"/>
+        <location filename="../commands.py" line="57"/>
         <source>{folder} is not a folder</source>
         <translation>{folder} n’est pas un dossier</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="239"/>
+        <location filename="../commands.py" line="61"/>
         <location filename="../tray/setup.py" line="67"/>
         <source>{folder} does not exist: choose a folder your sync tool syncs</source>
         <translation>{folder} n’existe pas : choisissez un dossier que votre outil de synchronisation synchronise</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="147"/>
+        <location filename="../share/seal.py" line="181"/>
         <source>{path} exists already: join it with its passphrase</source>
         <translation>{path} existe déjà : rejoignez-le avec sa phrase secrète</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="162"/>
+        <location filename="../share/seal.py" line="196"/>
         <source>the salt</source>
         <translation>le sel</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="168"/>
+        <location filename="../share/seal.py" line="202"/>
         <source>{path} is damaged: unknown key derivation</source>
         <translation>{path} est endommagé : dérivation de clé inconnue</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="172"/>
+        <location filename="../share/seal.py" line="206"/>
         <source>{path} is damaged: absurd key derivation cost</source>
         <translation>{path} est endommagé : coût de dérivation de clé absurde</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="175"/>
+        <location filename="../share/seal.py" line="209"/>
         <source>the check value</source>
         <translation>la valeur de contrôle</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="177"/>
+        <location filename="../share/seal.py" line="211"/>
         <source>wrong passphrase for {folder}</source>
         <translation>mauvaise phrase secrète pour {folder}</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="179"/>
+        <location filename="../share/seal.py" line="213"/>
         <source>the nonce</source>
         <translation>le nonce</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="180"/>
+        <location filename="../share/seal.py" line="214"/>
         <source>the wrapped key</source>
         <translation>la clé enveloppée</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="188"/>
+        <location filename="../share/seal.py" line="222"/>
         <source>{path} is damaged: the passphrase fits but the key does not open</source>
         <translation>{path} est endommagé : la phrase secrète convient mais la clé ne s’ouvre pas</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="205"/>
+        <location filename="../share/seal.py" line="247"/>
         <source>the key kept on this computer does not open {folder}</source>
         <translation>la clé gardée sur cet ordinateur n’ouvre pas {folder}</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="220"/>
+        <location filename="../share/seal.py" line="262"/>
         <source>truncated: still syncing or damaged</source>
         <translation>tronqué : synchronisation en cours ou fichier endommagé</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="223"/>
+        <location filename="../share/seal.py" line="265"/>
         <source>not a Sioul claim</source>
         <translation>pas une réservation Sioul</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="226"/>
+        <location filename="../share/seal.py" line="268"/>
         <source>made by a newer version of sioul-tray</source>
         <translation>fait par une version plus récente de sioul-tray</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="228"/>
+        <location filename="../share/seal.py" line="270"/>
         <source>unknown claim format {version}</source>
         <translation>format de réservation inconnu {version}</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="230"/>
+        <location filename="../share/seal.py" line="272"/>
         <source>sealed with another key (another sharing folder&apos;s seal)</source>
         <translation>scellé avec une autre clé (le sceau d’un autre dossier de partage)</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="237"/>
+        <location filename="../share/seal.py" line="279"/>
         <source>damaged or still syncing</source>
         <translation>endommagé ou synchronisation en cours</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="248"/>
+        <location filename="../share/seal.py" line="290"/>
         <source>{folder} has no {file}: it is not a Sioul sharing folder yet</source>
         <translation>{folder} n’a pas de {file} : ce n’est pas encore un dossier de partage Sioul</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="258"/>
+        <location filename="../share/seal.py" line="300"/>
         <source>{path} is damaged: too large</source>
         <translation>{path} est endommagé : trop grand</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="264"/>
+        <location filename="../share/seal.py" line="306"/>
         <source>{path} is damaged: not a Sioul seal</source>
         <translation>{path} est endommagé : ce n’est pas un sceau Sioul</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="267"/>
+        <location filename="../share/seal.py" line="309"/>
         <source>{path} is damaged: no version</source>
         <translation>{path} est endommagé : pas de version</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="271"/>
+        <location filename="../share/seal.py" line="313"/>
         <source>{path} was made by a newer version of sioul-tray: update this one</source>
         <translation>{path} a été fait par une version plus récente de sioul-tray : mettez celle-ci à jour</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="276"/>
+        <location filename="../share/seal.py" line="318"/>
         <source>{path} is damaged: {key} is missing</source>
         <translation>{path} est endommagé : {key} manque</translation>
     </message>
@@ -1310,7 +1311,7 @@ Inactivité lue par : {idle}</translation>
         <translation>démo : {caption}</translation>
     </message>
     <message>
-        <location filename="../tray/demo.py" line="165"/>
+        <location filename="../tray/demo.py" line="166"/>
         <source>sioul-tray demo: a temporary folder in {folder}; quit from the menu or Ctrl+C</source>
         <translation>démo de sioul-tray : un dossier temporaire dans {folder} ; quittez par le menu ou Ctrl+C</translation>
     </message>
