@@ -22,7 +22,8 @@ The tick is timed twice: with local state in memory (``state_dir=None``) and wit
 (what the tray passes: each renewal also rewrites the local state file, unsynced).
 
 It also prints the bytes written per renewal, the largest claim file the writer can make against
-the 512-byte limit, the cost of ``Share.open`` (default scrypt cost) and ``Share.unlock``, and the
+the 512-byte limit, the cost of ``Share.open`` (default scrypt cost) and ``Share.unlock`` (with the
+folder key alone, and with the cached derived keys as the tray starts), and the
 number of key derivations (scrypt, HKDF, ...) and AES-GCM key set-ups that happen inside the timed
 ticks (must be 0).
 
