@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import itertools
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sioul_tray.lease import Lease
-from sioul_tray.lease import folder as folder_module
 from sioul_tray.lease.folder import MAX_READ, read_whole, scan, write_atomic
 from sioul_tray.lease.overlay import FolderOverlay
+from sioul_tray.share import Share
 from tests.lease.leasekit import T0, FakeClock, make_share, part_folder
 
 PART = "invoices"
@@ -29,7 +34,7 @@ def short_reads(monkeypatch: pytest.MonkeyPatch, most: int) -> list[int]:
         asked.append(n)
         return real_read(fd, min(n, most))
 
-    monkeypatch.setattr(folder_module.os, "read", read)
+    monkeypatch.setattr(os, "read", read)  # the folder module reads through os.read
     return asked
 
 
@@ -132,3 +137,37 @@ def test_an_unchanged_claim_file_is_not_opened_again(
     alpha.claims(PART)
     assert opened == [f"leases/{PART}/bravo.lease"]
     assert [n for n, _ in alpha.problems(PART)] == ["bravo.lease"]
+
+
+@pytest.fixture(scope="module")
+def three_claims(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Share]:
+    share = make_share(tmp_path_factory.mktemp("short") / "share")
+    clock = FakeClock(T0)
+    for computer in ("alpha", "bravo", "charlie"):
+        lease = Lease(share, computer, name=computer.title(), clock=clock)
+        lease.renew(PART, take=computer == "bravo")
+        lease.renew("medicines")
+    yield share
+
+
+@settings(max_examples=60, deadline=None)
+@given(sizes=st.lists(st.integers(1, 300), min_size=1, max_size=8))
+def test_however_reads_are_split_a_lease_reads_the_same_claims(
+    three_claims: Share, sizes: list[int]
+) -> None:
+    share = three_claims
+    clock = FakeClock(T0 + 30)
+    whole = Lease(share, "reader", name="Reader", clock=clock)
+    expected = {part: whole.look(part) for part in ("medicines", PART)}
+    real_read = os.read
+    calls = itertools.cycle(sizes)
+
+    def split_read(fd: int, n: int) -> bytes:  # a file system that gives what it likes
+        return real_read(fd, min(n, next(calls)))
+
+    with mock.patch.object(os, "read", split_read):
+        split = Lease(share, "reader", name="Reader", clock=clock)
+        for part, keeper in expected.items():
+            assert split.look(part) == keeper
+            assert split.problems(part) == []
+            assert {c.computer for c in split.claims(part)} == {"alpha", "bravo", "charlie"}
