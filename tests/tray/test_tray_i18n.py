@@ -14,8 +14,9 @@ import pytest
 from sioul_tray import i18n
 from sioul_tray.i18n import Core
 from sioul_tray.tray import model
-from sioul_tray.tray.model import PartView, Peer, View
+from sioul_tray.tray.model import Peer, View
 from tests.helpers import python_env
+from tests.tray.views import T0, part
 
 TRAY = """
 import json, sys
@@ -101,23 +102,12 @@ def test_the_menu_is_english_by_default_and_on_request(tmp_path: Path) -> None:
 
 # -- the model's texts, in-process ------------------------------------------------------------
 
-T0 = 1_800_000_000.0
-
 
 @pytest.fixture
 def french() -> Iterator[None]:
     assert i18n.install("fr")
     yield
     i18n.install("en")
-
-
-def part(which: str, **kw: object) -> PartView:
-    base = dict(
-        part=which, keeper="pc", name="This PC", here=True, since=T0 - 600, settled=True,
-        others_heard=True, agreed=True, acting=True, waiting=(),
-    )  # fmt: skip
-    base.update(kw)
-    return PartView(**base)  # type: ignore[arg-type]
 
 
 def test_the_model_speaks_french(french: None) -> None:

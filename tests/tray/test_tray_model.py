@@ -11,8 +11,7 @@ import pytest
 from sioul_tray.lease import ALIVE, SETTLING
 from sioul_tray.tray import model
 from sioul_tray.tray.model import Action, Icon, Note, PartView, Peer, View
-
-T0 = 1_800_000_000.0  # 2027-01-15 08:00:00 UTC
+from tests.tray.views import T0, part
 
 
 @pytest.fixture(autouse=True)
@@ -22,15 +21,6 @@ def utc(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield
     monkeypatch.undo()
     time.tzset()
-
-
-def part(which: str, **kw: object) -> PartView:
-    base = dict(
-        part=which, keeper="pc", name="This PC", here=True, since=T0 - 600, settled=True,
-        others_heard=True, agreed=True, acting=True, waiting=(),
-    )  # fmt: skip
-    base.update(kw)
-    return PartView(**base)  # type: ignore[arg-type]
 
 
 def view(medicines: PartView | None = None, invoices: PartView | None = None, **kw: object) -> View:
