@@ -92,9 +92,12 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _count(text: str) -> int:
-    if not text.isdigit():
+    # What every reader of a claim accepts (the codec's MAX_INT), said before anything is written.
+    if not (text.isascii() and text.isdigit()) or int(text) > 2**63 - 1:
         raise argparse.ArgumentTypeError(
-            CommandLine.tr("{text} is not a whole number of 0 or more").format(text=repr(text))
+            CommandLine.tr("{text} is not a whole number from 0 to {top}").format(
+                text=repr(text), top=2**63 - 1
+            )
         )
     return int(text)
 

@@ -23,6 +23,10 @@ class Unreadable(SioulError):
     """A claim file that does not read; the message is the reason kept for the tray."""
 
 
+class ForeignSeal(Unreadable):
+    """A claim file sealed with another key: another seal for this folder, or another folder's."""
+
+
 class NotSetUp(SioulError):
     """This installation has no sharing folder yet."""
 

@@ -109,7 +109,7 @@ def test_a_handover_from_the_command_line(pair: tuple[Path, Path, Path]) -> None
     assert [c["computer"] for c in claims["invoices"] if c["taken"] is not None] == [taker]
     assert set(claims["invoices"][0]) == {
         "computer", "part", "name", "seq", "since", "renewed", "active",
-        "taken", "closed", "wrote", "sees", "forgets",
+        "taken", "closed", "wrote", "sees", "forgets", "tenure", "sees_tenure", "sees_seq",
     }  # fmt: skip
     ok(cli(ids[taker], "close", "invoices"))
     claims = json.loads(ok(cli(one, "claims", "invoices", "--json")))

@@ -1,8 +1,9 @@
 """A claim as text inside its seal: a compact JSON array, checked field by field.
 
 The array form keeps a claim file well under 512 bytes with 63-character ids. Fields are in the
-contract's order; a newer version may append fields, which this one ignores. Every way the text can
-be wrong raises `Unreadable` with a reason, never anything else.
+contract's order, then the tenure fields (``tenure, sees_tenure, sees_seq``), which versions before
+the tenure rule do not write and ignore; a newer version may append more, which this one ignores.
+Every way the text can be wrong raises `Unreadable` with a reason, never anything else.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ FIELDS = (
     "computer", "part", "name", "seq", "since", "renewed", "active",
     "taken", "closed", "wrote", "sees", "forgets",
 )  # fmt: skip
+TENURE_FIELDS = ("tenure", "sees_tenure", "sees_seq")  # appended; absent from older claims
 
 
 def short_name(name: str) -> str:
@@ -40,6 +42,7 @@ def encode(claim: Claim) -> str:
     row = [
         claim.computer, claim.part, claim.name, claim.seq, claim.since, claim.renewed,
         claim.active, claim.taken, claim.closed, claim.wrote, claim.sees, dict(claim.forgets),
+        claim.tenure, claim.sees_tenure, claim.sees_seq,
     ]  # fmt: skip
     return json.dumps(row, ensure_ascii=False, separators=(",", ":"))
 
@@ -67,6 +70,14 @@ def _int(value: Any, what: str, top: int = MAX_INT) -> int:
     if not 0 <= value <= top:
         raise Unreadable(Core.mark("not valid: {what} is out of range", what=what))
     return value
+
+
+def _maybe_int(value: Any, what: str) -> int | None:
+    if value is None:
+        return None
+    if type(value) is int and 0 <= value <= MAX_INT:
+        return value
+    return _int(value, what)
 
 
 def _id(value: Any, what: str) -> str:
@@ -119,6 +130,14 @@ def decode(plaintext: bytes | str) -> Claim:
         if taken is not None:
             _int(taken, "taken", MAX_TIME)
         _int(wrote, "wrote")
+    tenure = sees_tenure = sees_seq = None
+    if len(row) >= len(FIELDS) + len(TENURE_FIELDS):
+        tenure, sees_tenure, sees_seq = row[len(FIELDS) : len(FIELDS) + len(TENURE_FIELDS)]
+        tenure = _maybe_int(tenure, "tenure")
+        sees_tenure = _maybe_int(sees_tenure, "sees_tenure")
+        sees_seq = _maybe_int(sees_seq, "sees_seq")
+        if (sees_tenure is None) != (sees_seq is None) or (sees is None and sees_seq is not None):
+            raise Unreadable(Core.mark("not valid: the acknowledgement is incomplete"))
     return made(
         _id(computer, "computer"),
         part,
@@ -137,4 +156,7 @@ def decode(plaintext: bytes | str) -> Claim:
         }
         if forgets
         else {},
+        tenure,
+        sees_tenure,
+        sees_seq,
     )

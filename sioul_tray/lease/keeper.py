@@ -1,15 +1,22 @@
-"""Who keeps a part as seen here, and whether this computer may act on it.
+"""The verdict: who keeps a part as seen here, and whether this computer may act on it.
 
-Pure functions over a *view*: the claims of one part with ``renewed`` replaced by the time this
-computer heard them and forgotten claims marked closed (see `Lease`).
+Pure functions over a *view* (`Seen`): the claims of one part, with the time this computer heard
+each one change and the claims forgotten by a declaration. Read `rules` first; the state machine
+(`machine`) builds the views; docs/protocol.md states the rules in words.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from sioul_tray.lease.rules import ALIVE, SETTLING, UNCLOSED, Claim, Rule
+
+# An acknowledgement of this computer's tenure counts while the version of its claim that it
+# answers was written at most this long ago, by this computer's ticks. A keeper cut off from
+# everyone thus stops this long after its last write that reached anyone; the others count it
+# gone only UNCLOSED after they last heard it change (docs/protocol.md, "Gone").
+FRESH = UNCLOSED - ALIVE
 
 
 @dataclass(frozen=True)
@@ -28,29 +35,49 @@ class Keeper:
     # Not in the contract's table; for the tray's "waiting for Laptop": the computers whose
     # acknowledgement (a part that must never happen twice) or agreement (the others) is missing.
     waiting: tuple[str, ...] = ()
+    # Why this computer may not act on a part that must never happen twice, whatever the claims
+    # say: the sharing folder's seal is not the one it joined (docs/protocol.md, "One seal").
+    blocked: str | None = None
 
 
 @dataclass(frozen=True)
 class Seen:
     """The claims of one part as this computer judges them.
 
-    ``heard[c]`` stands for claim c's ``renewed`` (when this computer heard it change); a
-    forgotten claim (``gone[c] >= seq``) counts as closed. With neither, the claims are taken as
-    they are, which is how the pure tests call the rules.
+    ``heard[c]`` stands for claim c's ``renewed`` (when this computer heard it change, on its own
+    ticks); a forgotten claim (``gone[c] >= seq``) counts as closed. With neither, the claims are
+    taken as they are, which is how the pure tests call the rules. The state machine fills the
+    rest: what only this computer knows of its own tenure, its run and its memory.
     """
 
     claims: Sequence[Claim]
-    heard: Mapping[str, int] | None = None
+    heard: Mapping[str, float] | None = None
     gone: Mapping[str, int] | None = None
-    # When this computer's claim was last opened (its `since`): an acknowledgement of this
-    # computer counts only if heard since then. See `acknowledged`.
-    opened: int | None = None
-    # Since when this computer has kept hearing other claims (None: not now), when `Lease` tracks
-    # it; "gone" then needs the sync seen flowing for SETTLING. See `acknowledged`.
-    flowing_since: int | None = None
+    # When (ticks) this computer wrote each seq of its current tenure: an acknowledgement of this
+    # computer counts while the version it answers is at most FRESH old. None: judge the
+    # acknowledging claim's own age instead (another keeper, or the pure tests).
+    written: Mapping[int, float] | None = None
+    # When this run began (ticks): silence counts towards "gone" only as observed in this run.
+    started: float | None = None
+    # Since when this computer has kept hearing other claims (None: not now), when tracked;
+    # "gone" then needs the sync seen flowing for SETTLING.
+    flowing_since: float | None = None
     tracks_flow: bool = False
+    # False while this computer distrusts what it cannot have witnessed (it lost its local state:
+    # it may have acknowledged a keeper it no longer knows of): closed, forgotten and gone claims,
+    # and "I created the folder", then do not stand for an acknowledgement.
+    trusting: bool = True
+    # Computers whose claim files are sealed with another key (a second seal for this folder).
+    foreign: Collection[str] = ()
+    # The person is at this computer (its `active` within ALIVE, by its wall clock). None: judge
+    # it from this computer's claim against `now` (the pure tests, where `now` is a wall time).
+    present: bool | None = None
+    # With the tenure rule switched off (the model checker's proof that it matters): the rule it
+    # replaced, acknowledgements heard since this computer's claim opened (ticks).
+    tenure_rule: bool = True
+    opened: float | None = None
 
-    def when(self, c: Claim) -> int:
+    def when(self, c: Claim) -> float:
         return c.renewed if self.heard is None else self.heard[c.computer]
 
     def closed(self, c: Claim) -> bool:
@@ -62,6 +89,32 @@ class Seen:
 
 def _seen(view: Sequence[Claim] | Seen) -> Seen:
     return view if isinstance(view, Seen) else Seen(view)
+
+
+def answers(c: Claim, keeper: Claim | None, seen: Seen, now: float, rule: Rule, me: str) -> bool:
+    """Claim `c` acknowledges `keeper`, as this computer may count it now.
+
+    For a part that must never happen twice, an acknowledgement names the keeper's tenure and the
+    version (seq) of the keeper's claim it answers; it counts only for that tenure, and only while
+    that version is recent: FRESH by this computer's ticks when the keeper is this computer (it
+    knows when it wrote each version), else by when the acknowledgement was heard. A claim of a
+    version before tenures (no `sees_tenure`) never acknowledges a tenure.
+    """
+    if keeper is None or c.sees != keeper.computer:
+        return False
+    age = now - seen.when(c)
+    if not rule.never_twice:
+        return not seen.closed(c) and age <= ALIVE
+    if not seen.tenure_rule:
+        if keeper.computer == me and seen.opened is not None and seen.when(c) < seen.opened:
+            return False
+        return age <= FRESH
+    if keeper.tenure is None or c.sees_tenure != keeper.tenure or c.sees_seq is None:
+        return False
+    if keeper.computer == me and seen.written is not None:
+        wrote = seen.written.get(c.sees_seq)
+        return wrote is not None and now - wrote <= FRESH
+    return age <= FRESH
 
 
 def acknowledged(
@@ -76,40 +129,49 @@ def acknowledged(
 ) -> tuple[bool, tuple[str, ...]]:
     """Every other computer that might be acting has said, in its own claim, that it sees `keeper`.
 
-    Returns the verdict and the computers still waited for. A computer that joined a folder made
-    elsewhere and has read nobody's claim yet has heard nobody: it must not act on an empty view.
-
-    Beyond the contract (found by the simulation, docs/reliability.md): when this computer is the
-    keeper, an acknowledgement counts only if heard since this computer's claim was opened
-    (`Seen.opened`). While its claim was closed (asleep, quit), another computer may have taken
-    the part; the acknowledgements read before cannot answer the reopened claim. And "gone" needs
-    the sync seen flowing for SETTLING, where the Lease tracks it (`Seen.flowing_since`).
+    Returns the verdict and the computers still waited for. Each other claim must be closed (or
+    forgotten), acknowledge the keeper (`answers`), or be gone: silent for UNCLOSED as observed
+    in this run while this computer's own sync is seen flowing. A computer whose claim file is
+    sealed with another key is waited for until it is declared gone. A computer that joined a
+    folder made elsewhere and has read nobody's claim yet has heard nobody: it must not act on an
+    empty view.
     """
     seen = _seen(view)
+    keeper_claim = next((c for c in seen.claims if c.computer == keeper), None)
     others = [c for c in seen.claims if c.computer != me]
-    answers_from = seen.opened if keeper == me else None
-    # "Gone" may only mean gone while this computer's own sync is seen flowing; where the Lease
-    # tracks it, flowing for SETTLING: the first file a reconnecting sync brings is not the
-    # catch-up (found by the simulation: a computer woken after two days numbered for 0.3 s).
+    trusting = seen.trusting
+    # "Gone" may only mean gone while this computer's own sync is seen flowing; where it is
+    # tracked, flowing for SETTLING: the first file a reconnecting sync brings is not the catch-up.
     if seen.tracks_flow:
         flowing = seen.flowing_since is not None and now - seen.flowing_since >= SETTLING
     else:
         flowing = any(now - seen.when(c) <= ALIVE for c in others)
     waiting: list[str] = []
     for c in others:
-        if seen.closed(c):
+        if trusting and seen.closed(c):
             continue
-        age = now - seen.when(c)
-        acks = c.sees == keeper and (answers_from is None or seen.when(c) >= answers_from)
-        if acks and age <= ALIVE:
+        if answers(c, keeper_claim, seen, now, rule, me):
             continue
-        if acks and rule is Rule.STAYS and age <= UNCLOSED - ALIVE:
+        if trusting and flowing and rule.never_twice and _silent(c, seen, now):
             continue
-        if age > UNCLOSED and flowing:
+        if trusting and flowing and not rule.never_twice and now - seen.when(c) > UNCLOSED:
             continue
         waiting.append(c.computer)
-    heard_anyone = read_others or created
+    if rule.never_twice:
+        declared = seen.gone or {}
+        waiting += sorted(f for f in seen.foreign if f != me and f not in declared)
+        waiting = list(dict.fromkeys(waiting))
+    heard_anyone = read_others or (created and trusting)
     return heard_anyone and not waiting, tuple(waiting)
+
+
+def _silent(c: Claim, seen: Seen, now: float) -> bool:
+    """Not heard change for UNCLOSED, as observed in this run (a first read's estimate, which
+    trusts the writer's clock, does not count as observed silence)."""
+    since = seen.when(c)
+    if seen.started is not None:
+        since = max(since, seen.started)
+    return now - since > UNCLOSED
 
 
 def agreed(
@@ -122,7 +184,6 @@ def agreed(
     lost touch with it): then it agrees with itself only while the person is at it.
     """
     seen = _seen(view)
-    mine = next((c for c in seen.claims if c.computer == me), None)
     voters = [c for c in seen.claims if c.computer != me and seen.alive(c, now)]
     if not voters:
         lost_touch = [
@@ -132,7 +193,10 @@ def agreed(
         ]
         if not lost_touch:
             return True, ()
-        present = mine is not None and now - mine.active <= ALIVE
+        present = seen.present
+        if present is None:
+            mine = next((c for c in seen.claims if c.computer == me), None)
+            present = mine is not None and now - mine.active <= ALIVE
         return present, () if present else tuple(lost_touch)
     dissent = tuple(c.computer for c in voters if c.sees != keeper)
     seeing = 1 + len(voters) - len(dissent)
@@ -146,14 +210,20 @@ def judge(
     keeper: Claim | None,
     view: Sequence[Claim] | Seen,
     now: float,
-    since: int | None,
+    since: float | None,
     *,
     read_others: bool,
     created: bool,
+    blocked: str | None = None,
+    shown_since: int | None = None,
 ) -> Keeper:
-    """The `Keeper` seen here, given the keeper chosen from `view` and since when it is kept."""
+    """The `Keeper` seen here, given the keeper chosen from `view` and since when it is kept.
+
+    `since` is in the units of `now` (ticks for the state machine); `shown_since`, when given, is
+    the same moment by the wall clock, which `Keeper.since` shows.
+    """
     if keeper is None:
-        return Keeper(part, None, None, False, None, False, False, False, False)
+        return Keeper(part, None, None, False, None, False, False, False, False, blocked=blocked)
     seen = _seen(view)
     here = keeper.computer == me
     settled = here and since is not None and now - since >= SETTLING
@@ -161,16 +231,19 @@ def judge(
         keeper.computer, me, seen, rule, now, read_others=read_others, created=created
     )
     agree, dissent = agreed(keeper.computer, me, seen, now)
-    acting = settled and (heard if rule.never_twice else agree)
+    acting = settled and (heard and blocked is None if rule.never_twice else agree)
+    if shown_since is None and since is not None:
+        shown_since = int(since)
     return Keeper(
         part=part,
         computer=keeper.computer,
         name=keeper.name,
         here=here,
-        since=since,
+        since=shown_since,
         settled=settled,
         others_heard=heard,
         agreed=agree,
         acting=acting,
         waiting=unheard if rule.never_twice else dissent,
+        blocked=blocked if rule.never_twice else None,
     )

@@ -22,16 +22,20 @@ from sioul_tray.lease.codec import MAX_INT, decode
 from sioul_tray.lease.folder import write_atomic
 from sioul_tray.lease.rules import COMPUTER_ID, PARTS, Claim
 
-STATE_VERSION = 1
+STATE_VERSION = 2  # 1: each declaration with when it was last heard; 2: the seq alone
 
 
 @dataclass
 class Remembered:
-    """The state as read back: claims per part, and forgotten computers per part."""
+    """The state as read back: claims per part, and forgotten computers per part.
+
+    `found`: the file was there. `problem`: what did not read (then not everything is known).
+    """
 
     claims: dict[str, dict[str, tuple[Claim, str]]] = field(default_factory=dict)
-    forgets: dict[str, dict[str, tuple[int, int]]] = field(default_factory=dict)
+    forgets: dict[str, dict[str, int]] = field(default_factory=dict)
     problem: str | None = None
+    found: bool = False
 
 
 def load(path: Path) -> Remembered:
@@ -41,17 +45,20 @@ def load(path: Path) -> Remembered:
     except FileNotFoundError:
         return got
     except (OSError, UnicodeDecodeError) as e:
+        got.found = True
         got.problem = f"{path}: cannot be read ({e}); starting from the folder alone"
         return got
+    got.found = True
     head, _, body = raw.partition("\n")
     try:
         header = json.loads(head)
-        if header.get("version") != STATE_VERSION:
+        version = header.get("version")
+        if version not in (1, STATE_VERSION):
             raise ValueError("unknown version")
-        forgets: dict[str, dict[str, tuple[int, int]]] = {}
+        forgets: dict[str, dict[str, int]] = {}
         for part, table in header.get("forgets", {}).items():
             if part in got.forgets:
-                forgets[part] = {_id(k): _declared(v) for k, v in table.items()}
+                forgets[part] = {_id(k): _declared(v, version) for k, v in table.items()}
     except (ValueError, TypeError, AttributeError, LookupError, RecursionError):
         got.problem = f"{path}: damaged header; starting from the folder alone"
         return got
@@ -81,21 +88,21 @@ def _id(value: object) -> str:
     return value
 
 
-def _declared(value: object) -> tuple[int, int]:
-    """(seq, renewed) of one remembered declaration, or ValueError."""
-    if not isinstance(value, list) or len(value) != 2:
-        raise ValueError("not a declaration")
-    seq, renewed = value
-    for n in (seq, renewed):
-        if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= MAX_INT:
+def _declared(value: object, version: int) -> int:
+    """The seq of one remembered declaration, or ValueError. Version 1 kept [seq, heard]."""
+    if version == 1:
+        if not isinstance(value, list) or len(value) != 2:
             raise ValueError("not a declaration")
-    return seq, renewed
+        value = value[0]
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_INT:
+        raise ValueError("not a declaration")
+    return value
 
 
 def save(
     path: Path,
     claims: Mapping[str, Mapping[str, str]],
-    forgets: Mapping[str, Mapping[str, tuple[int, int]]],
+    forgets: Mapping[str, Mapping[str, int]],
 ) -> None:
     """Write the state atomically. Not fsynced: a crash loses at most the last tick's news."""
     header = json.dumps(

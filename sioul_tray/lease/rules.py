@@ -1,8 +1,8 @@
-"""The rules of the lease, as data and pure functions.
+"""The rules of the lease, as data and pure functions: read this module first.
 
-Everything here is a function of its arguments: no clock, no files. `Lease` feeds these functions
-claims whose ``renewed`` is the time *this* computer heard them, so the same rules serve the pure
-tests and the running tray.
+Everything here is a function of its arguments: no clock, no files. The state machine
+(`sioul_tray.lease.machine`) feeds these functions the claims with the time *this* computer heard
+them, so the same rules serve the pure tests and the running tray. docs/protocol.md states them.
 """
 
 from __future__ import annotations
@@ -53,6 +53,13 @@ class Claim:
     sees: str | None = None
     # hash=False: a dict is not hashable, and claims are still compared on it.
     forgets: Mapping[str, int] = field(default_factory=dict, hash=False)
+    # Appended by the tenure rule (docs/protocol.md); None in claims of earlier versions.
+    # `tenure`: this claim's tenure, a random number drawn anew each time the claim opens and each
+    # time its computer takes the part. `sees_tenure`/`sees_seq`: the tenure and seq of the
+    # keeper's claim this computer had read when it wrote `sees` (the version it acknowledges).
+    tenure: int | None = None
+    sees_tenure: int | None = None
+    sees_seq: int | None = None
 
 
 def made(
@@ -68,6 +75,9 @@ def made(
     wrote: int,
     sees: str | None,
     forgets: Mapping[str, int],
+    tenure: int | None = None,
+    sees_tenure: int | None = None,
+    sees_seq: int | None = None,
 ) -> Claim:
     """The same as ``Claim(...)``, at half the cost: for the paths that make one per file per tick.
 
@@ -77,6 +87,7 @@ def made(
     claim.__dict__.update(
         computer=computer, part=part, name=name, seq=seq, since=since, renewed=renewed,
         active=active, taken=taken, closed=closed, wrote=wrote, sees=sees, forgets=forgets,
+        tenure=tenure, sees_tenure=sees_tenure, sees_seq=sees_seq,
     )  # fmt: skip
     return claim
 
@@ -109,7 +120,7 @@ def choose(
     claims: Iterable[Claim],
     now: float,
     *,
-    heard: Mapping[str, int] | None = None,
+    heard: Mapping[str, float] | None = None,
     gone: Mapping[str, int] | None = None,
 ) -> Claim | None:
     """The keeper among the claims that hold, or None when no claim holds.

@@ -13,6 +13,7 @@ The header carries a key id, so "sealed with another key" is told apart from "da
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import os
 from pathlib import Path
@@ -20,7 +21,14 @@ from typing import TYPE_CHECKING, Any
 
 from cryptography.exceptions import InvalidTag
 
-from sioul_tray.errors import SealDamaged, SealExists, SioulError, Unreadable, WrongPassphrase
+from sioul_tray.errors import (
+    ForeignSeal,
+    SealDamaged,
+    SealExists,
+    SioulError,
+    Unreadable,
+    WrongPassphrase,
+)
 from sioul_tray.i18n import Core
 
 SEAL_NAME = "sioul.seal"
@@ -146,10 +154,16 @@ class Share:
         *,
         cost: int = DEFAULT_COST,
     ) -> Share:
-        """Seal a new sharing folder. Never overwrites: FileExistsError if it has a seal."""
+        """Seal a new sharing folder. Never overwrites: FileExistsError if it has a seal.
+
+        Refused too (SealExists) where claims arrived before the seal, or the seal there is
+        damaged or still arriving: a second seal would let two computers each number alone
+        (docs/protocol.md, "One seal"). The seal appears whole or not at all.
+        """
         if not passphrase:
             raise SioulError(Core.mark("the passphrase is empty"))
         folder = Path(folder)
+        _refuse_to_seal_over(folder)
         folder_id = os.urandom(8).hex()
         folder_key = os.urandom(32)
         salt = os.urandom(16)
@@ -169,22 +183,8 @@ class Share:
             "key_id": share.key_id.hex(),
         }
         data = (json.dumps(document, indent=2) + "\n").encode("utf-8")
-        path = folder / SEAL_NAME
-        try:
-            # O_EXCL: two computers creating at once, or a seal that arrived meanwhile, both fail
-            # here instead of one overwriting the other.
-            fd = os.open(
-                path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o644
-            )
-        except FileExistsError:
-            raise SealExists(
-                Core.mark("{path} exists already: join it with its passphrase", path=path)
-            ) from None
-        try:
-            os.write(fd, data)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        _refuse_to_seal_over(folder)
+        _write_new(folder / SEAL_NAME, data)
         return share
 
     @classmethod
@@ -269,7 +269,7 @@ class Share:
         if version != CLAIM_VERSION:
             raise Unreadable(Core.mark("unknown claim format {version}", version=version))
         if header[5:] != self.key_id:
-            raise Unreadable(Core.mark("sealed with another key (another sharing folder's seal)"))
+            raise ForeignSeal(Core.mark("sealed with another key (another sharing folder's seal)"))
         nonce = data[HEADER_SIZE : HEADER_SIZE + NONCE_SIZE]
         try:
             return self._claims.decrypt(
@@ -277,6 +277,92 @@ class Share:
             )
         except InvalidTag:
             raise Unreadable(Core.mark("damaged or still syncing")) from None
+
+
+def _refuse_to_seal_over(folder: Path) -> None:
+    """SealExists when `folder` holds a seal (whole or not) or claims: it must be joined."""
+    path = folder / SEAL_NAME
+    if os.path.lexists(path):
+        try:
+            read_seal(folder)
+        except SioulError:
+            raise SealExists(
+                Core.mark(
+                    "{path} is damaged or still arriving: wait for the sync to bring it whole, "
+                    "then join the folder; it is never sealed over",
+                    path=path,
+                )
+            ) from None
+        raise SealExists(Core.mark("{path} exists already: join it with its passphrase", path=path))
+    leases = folder / "leases"
+    if leases.is_dir() and any(files for _, _, files in os.walk(leases)):
+        raise SealExists(
+            Core.mark(
+                "{folder} holds claims but no {file}: the sync has not brought the seal yet; "
+                "wait for it, then join the folder",
+                folder=folder,
+                file=SEAL_NAME,
+            )
+        )
+
+
+def _write_new(path: Path, data: bytes) -> None:
+    """Write a file that must appear whole or not at all, and never over an existing one.
+
+    A temporary is written and fsynced, then linked to its name (a link fails where the name
+    exists: two computers creating at once, or a seal that arrived meanwhile). Where the file
+    system has no links, the file is created exclusively and removed again if writing fails.
+    """
+    tmp = path.with_name(f".~{path.name}.{os.urandom(4).hex()}.tmp")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+
+    def write(target: Path) -> None:
+        fd = os.open(target, flags, 0o644)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+    exists = Core.mark("{path} exists already: join it with its passphrase", path=path)
+    try:
+        try:
+            write(tmp)
+            os.link(tmp, path)
+        except FileExistsError:
+            if os.path.lexists(path):
+                raise SealExists(exists) from None
+            raise
+        except OSError as e:
+            if os.path.lexists(tmp) and e.filename2 is not None:  # no links here: write in place
+                try:
+                    write(path)
+                except FileExistsError:
+                    raise SealExists(exists) from None
+                except OSError:
+                    with contextlib.suppress(OSError):
+                        os.unlink(path)
+                    raise
+            else:
+                raise
+    except OSError as e:
+        raise SioulError(
+            Core.mark(
+                "cannot write {path}: {error}", path=path, error=e.strerror or type(e).__name__
+            )
+        ) from None
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+    if os.name != "nt":
+        with contextlib.suppress(OSError):
+            fd = os.open(path.parent, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
 
 
 def read_seal(folder: Path) -> dict[str, Any]:

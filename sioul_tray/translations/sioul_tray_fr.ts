@@ -174,22 +174,22 @@ Inactivité lue par : {idle}</translation>
         <translation>l’icône sur un dossier temporaire avec deux ordinateurs simulés</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="97"/>
-        <source>{text} is not a whole number of 0 or more</source>
-        <translation>{text} n’est pas un nombre entier positif ou nul</translation>
+        <location filename="../cli.py" line="98"/>
+        <source>{text} is not a whole number from 0 to {top}</source>
+        <translation>{text} n’est pas un nombre entier de 0 à {top}</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="156"/>
+        <location filename="../cli.py" line="159"/>
         <source>sioul-tray: interrupted</source>
         <translation>sioul-tray : interrompu</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="161"/>
+        <location filename="../cli.py" line="164"/>
         <source>sioul-tray: {error}</source>
         <translation>sioul-tray : {error}</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="173"/>
+        <location filename="../cli.py" line="176"/>
         <source>sioul-tray: this build has no tray; use the commands (sioul-tray --help)</source>
         <translation>sioul-tray : cette version n’a pas d’icône ; utilisez les commandes (sioul-tray --help)</translation>
     </message>
@@ -435,7 +435,7 @@ Inactivité lue par : {idle}</translation>
     <message>
         <location filename="../install.py" line="60"/>
         <location filename="../install.py" line="96"/>
-        <location filename="../share/seal.py" line="297"/>
+        <location filename="../share/seal.py" line="383"/>
         <source>cannot read {path}: {error}</source>
         <translation>impossible de lire {path} : {error}</translation>
     </message>
@@ -446,7 +446,7 @@ Inactivité lue par : {idle}</translation>
     </message>
     <message>
         <location filename="../install.py" line="102"/>
-        <location filename="../share/seal.py" line="304"/>
+        <location filename="../share/seal.py" line="390"/>
         <source>{path} is damaged: not JSON</source>
         <translation>{path} est endommagé : ce n’est pas du JSON</translation>
     </message>
@@ -486,58 +486,63 @@ Inactivité lue par : {idle}</translation>
         <translation>un autre processus sioul-tray (pid {pid}) écrit les réservations de cet ordinateur ; réessayez quand il aura quitté</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="66"/>
+        <location filename="../lease/codec.py" line="69"/>
         <source>not valid: {what} is not a whole number</source>
         <translation>invalide : {what} n’est pas un nombre entier</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="68"/>
+        <location filename="../lease/codec.py" line="71"/>
         <source>not valid: {what} is out of range</source>
         <translation>invalide : {what} est hors limites</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="74"/>
+        <location filename="../lease/codec.py" line="85"/>
         <source>not valid: {what} is not a computer id</source>
         <translation>invalide : {what} n’est pas un identifiant d’ordinateur</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="85"/>
-        <location filename="../lease/lease.py" line="391"/>
+        <location filename="../lease/codec.py" line="96"/>
+        <location filename="../lease/lease.py" line="402"/>
         <source>not valid: not a claim</source>
         <translation>invalide : ce n’est pas une réservation</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="87"/>
+        <location filename="../lease/codec.py" line="98"/>
         <source>not valid: fields are missing</source>
         <translation>invalide : des champs manquent</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="92"/>
+        <location filename="../lease/codec.py" line="103"/>
         <source>not valid: unknown part</source>
         <translation>invalide : partie inconnue</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="94"/>
+        <location filename="../lease/codec.py" line="105"/>
         <source>not valid: the name is not text of a sensible length</source>
         <translation>invalide : le nom n’est pas un texte de longueur raisonnable</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="96"/>
+        <location filename="../lease/codec.py" line="107"/>
         <source>not valid: closed is not true or false</source>
         <translation>invalide : closed n’est ni vrai ni faux</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="98"/>
+        <location filename="../lease/codec.py" line="109"/>
         <source>not valid: forgets is not a small table</source>
         <translation>invalide : forgets n’est pas une petite table</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="135"/>
+        <location filename="../lease/codec.py" line="140"/>
+        <source>not valid: the acknowledgement is incomplete</source>
+        <translation>non valide : l’accusé de réception est incomplet</translation>
+    </message>
+    <message>
+        <location filename="../lease/codec.py" line="154"/>
         <source>a forgotten computer</source>
         <translation>un ordinateur oublié</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="135"/>
+        <location filename="../lease/codec.py" line="154"/>
         <source>a forgotten seq</source>
         <translation>un seq oublié</translation>
     </message>
@@ -667,85 +672,111 @@ Inactivité lue par : {idle}</translation>
         <translation>devenu trop grand pendant la lecture</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="99"/>
+        <location filename="../lease/lease.py" line="104"/>
         <source>{computer} is not a computer id: use a-z, 0-9 and _ (1 to 63)</source>
         <translation>{computer} n’est pas un identifiant d’ordinateur : utilisez a-z, 0-9 et _ (de 1 à 63)</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="199"/>
+        <location filename="../lease/lease.py" line="195"/>
         <source>this computer cannot declare itself gone</source>
         <translation>cet ordinateur ne peut pas se déclarer parti lui-même</translation>
     </message>
-    <message numerus="yes">
-        <location filename="../lease/lease.py" line="228"/>
-        <source>this computer&apos;s claim has no room to declare {computer} gone: %n computers are declared gone already; try again once they have been gone for two days</source>
-        <translation>
-            <numerusform>la réservation de cet ordinateur n’a plus de place pour déclarer {computer} parti : %n ordinateur est déjà déclaré parti ; réessayez quand il sera parti depuis deux jours</numerusform>
-            <numerusform>la réservation de cet ordinateur n’a plus de place pour déclarer {computer} parti : %n ordinateurs sont déjà déclarés partis ; réessayez quand ils seront partis depuis deux jours</numerusform>
-        </translation>
-    </message>
     <message>
-        <location filename="../lease/lease.py" line="243"/>
+        <location filename="../lease/lease.py" line="204"/>
         <source>no claim of {computer} was ever read here: nothing to forget</source>
         <translation>aucune réservation de {computer} n’a jamais été lue ici : rien à oublier</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="276"/>
+        <location filename="../lease/lease.py" line="522"/>
         <source>unknown part {part}: the parts are {parts}</source>
         <translation>partie inconnue {part} : les parties sont {parts}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="319"/>
+        <location filename="../lease/lease.py" line="343"/>
         <source>overlay cannot be read: {error}</source>
         <translation>surcouche illisible : {error}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="400"/>
+        <location filename="../lease/lease.py" line="271"/>
+        <source>{file} is missing from the sharing folder: invoices wait until it is back</source>
+        <translation>{file} manque dans le dossier de partage : les factures attendent son retour</translation>
+    </message>
+    <message>
+        <location filename="../lease/lease.py" line="279"/>
+        <source>{file} cannot be used ({error}): invoices wait until it reads again</source>
+        <translation>{file} est inutilisable ({error}) : les factures attendent qu’il se lise de nouveau</translation>
+    </message>
+    <message>
+        <location filename="../lease/lease.py" line="287"/>
+        <source>the sharing folder was sealed again by {computer}: join it again with its passphrase</source>
+        <translation>le dossier de partage a été scellé de nouveau par {computer} : rejoignez-le de nouveau avec sa phrase secrète</translation>
+    </message>
+    <message>
+        <location filename="../lease/lease.py" line="413"/>
         <source>does not match its file name</source>
         <translation>ne correspond pas à son nom de fichier</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="422"/>
+        <location filename="../lease/lease.py" line="435"/>
         <source>copied from another part ({file})</source>
         <translation>copiée d’une autre partie ({file})</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="423"/>
+        <location filename="../lease/lease.py" line="436"/>
         <source>copied from another name ({file})</source>
         <translation>copiée d’un autre nom ({file})</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="443"/>
+        <location filename="../lease/machine.py" line="219"/>
         <source>stale copy: seq {seq}, already read seq {known}</source>
         <translation>copie périmée : seq {seq}, seq {known} déjà lu</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../lease/machine.py" line="337"/>
+        <source>this computer&apos;s claim has no room to declare {computer} gone: %n computers are declared gone already</source>
+        <translation>
+            <numerusform>la réservation de cet ordinateur n’a plus de place pour déclarer {computer} parti : %n ordinateur est déjà déclaré parti</numerusform>
+            <numerusform>la réservation de cet ordinateur n’a plus de place pour déclarer {computer} parti : %n ordinateurs sont déjà déclarés partis</numerusform>
+        </translation>
+    </message>
     <message>
-        <location filename="../lease/lease.py" line="531"/>
+        <location filename="../lease/machine.py" line="477"/>
+        <source>this computer&apos;s clock reads {clock}, not a time between 1970 and 2514: set it</source>
+        <translation>l’horloge de cet ordinateur indique {clock}, pas une heure entre 1970 et 2514 : réglez-la</translation>
+    </message>
+    <message>
+        <location filename="../lease/machine.py" line="489"/>
+        <source>active must be a time between 1970 and 2514, not {active}</source>
+        <translation>active doit être une heure entre 1970 et 2514, pas {active}</translation>
+    </message>
+    <message>
+        <location filename="../lease/machine.py" line="501"/>
+        <source>wrote must be a whole number from 0 to {top}, not {wrote}</source>
+        <translation>wrote doit être un nombre entier de 0 à {top}, pas {wrote}</translation>
+    </message>
+    <message>
+        <location filename="../lease/lease.py" line="456"/>
         <source>the sharing folder {folder} is missing</source>
         <translation>le dossier de partage {folder} est absent</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="540"/>
+        <location filename="../lease/lease.py" line="465"/>
+        <location filename="../share/seal.py" line="353"/>
         <source>cannot write {path}: {error}</source>
         <translation>impossible d’écrire {path} : {error}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="553"/>
+        <location filename="../lease/lease.py" line="475"/>
         <source>overlay cannot be written: {error}</source>
         <translation>impossible d’écrire la surcouche : {error}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="568"/>
-        <source>wrote must not be negative</source>
-        <translation>wrote ne doit pas être négatif</translation>
-    </message>
-    <message>
-        <location filename="../share/seal.py" line="88"/>
+        <location filename="../share/seal.py" line="96"/>
         <source>{file} is damaged: {what} is not text</source>
         <translation>{file} est endommagé : {what} n’est pas du texte</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="94"/>
+        <location filename="../share/seal.py" line="102"/>
         <source>{file} is damaged: {what} is not base64</source>
         <translation>{file} est endommagé : {what} n’est pas en base64</translation>
     </message>
@@ -761,7 +792,7 @@ Inactivité lue par : {idle}</translation>
     </message>
     <message>
         <location filename="../commands.py" line="47"/>
-        <location filename="../share/seal.py" line="151"/>
+        <location filename="../share/seal.py" line="164"/>
         <location filename="../tray/setup.py" line="63"/>
         <source>the passphrase is empty</source>
         <translation>la phrase secrète est vide</translation>
@@ -784,7 +815,8 @@ Inactivité lue par : {idle}</translation>
         <translation>{folder} n’existe pas : choisissez un dossier que votre outil de synchronisation synchronise</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="181"/>
+        <location filename="../share/seal.py" line="296"/>
+        <location filename="../share/seal.py" line="329"/>
         <source>{path} exists already: join it with its passphrase</source>
         <translation>{path} existe déjà : rejoignez-le avec sa phrase secrète</translation>
     </message>
@@ -864,32 +896,42 @@ Inactivité lue par : {idle}</translation>
         <translation>endommagé ou synchronisation en cours</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="290"/>
+        <location filename="../share/seal.py" line="291"/>
+        <source>{path} is damaged or still arriving: wait for the sync to bring it whole, then join the folder; it is never sealed over</source>
+        <translation>{path} est endommagé ou encore en cours d’arrivée : attendez que la synchronisation l’apporte en entier, puis rejoignez le dossier ; il n’est jamais scellé par-dessus</translation>
+    </message>
+    <message>
+        <location filename="../share/seal.py" line="301"/>
+        <source>{folder} holds claims but no {file}: the sync has not brought the seal yet; wait for it, then join the folder</source>
+        <translation>{folder} contient des réservations mais pas de {file} : la synchronisation n’a pas encore apporté le sceau ; attendez-le, puis rejoignez le dossier</translation>
+    </message>
+    <message>
+        <location filename="../share/seal.py" line="376"/>
         <source>{folder} has no {file}: it is not a Sioul sharing folder yet</source>
         <translation>{folder} n’a pas de {file} : ce n’est pas encore un dossier de partage Sioul</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="300"/>
+        <location filename="../share/seal.py" line="386"/>
         <source>{path} is damaged: too large</source>
         <translation>{path} est endommagé : trop grand</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="306"/>
+        <location filename="../share/seal.py" line="392"/>
         <source>{path} is damaged: not a Sioul seal</source>
         <translation>{path} est endommagé : ce n’est pas un sceau Sioul</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="309"/>
+        <location filename="../share/seal.py" line="395"/>
         <source>{path} is damaged: no version</source>
         <translation>{path} est endommagé : pas de version</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="313"/>
+        <location filename="../share/seal.py" line="399"/>
         <source>{path} was made by a newer version of sioul-tray: update this one</source>
         <translation>{path} a été fait par une version plus récente de sioul-tray : mettez celle-ci à jour</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="318"/>
+        <location filename="../share/seal.py" line="404"/>
         <source>{path} is damaged: {key} is missing</source>
         <translation>{path} est endommagé : {key} manque</translation>
     </message>

@@ -2,38 +2,68 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from sioul_tray.lease import ALIVE, SETTLING, UNCLOSED, Claim, Rule
-from sioul_tray.lease.keeper import Seen, acknowledged, agreed, judge
+from sioul_tray.lease.keeper import FRESH, Seen, acknowledged, agreed, judge
 from tests.helpers import NOW, claim
 
 ME = "me"
+TENURE = 7  # the keeper's tenure in these tables
+KK = claim("kk", seq=50, tenure=TENURE, sees="kk", sees_tenure=TENURE, sees_seq=50)
+
+
+def ack(who: str, keeper: Claim = KK, **fields: Any) -> Claim:
+    """`who`'s claim acknowledging `keeper`'s tenure, as it read it."""
+    made: dict[str, Any] = {
+        "sees": keeper.computer,
+        "sees_tenure": keeper.tenure,
+        "sees_seq": keeper.seq,
+    } | fields
+    return claim(who, **made)
 
 
 def heard_ok(view: list[Claim], rule: Rule = Rule.STAYS, **kw: bool) -> bool:
     flags = {"read_others": True, "created": False} | kw
-    return acknowledged("kk", ME, view, rule, NOW, **flags)[0]
+    keeper = [] if any(c.computer == "kk" for c in view) else [KK]
+    return acknowledged("kk", ME, [*keeper, *view], rule, NOW, **flags)[0]
 
 
 ACK = [
-    # (case, other claims (besides mine), rule, heard)
+    # (case, other claims (besides mine and the keeper's), rule, heard)
     ("alone, created the folder", [], Rule.STAYS, {"created": True, "read_others": False}, True),
     ("alone, joined, read nobody", [], Rule.STAYS, {"read_others": False}, False),
     ("closed counts as heard", [claim("bb", closed=True, sees="xx")], Rule.STAYS, {}, True),
-    ("alive and sees the keeper", [claim("bb", sees="kk")], Rule.STAYS, {}, True),
+    ("alive and acknowledges the keeper's tenure", [ack("bb")], Rule.STAYS, {}, True),
+    (
+        "alive, names the keeper but another tenure",
+        [ack("bb", sees_tenure=TENURE + 1)],
+        Rule.STAYS,
+        {},
+        False,
+    ),
+    (
+        "alive, names the keeper without a tenure (a version before tenures)",
+        [claim("bb", sees="kk")],
+        Rule.STAYS,
+        {},
+        False,
+    ),
+    ("follows: names the keeper, alive: enough", [claim("bb", sees="kk")], Rule.FOLLOWS, {}, True),
     ("alive, sees another", [claim("bb", sees="xx")], Rule.STAYS, {}, False),
     ("alive, sees nobody", [claim("bb", sees=None)], Rule.STAYS, {}, False),
     (
         "lapsed, acknowledged, within UNCLOSED - ALIVE (stays)",
-        [claim("bb", sees="kk", renewed=NOW - (UNCLOSED - ALIVE))],
+        [ack("bb", renewed=NOW - (UNCLOSED - ALIVE))],
         Rule.STAYS,
         {},
         True,
     ),
     (
         "lapsed, acknowledged, past UNCLOSED - ALIVE",
-        [claim("bb", sees="kk", renewed=NOW - (UNCLOSED - ALIVE) - 1)],
+        [ack("bb", renewed=NOW - (UNCLOSED - ALIVE) - 1)],
         Rule.STAYS,
         {},
         False,
@@ -47,14 +77,14 @@ ACK = [
     ),
     (
         "gone, and another computer heard lately: sync flows",
-        [claim("bb", renewed=NOW - UNCLOSED - 1), claim("cc", sees="kk")],
+        [claim("bb", renewed=NOW - UNCLOSED - 1), ack("cc")],
         Rule.STAYS,
         {},
         True,
     ),
     (
         "gone, but nobody else heard lately: maybe my sync stopped",
-        [claim("bb", renewed=NOW - UNCLOSED - 1)],
+        [claim("bb", renewed=NOW - UNCLOSED - 1), ack("kk", renewed=NOW - ALIVE - 1)],
         Rule.STAYS,
         {},
         False,
@@ -62,13 +92,6 @@ ACK = [
     (
         "gone, other heard lately is closed: still flowing",
         [claim("bb", renewed=NOW - UNCLOSED - 1), claim("cc", closed=True)],
-        Rule.STAYS,
-        {},
-        True,
-    ),
-    (
-        "the keeper's own claim counts as heard when it sees itself",
-        [claim("kk", sees="kk")],
         Rule.STAYS,
         {},
         True,
@@ -82,14 +105,75 @@ ACK = [
 def test_acknowledged(
     view: list[Claim], rule: Rule, flags: dict[str, bool], expected: bool
 ) -> None:
-    mine = claim(ME, sees="kk")
+    mine = ack(ME)
     assert heard_ok([mine, *view], rule, **flags) is expected
 
 
 def test_acknowledged_names_who_it_waits_for() -> None:
-    view = [claim(ME), claim("bb", sees="kk"), claim("cc", sees="xx"), claim("dd", sees=None)]
+    view = [KK, ack(ME), ack("bb"), claim("cc", sees="xx"), claim("dd", sees=None)]
     ok, waiting = acknowledged("kk", ME, view, Rule.STAYS, NOW, read_others=True, created=False)
     assert not ok and waiting == ("cc", "dd")
+
+
+def test_a_file_sealed_with_another_key_is_waited_for_until_declared_gone() -> None:
+    view = [KK, ack(ME), ack("bb")]
+    flags = {"read_others": True, "created": False}
+    seen = Seen(view, foreign=("zz", ME))  # this computer's own file never counts
+    assert acknowledged("kk", ME, seen, Rule.STAYS, NOW, **flags) == (False, ("zz",))
+    declared = Seen(view, gone={"zz": 0}, foreign=("zz",))
+    assert acknowledged("kk", ME, declared, Rule.STAYS, NOW, **flags) == (True, ())
+    # Medicines follow the person: a second seal there is shown, not waited for.
+    assert acknowledged("kk", ME, seen, Rule.FOLLOWS, NOW, **flags)[0]
+
+
+MINE = claim(ME, seq=90, tenure=TENURE, sees=ME, sees_tenure=TENURE, sees_seq=90)
+WRITTEN = {80: NOW - FRESH, 85: NOW - FRESH + 1, 90: NOW}  # seq -> tick of this tenure's writes
+
+
+@pytest.mark.parametrize(
+    ("other", "ok"),
+    [
+        (ack("bb", MINE), True),
+        (ack("bb", MINE, sees_seq=85), True),  # answers a version written FRESH - 1 ago
+        (ack("bb", MINE, sees_seq=80), True),  # ... exactly FRESH ago
+        (ack("bb", MINE, sees_seq=70), False),  # a version not written in this tenure
+        (ack("bb", MINE, sees_tenure=TENURE + 1), False),  # another tenure of this computer
+        (claim("bb", sees=ME), False),  # a version before tenures
+    ],
+)
+def test_my_tenure_is_acknowledged_by_a_recent_version_of_my_claim(other: Claim, ok: bool) -> None:
+    """The keeper knows when it wrote each version: however late the answer was delivered, it
+    counts while the version it answers is at most FRESH old by this computer's ticks."""
+    flags = {"read_others": True, "created": False}
+    seen = Seen([MINE, other], written=WRITTEN)
+    assert acknowledged(ME, ME, seen, Rule.STAYS, NOW, **flags)[0] is ok
+    later = Seen([MINE, other], written=WRITTEN)
+    assert not acknowledged(ME, ME, later, Rule.STAYS, NOW + FRESH + 1, **flags)[0]
+
+
+def test_a_computer_that_lost_its_state_trusts_only_answers() -> None:
+    """Closed, forgotten and gone claims, and having created the folder, stand for nothing
+    while this computer distrusts what it cannot have witnessed."""
+    flags = {"read_others": True, "created": True}
+    mine = ack(ME, MINE)
+    for other in (claim("bb", closed=True), claim("bb", renewed=NOW - UNCLOSED - 1)):
+        trusting = Seen([MINE, other, ack("cc", MINE)], written=WRITTEN)
+        assert acknowledged(ME, ME, trusting, Rule.STAYS, NOW, **flags)[0], other
+        wary = Seen([MINE, other, ack("cc", MINE)], written=WRITTEN, trusting=False)
+        assert acknowledged(ME, ME, wary, Rule.STAYS, NOW, **flags) == (False, ("bb",))
+    alone = {"read_others": False, "created": True}
+    assert acknowledged(ME, ME, Seen([mine]), Rule.STAYS, NOW, **alone)[0]
+    assert not acknowledged(ME, ME, Seen([mine], trusting=False), Rule.STAYS, NOW, **alone)[0]
+
+
+def test_gone_counts_silence_observed_in_this_run_only() -> None:
+    """A first read estimates when a claim was written by its writer's clock; only silence this
+    computer observed itself makes a computer gone."""
+    flags = {"read_others": True, "created": False}
+    old = claim("bb", renewed=NOW - UNCLOSED - 1)
+    for started, ok in ((NOW - UNCLOSED - 1, True), (NOW - UNCLOSED, False), (NOW - 60, False)):
+        seen = Seen([MINE, old, ack("cc", MINE)], written=WRITTEN, started=started)
+        assert acknowledged(ME, ME, seen, Rule.STAYS, NOW, **flags)[0] is ok, started
 
 
 AGREED = [
@@ -122,14 +206,14 @@ def test_agreed(others: list[Claim], idle: int, expected: bool) -> None:
 
 JUDGE = [
     # (case, rule, kept for, my active age, the other claim, heard, agreed, acting)
-    ("stays: settled and acknowledged", Rule.STAYS, SETTLING, 0, claim("bb", sees=ME),
+    ("stays: settled and acknowledged", Rule.STAYS, SETTLING, 0, ack("bb", MINE),
      True, True, True),
-    ("stays: not settled yet", Rule.STAYS, SETTLING - 1, 0, claim("bb", sees=ME),
+    ("stays: not settled yet", Rule.STAYS, SETTLING - 1, 0, ack("bb", MINE),
      True, True, False),
     ("stays: the other sees itself", Rule.STAYS, SETTLING, 0, claim("bb", sees="bb"),
      False, False, False),
     ("stays: acknowledged lately, lost touch, person away: acts on the acknowledgement",
-     Rule.STAYS, SETTLING, ALIVE + 1, claim("bb", sees=ME, renewed=NOW - ALIVE - 1),
+     Rule.STAYS, SETTLING, ALIVE + 1, ack("bb", MINE, renewed=NOW - ALIVE - 1),
      True, False, True),
     ("follows: lost touch, person here: acts on the majority of one",
      Rule.FOLLOWS, SETTLING, 0, claim("bb", sees=ME, renewed=NOW - ALIVE - 1),
@@ -147,7 +231,7 @@ JUDGE = [
 def test_judge(
     rule: Rule, kept_for: int, idle: int, other: Claim, heard: bool, agree: bool, acting: bool
 ) -> None:
-    mine = claim(ME, sees=ME, active=NOW - idle)
+    mine = ack(ME, MINE, seq=MINE.seq, tenure=TENURE, active=NOW - idle)
     keeper = judge(
         "x", rule, ME, mine, [mine, other], NOW, NOW - kept_for, read_others=True, created=False
     )
@@ -163,7 +247,16 @@ def test_nobody_keeps() -> None:
     assert not keeper.acting
 
 
-def test_an_acknowledgement_heard_before_this_claim_opened_does_not_count() -> None:
+def test_a_folder_sealed_again_blocks_acting_on_invoices_only() -> None:
+    flags = {"read_others": True, "created": False}
+    mine = ack(ME, MINE, seq=MINE.seq, tenure=TENURE)
+    view = [mine, ack("bb", MINE)]
+    for rule, acting in ((Rule.STAYS, False), (Rule.FOLLOWS, True)):
+        k = judge("x", rule, ME, mine, view, NOW, NOW - SETTLING, blocked="sealed again", **flags)
+        assert k.acting is acting and k.blocked == ("sealed again" if rule is Rule.STAYS else None)
+
+
+def test_without_the_tenure_rule_only_answers_heard_since_opening_counted() -> None:
     # Found by the simulation: asleep (closed), another computer may have taken the part; the
     # acknowledgements read before the sleep do not answer the reopened claim.
     mine = claim(ME, since=NOW - 100)
@@ -171,21 +264,19 @@ def test_an_acknowledgement_heard_before_this_claim_opened_does_not_count() -> N
     after = claim("bb", sees=ME, renewed=NOW - 50)
     flags = {"read_others": True, "created": False}
     for other, ok in ((before, False), (after, True)):
-        seen = Seen([mine, other], opened=NOW - 100)
+        seen = Seen([mine, other], opened=NOW - 100, tenure_rule=False)
         assert acknowledged(ME, ME, seen, Rule.STAYS, NOW, **flags)[0] is ok
-    # Only this computer's own keeping needs fresh answers; the view of another keeper is as is.
-    other_keeper = claim("kk", sees="kk")
-    seen = Seen([mine, claim("bb", sees="kk", renewed=NOW - 200), other_keeper], opened=NOW - 100)
-    assert acknowledged("kk", ME, seen, Rule.STAYS, NOW, **flags)[0]
 
 
 def test_gone_needs_the_sync_seen_flowing_for_settling() -> None:
     # Found by the simulation: woken after two days, every claim in view is "gone"; the first file
     # the reconnecting sync brings must not make them gone at once (the keeper's arrives next).
-    mine = claim(ME, sees=ME, since=NOW - 1000)
+    mine = MINE
     gone = claim("bb", sees="bb", renewed=NOW - UNCLOSED - 1)
-    fresh = claim("cc", sees=ME, renewed=NOW)
+    fresh = ack("cc", MINE)
     flags = {"read_others": True, "created": False}
     for flowing_since, ok in ((None, False), (NOW, False), (NOW - SETTLING, True)):
-        seen = Seen([mine, gone, fresh], flowing_since=flowing_since, tracks_flow=True)
+        seen = Seen(
+            [mine, gone, fresh], written=WRITTEN, flowing_since=flowing_since, tracks_flow=True
+        )
         assert acknowledged(ME, ME, seen, Rule.STAYS, NOW, **flags)[0] is ok, flowing_since

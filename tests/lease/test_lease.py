@@ -22,7 +22,7 @@ from sioul_tray.lease import (
     started,
 )
 from sioul_tray.lease.codec import MAX_FILE
-from sioul_tray.lease.lease import STATE_EVERY
+from sioul_tray.lease.machine import STATE_EVERY
 from sioul_tray.share import Share
 from tests.helpers import FakeClock
 
@@ -459,16 +459,38 @@ def test_a_vanished_claim_stands_and_lapses(share: Share, clock: FakeClock, tmp_
 # -- settling and jumps ---------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("jump", [3 * RENEW, -3 * RENEW, 86400])
-def test_a_clock_jump_restarts_settling(share: Share, clock: FakeClock, jump: int) -> None:
-    a = computer(share, "aa", clock)
+@pytest.mark.parametrize("gap", [3 * RENEW, 86400])
+def test_a_gap_in_the_ticks_restarts_settling(share: Share, clock: FakeClock, gap: int) -> None:
+    """Slept or stopped without telling the lease: the others may have moved on."""
+    a = computer(share, "aa", clock)  # ticks made from the fake clock (`Steady`)
     run(clock, SETTLING + RENEW, a)
     assert a.renew("invoices").acting
-    clock.advance(jump)
+    clock.advance(gap)
     k = a.renew("invoices")
     assert not k.settled and not k.acting and k.since == int(clock.now)
     clock.advance(SETTLING)
     assert a.renew("invoices").acting
+
+
+@pytest.mark.parametrize("jump", [-3 * RENEW, -3600, 3 * RENEW, 86400])
+def test_a_wall_clock_set_changes_no_local_judgement(
+    share: Share, clock: FakeClock, jump: int
+) -> None:
+    """Judged on ticks (a clock that is never set), a wall clock set back or forward, by any
+    amount, keeps settling, hearing and acknowledgements as they were."""
+    ticks = FakeClock(1000.0)
+    own = Share.unlock(share.folder, share.folder_key)
+    a = Lease(own, "aa", name="AA", clock=clock, ticks=ticks)
+    for _ in range(3):
+        a.renew("invoices")
+        clock.advance(RENEW)
+        ticks.advance(RENEW)
+    since = a.renew("invoices").since
+    assert a.renew("invoices").acting
+    clock.advance(jump)
+    k = a.renew("invoices")
+    assert k.acting and k.settled and k.since == since + jump
+    assert a.claims("invoices")[0].renewed == int(clock.now)
 
 
 def test_a_small_gap_keeps_settling(share: Share, clock: FakeClock) -> None:

@@ -44,6 +44,10 @@ class Clock:
     def local(self, true: float) -> float:
         return EPOCH + self.offset + true * self.rate
 
+    def ticks(self, true: float) -> float:
+        """The computer's boot clock: never set, counting sleep, at the same rate."""
+        return true * self.rate
+
     def true_span(self, local_seconds: float) -> float:
         """How much true time `local_seconds` of this clock take."""
         return local_seconds / self.rate
@@ -124,6 +128,9 @@ class Computer:
     def now(self) -> float:
         return self.clock.local(self.world.now)
 
+    def ticks(self) -> float:
+        return self.clock.ticks(self.world.now)
+
     def active(self) -> float:
         """When the person was last here, by this computer's clock."""
         if self.present_since is not None:
@@ -135,7 +142,12 @@ class Computer:
     def start(self) -> None:
         """The tray starts (login, restart): a new Lease with the same local state."""
         self.lease = Lease(
-            self.share, self.id, name=self.id.title(), clock=self.now, state_dir=self.state_dir
+            self.share,
+            self.id,
+            name=self.id.title(),
+            clock=self.now,
+            state_dir=self.state_dir,
+            ticks=self.ticks,
         )
         self.keeper = dict.fromkeys(PARTS)
         self.tick()

@@ -1,0 +1,511 @@
+"""The state machine: what one computer knows of one part, and the claims it writes. No I/O.
+
+Read `rules` (who keeps a part) and `keeper` (the verdict) first; docs/protocol.md says it all in
+words. This module owns every rule that depends on what was heard when: hearing times, settling,
+whether the sync flows, the seq of each write, tenures and the acknowledgement each claim carries,
+the computers declared gone for good, and what must be remembered across a restart. The shell
+(`lease.Lease`) scans the folder, opens the seals, feeds the claims in with the time, writes what
+comes out and keeps the state file; the model checker (tests/model) drives this class directly.
+
+Two clocks come in with every call:
+
+- ``wall``: Unix seconds by this computer's clock, which a person or NTP may set. It goes into the
+  claims only (`since`, `renewed`, `active`, `taken`, and the floor of `seq`).
+- ``tick``: seconds of a clock that is never set and counts sleep (CLOCK_BOOTTIME on Linux). Every
+  local judgement is made on it: when a claim was heard, settling, flow, the age of an
+  acknowledgement. A wall clock set back or forward, by any amount, changes none of them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import os
+from collections.abc import Callable, Collection, Iterable
+from dataclasses import dataclass, field
+
+from sioul_tray.errors import SioulError
+from sioul_tray.i18n import Core
+from sioul_tray.lease import codec
+from sioul_tray.lease.keeper import Keeper, Seen, judge
+from sioul_tray.lease.rules import (
+    ALIVE,
+    PARTS,
+    RENEW,
+    UNCLOSED,
+    Claim,
+    choose,
+    forgotten,
+    made,
+)
+
+STATE_EVERY = ALIVE  # the state file is rewritten at most this often for mere renewals
+FORGET_SPARE = 16  # bytes a claim keeps free after a declaration, for later, longer numbers
+WIDEST_ACK = ("x" * 63, 2**32 - 1, 10**12)  # the longest `sees` a claim may have to carry
+
+# Fixes that the model checker switches off to show it finds what they fix (tests/model). Never
+# set by the tray or the command line.
+FIXES = frozenset({"tenure", "forget_holds", "one_seal"})
+
+
+def new_tenure() -> int:
+    """A tenure: random, so it never repeats for a computer whatever its clock or state does."""
+    return int.from_bytes(os.urandom(4), "big")
+
+
+def save_due(dirty: bool, urgent: bool, saved_at: float | None, tick: float) -> bool:
+    """The state file must be written now: news at once, mere renewals at most every STATE_EVERY.
+
+    Every minute brings a new seq from every computer: rewriting the whole state for each would
+    double a tick's cost with many computers. What a crash can lose this way is a few high-water
+    seqs of plain renewals, never a close, a take, a new acknowledgement or a declaration.
+    """
+    if not dirty:
+        return False
+    return urgent or saved_at is None or tick - saved_at >= STATE_EVERY
+
+
+def _news(known: Claim | None, claim: Claim) -> bool:
+    """A newer copy says more than "still renewing": the state file must follow at once."""
+    return (
+        known is None
+        or known.closed != claim.closed
+        or known.taken != claim.taken
+        or known.sees != claim.sees
+        or known.sees_tenure != claim.sees_tenure
+        or known.tenure != claim.tenure
+        or known.since != claim.since
+        or known.forgets != claim.forgets
+    )
+
+
+@dataclass
+class Memory:
+    """What a restart keeps of one part: the last good copy of each claim, and the declarations."""
+
+    claims: dict[str, Claim] = field(default_factory=dict)
+    forgets: dict[str, int] = field(default_factory=dict)
+
+
+class Machine:
+    """One computer's knowledge of one part, and the claims it writes on it.
+
+    `remembered`: what the state file kept, or None. `remembers`: this run starts from a state
+    file that read whole (or keeps its state in memory only): False after the state was lost,
+    when this computer may have acknowledged a keeper it no longer knows of (see `hear`).
+    `tenure` draws tenures (injected by the model checker). `without`: fixes switched off (FIXES).
+    """
+
+    def __init__(
+        self,
+        part: str,
+        me: str,
+        name: str,
+        *,
+        created: bool,
+        remembered: Memory | None = None,
+        remembers: bool = True,
+        tenure: Callable[[], int] = new_tenure,
+        without: Collection[str] = (),
+    ) -> None:
+        self.part = part
+        self.rule = PARTS[part]
+        self.me = me
+        self.name = name
+        self.created = created
+        self.new_tenure = tenure
+        self.without = frozenset(without)
+        self.best: dict[str, Claim] = {}  # the last good copy of each computer's claim
+        self.heard: dict[str, float | None] = {}  # ticks; None: remembered, not yet read
+        self.read: set[str] = set()  # computers whose claim this run has read
+        self.forgets: dict[str, int] = {}  # computers this one declared gone, up to a seq
+        self.declared_at: dict[str, float] = {}  # when each was declared (only without a fix)
+        self.kept: tuple[str | None, float] | None = None  # KEPT: (keeper seen here, since)
+        self.flowing_since: float | None = None  # since when other claims keep being heard
+        self.opened: int | None = None  # `since` of this computer's open claim in this run
+        self.opened_tick: float | None = None  # ...and when, by ticks
+        self.tenure: int | None = None  # this computer's tenure while its claim is open
+        self.written: dict[int, float] = {}  # seq -> tick of each write in this tenure
+        self.started: float | None = None  # this run's first call, by ticks
+        self.last_tick: float | None = None
+        self.remembers = remembers
+        self.distrust_until: float | None = None
+        self.ahead: dict[str, int] = {}  # clocks seen ahead of the wall clock, by seconds
+        self.foreign: frozenset[str] = frozenset()  # files sealed with another key, by computer
+        self.blocked: str | None = None  # the folder's seal is not the one this computer joined
+        self.dirty = False  # the state file is behind what this machine knows
+        self.urgent = False  # ...by more than renewals
+        self.saved_at: float | None = None
+        if remembered is not None:
+            for computer, claim in remembered.claims.items():
+                self.best[computer] = claim
+                self.heard[computer] = None
+            self.forgets = dict(remembered.forgets)
+
+    def __repr__(self) -> str:
+        return f"Machine({self.part!r}, {self.me!r})"
+
+    # -- hearing --------------------------------------------------------------------------
+
+    def hear(
+        self,
+        wall: int,
+        tick: float,
+        copies: Iterable[tuple[Claim, str]],
+        foreign: Collection[str] = (),
+    ) -> list[tuple[str, str]]:
+        """Take in the best copy of each claim a read found (with where it was read).
+
+        `foreign`: the computers whose claim files are sealed with another key. Returns the
+        problems of this read: stale copies (a seq below one already read).
+        """
+        self._time(tick)
+        problems: list[tuple[str, str]] = []
+        flowing = False  # another computer's claim heard within ALIVE: the sync is flowing
+        heard = self.heard
+        for claim, where in copies:
+            c = claim.computer
+            known = self.best.get(c)
+            if known is not None and known.seq == claim.seq:
+                self.read.add(c)  # the same copy as before: nothing new was heard
+                continue
+            if self._learn(known, claim, where, wall, tick, problems) and not flowing:
+                h = heard[c]
+                flowing = c != self.me and h is not None and tick - h <= ALIVE
+        if None in heard.values():  # remembered, not in the folder any more
+            for computer, h in heard.items():
+                if h is None:
+                    heard[computer] = self._first_heard(self.best[computer], wall, tick)
+        # Most reads learn some other claim just now; else, any heard lately.
+        flowing = flowing or any(
+            tick - h <= ALIVE for c, h in heard.items() if c != self.me and h is not None
+        )
+        if not flowing:
+            self.flowing_since = None
+        elif self.flowing_since is None:
+            self.flowing_since = tick
+        self.foreign = frozenset(foreign) - {self.me}
+        if not self.remembers:
+            # The local state was lost: this computer may have acknowledged a keeper it no longer
+            # knows of, which may be acting on that answer. Until every such answer has expired
+            # (FRESH after it was written, before this run), only fresh answers count.
+            self.remembers = True
+            if self.best or self.foreign:
+                self.distrust_until = tick + UNCLOSED
+        return problems
+
+    def _first_heard(self, claim: Claim, wall: int, tick: float) -> float:
+        # The first read in a run: heard when it was written, by the writer's clock, if that is
+        # in the past of ours. Only an estimate: "gone" counts silence observed in this run only.
+        return tick - max(0, wall - claim.renewed)
+
+    def _learn(
+        self,
+        known: Claim | None,
+        claim: Claim,
+        where: str,
+        wall: int,
+        tick: float,
+        problems: list[tuple[str, str]],
+    ) -> bool:
+        """Take in one newer copy; False if it is stale."""
+        c = claim.computer
+        self.read.add(c)
+        if known is not None and claim.seq <= known.seq:
+            problems.append(
+                (
+                    where,
+                    Core.mark(
+                        "stale copy: seq {seq}, already read seq {known}",
+                        seq=claim.seq,
+                        known=known.seq,
+                    ),
+                )
+            )
+            return False
+        first = c not in self.heard or self.heard[c] is None or known is None
+        self.best[c] = claim
+        self.heard[c] = self._first_heard(claim, wall, tick) if first else tick
+        self.dirty = True
+        if not self.urgent and _news(known, claim):
+            self.urgent = True
+        if c == self.me:
+            # Another run of this installation wrote later (its state was lost, or saved behind
+            # a crash): adopt what it declared.
+            for gone, seq in claim.forgets.items():
+                if self.forgets.get(gone, -1) < seq:
+                    self.forgets[gone] = seq
+            return True
+        if claim.renewed - wall > RENEW:
+            self.ahead[c] = claim.renewed - wall
+        else:
+            self.ahead.pop(c, None)
+        declared = self.forgets.get(c)
+        if declared is not None and claim.seq > declared and "forget_holds" not in self.without:
+            del self.forgets[c]  # it came back: the declaration is moot
+            self.urgent = self.dirty = True
+        return True
+
+    # -- writing --------------------------------------------------------------------------
+
+    def renew(
+        self,
+        wall: float,
+        tick: float,
+        active: float | None = None,
+        take: bool = False,
+        wrote: int | None = None,
+    ) -> Claim:
+        """This computer's claim, open: the one to write now. A take starts a new tenure."""
+        t = wall_seconds(wall)
+        self._time(tick)
+        mine = self.best.get(self.me)
+        open_run = self.tenure is not None and mine is not None and not mine.closed
+        if not open_run:
+            self.opened, self.opened_tick = t, tick
+        if not open_run or take:
+            self.tenure = self.new_tenure()
+            self.written = {}
+        claim = made(
+            self.me,
+            self.part,
+            self.name,
+            self._next_seq(mine, t),
+            self.opened if self.opened is not None else t,
+            t,
+            t if active is None else min(_active(active), t),
+            t if take else (mine.taken if mine else None),
+            False,
+            _wrote(mine, wrote),
+            None,
+            self._declared(tick),
+            self.tenure,
+        )
+        return self._write(claim, tick)
+
+    def close(self, wall: float, tick: float, wrote: int | None = None) -> Claim | None:
+        """This computer's claim, closed: it marks nothing until it renews. None: no claim yet."""
+        t = wall_seconds(wall)
+        mine = self.best.get(self.me)
+        wrote = _wrote(mine, wrote)
+        self._time(tick)
+        self.kept = None
+        self.opened = self.opened_tick = self.tenure = None
+        self.written = {}
+        if mine is None:
+            return None  # nothing of ours to close
+        claim = dataclasses.replace(
+            mine,
+            name=self.name,
+            seq=self._next_seq(mine, t),
+            renewed=t,
+            closed=True,
+            wrote=wrote,
+            forgets=self._declared(tick),
+            tenure=None,
+        )
+        return self._write(claim, tick)
+
+    def plan_forget(self, computer: str, wall: float) -> Claim | None:
+        """The claim that declares `computer` gone for good, or None when this part has no
+        claim of it (nor a file sealed with another key). SioulError when it does not fit."""
+        t = wall_seconds(wall)
+        theirs = self.best.get(computer)
+        if theirs is None and computer not in self.foreign:
+            return None
+        forgets = dict(self.forgets)
+        forgets[computer] = theirs.seq if theirs is not None else 0
+        mine = self.best.get(self.me)
+        if mine is None:
+            # A closed claim carries the news without claiming the part.
+            mine = Claim(self.me, self.part, self.name, 0, t, t, t, closed=True)
+        claim = dataclasses.replace(
+            mine,
+            name=self.name,
+            seq=self._next_seq(self.best.get(self.me), t),
+            renewed=t,
+            forgets=dict(sorted(forgets.items())),
+        )
+        # Room for the longest acknowledgement and a few more digits, so later renewals fit too.
+        sees, sees_tenure, sees_seq = WIDEST_ACK
+        widest = dataclasses.replace(
+            claim, sees=sees, sees_tenure=sees_tenure, sees_seq=sees_seq, tenure=2**32 - 1
+        )
+        if not codec.fits(codec.encode(widest), spare=FORGET_SPARE):
+            raise SioulError(
+                Core.mark(
+                    "this computer's claim has no room to declare {computer} gone: "
+                    "%n computers are declared gone already",
+                    None,
+                    len(forgets) - 1,
+                    one="this computer's claim has no room to declare {computer} gone: "
+                    "1 computer is declared gone already",
+                    computer=repr(computer),
+                )
+            )
+        return claim
+
+    def forget(self, computer: str, wall: float, tick: float) -> Claim | None:
+        """Declare `computer` gone for good on this part: the claim to write, or None."""
+        claim = self.plan_forget(computer, wall)
+        if claim is None:
+            return None
+        self._time(tick)
+        self.forgets[computer] = claim.forgets[computer]
+        self.declared_at[computer] = tick
+        self.urgent = True
+        return self._write(dataclasses.replace(claim, forgets=self._declared(tick)), tick)
+
+    def _write(self, claim: Claim, tick: float) -> Claim:
+        """Fill in the acknowledgement of the keeper seen with this claim in view; remember it."""
+        before = self.best.get(self.me)
+        self.best[self.me] = claim
+        self.heard[self.me] = tick
+        self.read.add(self.me)
+        view = self.view(tick)
+        keeper = choose(self.rule, view.claims, tick, heard=view.heard, gone=view.gone)
+        sees, sees_tenure, sees_seq = self._ack(keeper, claim)
+        claim = dataclasses.replace(claim, sees=sees, sees_tenure=sees_tenure, sees_seq=sees_seq)
+        self.best[self.me] = claim
+        if not claim.closed:
+            self.written[claim.seq] = tick
+        self.dirty = True
+        if _news(before, claim):
+            self.urgent = True
+        return claim
+
+    def _ack(self, keeper: Claim | None, mine: Claim) -> tuple[str | None, int | None, int | None]:
+        if keeper is None:
+            return None, None, None
+        if keeper.computer == self.me:
+            return self.me, mine.tenure, mine.seq
+        if keeper.tenure is None:
+            if self.rule.never_twice and "tenure" not in self.without:
+                # A keeper of a version before tenures counts any `sees` naming it as an
+                # acknowledgement, whenever it was written: answering it would be unsafe.
+                return None, None, None
+            return keeper.computer, None, None
+        return keeper.computer, keeper.tenure, keeper.seq
+
+    def _next_seq(self, mine: Claim | None, t: int) -> int:
+        # The clock makes seq go up across reinstalls that lost the state, too.
+        return max(mine.seq + 1 if mine else 0, t)
+
+    def _declared(self, tick: float) -> dict[str, int]:
+        if "forget_holds" in self.without:
+            # The rule before: a declaration was dropped two days after it was made.
+            for c in [c for c, at in self.declared_at.items() if tick - at > 2 * UNCLOSED]:
+                self.forgets.pop(c, None)
+                del self.declared_at[c]
+        return dict(sorted(self.forgets.items()))
+
+    # -- judging --------------------------------------------------------------------------
+
+    def view(self, tick: float, wall: float | None = None) -> Seen:
+        """The claims as the rules see them: heard here, forgotten ones closed. No copies."""
+        heard = {c: h for c, h in self.heard.items() if h is not None}
+        present = None
+        if wall is not None:
+            mine = self.best.get(self.me)
+            present = mine is not None and wall - mine.active <= ALIVE
+        trusting = self.distrust_until is None or tick >= self.distrust_until
+        return Seen(
+            [c for c in self.best.values() if c.computer in heard],
+            heard,
+            forgotten(self.best.values()),
+            written=self.written if self.tenure is not None else None,
+            started=self.started,
+            flowing_since=self.flowing_since,
+            tracks_flow=True,
+            trusting=trusting,
+            foreign=self.foreign if "one_seal" not in self.without else (),
+            present=present,
+            tenure_rule="tenure" not in self.without,
+            opened=self.opened_tick,
+        )
+
+    def judge(self, wall: float, tick: float) -> Keeper:
+        """Who keeps the part as seen here now, and whether this computer may act on it."""
+        self._time(tick)
+        view = self.view(tick, wall)
+        keeper = choose(self.rule, view.claims, tick, heard=view.heard, gone=view.gone)
+        chosen = keeper.computer if keeper else None
+        if self.kept is None or self.kept[0] != chosen:
+            self.kept = (chosen, tick)
+        since = self.kept[1] if chosen is not None else None
+        return judge(
+            self.part,
+            self.rule,
+            self.me,
+            keeper,
+            view,
+            tick,
+            since,
+            read_others=any(c != self.me for c in self.best),
+            created=self.created,
+            blocked=self.blocked if "one_seal" not in self.without else None,
+            shown_since=None if since is None else int(wall - (tick - since)),
+        )
+
+    # -- time and memory ------------------------------------------------------------------
+
+    def _time(self, tick: float) -> None:
+        if self.started is None:
+            self.started = tick
+        last = self.last_tick
+        if last is not None and tick - last > 2 * RENEW and self.kept is not None:
+            # Slept or stopped without telling us: the others may have moved on; settle again.
+            self.kept = (self.kept[0], tick)
+        if last is None or tick > last:
+            self.last_tick = tick
+
+    def memory(self) -> Memory:
+        return Memory(dict(self.best), dict(self.forgets))
+
+    def saved(self, tick: float) -> None:
+        self.dirty = self.urgent = False
+        self.saved_at = tick
+
+
+def wall_seconds(wall: float) -> int:
+    """The wall clock's reading as written into claims; SioulError when no reader accepts it."""
+    if not (isinstance(wall, int | float) and math.isfinite(wall)) or not (
+        0 <= wall <= codec.MAX_TIME
+    ):
+        raise SioulError(
+            Core.mark(
+                "this computer's clock reads {clock}, not a time between 1970 and 2514: set it",
+                clock=repr(wall),
+            )
+        )
+    return int(wall)
+
+
+def _active(active: float) -> int:
+    ok = isinstance(active, int | float) and not isinstance(active, bool)
+    if not ok or not math.isfinite(active) or not 0 <= active <= codec.MAX_TIME:
+        raise SioulError(
+            Core.mark(
+                "active must be a time between 1970 and 2514, not {active}", active=repr(active)
+            )
+        )
+    return int(active)
+
+
+def _wrote(mine: Claim | None, wrote: int | None) -> int:
+    if wrote is None:
+        return mine.wrote if mine else 0
+    if isinstance(wrote, bool) or not isinstance(wrote, int) or not 0 <= wrote <= codec.MAX_INT:
+        raise SioulError(
+            Core.mark(
+                "wrote must be a whole number from 0 to {top}, not {wrote}",
+                top=codec.MAX_INT,
+                wrote=repr(wrote),
+            )
+        )
+    return wrote
+
+
+def wall_of(tick_time: float | None, wall: float, tick: float) -> int | None:
+    """A moment on this computer's ticks, shown by its wall clock as it reads now."""
+    return None if tick_time is None else int(wall - (tick - tick_time))
