@@ -64,9 +64,15 @@ class Seen:
     flowing_since: float | None = None
     tracks_flow: bool = False
     # False while this computer distrusts what it cannot have witnessed (it lost its local state:
-    # it may have acknowledged a keeper it no longer knows of): closed, forgotten and gone claims,
-    # and "I created the folder", then do not stand for an acknowledgement.
+    # it may have acknowledged a keeper it no longer knows of): closed, forgotten and gone claims
+    # then do not stand for an acknowledgement.
     trusting: bool = True
+    # Computers this computer itself declared gone in this run, up to a seq: they count as
+    # closed even while it distrusts, for the person just said so here.
+    vouched: Mapping[str, int] | None = None
+    # For each computer, the highest seq of this computer's own closes that named it successor
+    # (`sees`). None: every closed claim counts (the pure tests, or the rule switched off).
+    named: Mapping[str, int] | None = None
     # Computers whose claim files are sealed with another key (a second seal for this folder).
     foreign: Collection[str] = ()
     # The person is at this computer (its `active` within ALIVE, by its wall clock). None: judge
@@ -147,8 +153,20 @@ def acknowledged(
     else:
         flowing = any(now - seen.when(c) <= ALIVE for c in others)
     waiting: list[str] = []
+    vouched = seen.vouched or {}
+    mine = keeper == me and rule.never_twice
+    declared = seen.gone or {}
     for c in others:
-        if trusting and seen.closed(c):
+        # Declared gone for good: it does not come back with this claim. Closed: only if that
+        # computer cannot, in turn, be counting a close of this one.
+        if (
+            seen.closed(c)
+            and (trusting or vouched.get(c.computer, -1) >= c.seq)
+            and (
+                declared.get(c.computer, -1) >= c.seq
+                or not (mine and _may_count_me_closed(c, me, seen))
+            )
+        ):
             continue
         if answers(c, keeper_claim, seen, now, rule, me):
             continue
@@ -158,11 +176,30 @@ def acknowledged(
             continue
         waiting.append(c.computer)
     if rule.never_twice:
-        declared = seen.gone or {}
         waiting += sorted(f for f in seen.foreign if f != me and f not in declared)
         waiting = list(dict.fromkeys(waiting))
-    heard_anyone = read_others or (created and trusting)
+    # The folder's creator alone (its first run) acts on an empty view; a computer that knows
+    # others waits for them, trusting or not.
+    heard_anyone = read_others or created
     return heard_anyone and not waiting, tuple(waiting)
+
+
+def _may_count_me_closed(c: Claim, me: str, seen: Seen) -> bool:
+    """Closed claim `c` may stand for a computer that reopened since and counts a close of mine.
+
+    It does only if a close of mine named `c` successor and `c` may still hold that close: one
+    written after the version of mine that `c`'s close answered (any, if it answered none). Two
+    computers each counting the other's close would both act (both closed, both woken while the
+    sync is down): a close never counts both ways, since each would have to be written after the
+    other (docs/protocol.md, "Closed claims").
+    """
+    if seen.named is None:
+        return False
+    named = seen.named.get(c.computer)
+    if named is None:
+        return False
+    answered = c.sees_seq if c.sees == me and c.sees_seq is not None else -1
+    return named > answered
 
 
 def _silent(c: Claim, seen: Seen, now: float) -> bool:

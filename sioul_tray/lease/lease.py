@@ -131,7 +131,9 @@ class Lease:
             for c, (claim, text) in table.items():
                 self._files[part].texts[c] = (claim.seq, text)
             remembered = Memory(
-                {c: claim for c, (claim, _) in table.items()}, dict(got.forgets.get(part, {}))
+                {c: claim for c, (claim, _) in table.items()},
+                dict(got.forgets.get(part, {})),
+                dict(got.named.get(part, {})),
             )
             self._machines[part] = Machine(
                 part,
@@ -500,7 +502,12 @@ class Lease:
                     else codec.encode(claim)
                 )
         try:
-            memory.save(self._state, texts, {part: m.forgets for part, m in self._machines.items()})
+            memory.save(
+                self._state,
+                texts,
+                {part: m.forgets for part, m in self._machines.items()},
+                {part: m.named for part, m in self._machines.items()},
+            )
         except OSError as e:
             self.state_problem = f"{self._state}: cannot be written ({e.strerror or e})"
             return

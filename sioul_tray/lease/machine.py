@@ -45,7 +45,7 @@ WIDEST_ACK = ("x" * 63, 2**32 - 1, 10**12)  # the longest `sees` a claim may hav
 
 # Fixes that the model checker switches off to show it finds what they fix (tests/model). Never
 # set by the tray or the command line.
-FIXES = frozenset({"tenure", "forget_holds", "one_seal"})
+FIXES = frozenset({"tenure", "forget_holds", "one_seal", "closes"})
 
 
 def new_tenure() -> int:
@@ -85,14 +85,16 @@ class Memory:
 
     claims: dict[str, Claim] = field(default_factory=dict)
     forgets: dict[str, int] = field(default_factory=dict)
+    named: dict[str, int] = field(default_factory=dict)  # see `Machine.named`
 
 
 class Machine:
     """One computer's knowledge of one part, and the claims it writes on it.
 
     `remembered`: what the state file kept, or None. `remembers`: this run starts from a state
-    file that read whole (or keeps its state in memory only): False after the state was lost,
-    when this computer may have acknowledged a keeper it no longer knows of (see `hear`).
+    file that read whole (or keeps its state in memory only). False after the state was lost:
+    once a claim of this computer's from before this run shows, it may have acknowledged a keeper
+    it no longer knows of, and it distrusts what it cannot have witnessed (see `hear`).
     `tenure` draws tenures (injected by the model checker). `without`: fixes switched off (FIXES).
     """
 
@@ -120,6 +122,8 @@ class Machine:
         self.read: set[str] = set()  # computers whose claim this run has read
         self.forgets: dict[str, int] = {}  # computers this one declared gone, up to a seq
         self.declared_at: dict[str, float] = {}  # when each was declared (only without a fix)
+        self.vouched: set[str] = set()  # declared gone in this run (see `Seen.vouched`)
+        self.named: dict[str, int] = {}  # computer: highest seq of my closes that named it
         self.kept: tuple[str | None, float] | None = None  # KEPT: (keeper seen here, since)
         self.flowing_since: float | None = None  # since when other claims keep being heard
         self.opened: int | None = None  # `since` of this computer's open claim in this run
@@ -127,6 +131,7 @@ class Machine:
         self.tenure: int | None = None  # this computer's tenure while its claim is open
         self.written: dict[int, float] = {}  # seq -> tick of each write in this tenure
         self.started: float | None = None  # this run's first call, by ticks
+        self.first_seq: int | None = None  # the first seq this run wrote
         self.last_tick: float | None = None
         self.remembers = remembers
         self.distrust_until: float | None = None
@@ -141,6 +146,7 @@ class Machine:
                 self.best[computer] = claim
                 self.heard[computer] = None
             self.forgets = dict(remembered.forgets)
+            self.named = dict(remembered.named)
 
     def __repr__(self) -> str:
         return f"Machine({self.part!r}, {self.me!r})"
@@ -165,6 +171,17 @@ class Machine:
         heard = self.heard
         for claim, where in copies:
             c = claim.computer
+            if (
+                c == self.me
+                and not self.remembers
+                and self.distrust_until is None
+                and (self.first_seq is None or claim.seq < self.first_seq)
+            ):
+                # A claim of this computer's from before this run, and no state file to say
+                # what it answered then: it may have acknowledged a keeper it no longer knows
+                # of, which may act on that answer. Until every such answer has expired (FRESH
+                # after it was written), only fresh answers count here.
+                self.distrust_until = (self.started or tick) + UNCLOSED
             known = self.best.get(c)
             if known is not None and known.seq == claim.seq:
                 self.read.add(c)  # the same copy as before: nothing new was heard
@@ -185,13 +202,6 @@ class Machine:
         elif self.flowing_since is None:
             self.flowing_since = tick
         self.foreign = frozenset(foreign) - {self.me}
-        if not self.remembers:
-            # The local state was lost: this computer may have acknowledged a keeper it no longer
-            # knows of, which may be acting on that answer. Until every such answer has expired
-            # (FRESH after it was written, before this run), only fresh answers count.
-            self.remembers = True
-            if self.best or self.foreign:
-                self.distrust_until = tick + UNCLOSED
         return problems
 
     def _first_heard(self, claim: Claim, wall: int, tick: float) -> float:
@@ -304,7 +314,13 @@ class Machine:
             forgets=self._declared(tick),
             tenure=None,
         )
-        return self._write(claim, tick)
+        claim = self._write(claim, tick)
+        if claim.sees is not None and claim.sees != self.me:
+            # Remembered before the claim goes out (the shell saves first): that computer may
+            # count this close for good; this one must then not count that computer's.
+            self.named[claim.sees] = claim.seq
+            self.urgent = True
+        return claim
 
     def plan_forget(self, computer: str, wall: float) -> Claim | None:
         """The claim that declares `computer` gone for good, or None when this part has no
@@ -352,7 +368,11 @@ class Machine:
             return None
         self._time(tick)
         self.forgets[computer] = claim.forgets[computer]
-        self.declared_at[computer] = tick
+        if "forget_holds" in self.without:
+            # The rule before: a declaration lapsed two days after the claim was last heard.
+            heard = self.heard.get(computer)
+            self.declared_at[computer] = tick if heard is None else heard
+        self.vouched.add(computer)
         self.urgent = True
         return self._write(dataclasses.replace(claim, forgets=self._declared(tick)), tick)
 
@@ -369,6 +389,8 @@ class Machine:
         self.best[self.me] = claim
         if not claim.closed:
             self.written[claim.seq] = tick
+        if self.first_seq is None:
+            self.first_seq = claim.seq
         self.dirty = True
         if _news(before, claim):
             self.urgent = True
@@ -393,7 +415,6 @@ class Machine:
 
     def _declared(self, tick: float) -> dict[str, int]:
         if "forget_holds" in self.without:
-            # The rule before: a declaration was dropped two days after it was made.
             for c in [c for c, at in self.declared_at.items() if tick - at > 2 * UNCLOSED]:
                 self.forgets.pop(c, None)
                 del self.declared_at[c]
@@ -418,6 +439,8 @@ class Machine:
             flowing_since=self.flowing_since,
             tracks_flow=True,
             trusting=trusting,
+            vouched={c: self.forgets[c] for c in self.vouched if c in self.forgets},
+            named=self.named if "closes" not in self.without else None,
             foreign=self.foreign if "one_seal" not in self.without else (),
             present=present,
             tenure_rule="tenure" not in self.without,
@@ -460,7 +483,7 @@ class Machine:
             self.last_tick = tick
 
     def memory(self) -> Memory:
-        return Memory(dict(self.best), dict(self.forgets))
+        return Memory(dict(self.best), dict(self.forgets), dict(self.named))
 
     def saved(self, tick: float) -> None:
         self.dirty = self.urgent = False

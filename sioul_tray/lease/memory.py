@@ -34,12 +34,13 @@ class Remembered:
 
     claims: dict[str, dict[str, tuple[Claim, str]]] = field(default_factory=dict)
     forgets: dict[str, dict[str, int]] = field(default_factory=dict)
+    named: dict[str, dict[str, int]] = field(default_factory=dict)  # see `Machine.named`
     problem: str | None = None
     found: bool = False
 
 
 def load(path: Path) -> Remembered:
-    got = Remembered({p: {} for p in PARTS}, {p: {} for p in PARTS})
+    got = Remembered({p: {} for p in PARTS}, {p: {} for p in PARTS}, {p: {} for p in PARTS})
     try:
         raw = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -59,10 +60,15 @@ def load(path: Path) -> Remembered:
         for part, table in header.get("forgets", {}).items():
             if part in got.forgets:
                 forgets[part] = {_id(k): _declared(v, version) for k, v in table.items()}
+        named: dict[str, dict[str, int]] = {}
+        for part, table in header.get("named", {}).items():
+            if part in got.named:
+                named[part] = {_id(k): _declared(v, STATE_VERSION) for k, v in table.items()}
     except (ValueError, TypeError, AttributeError, LookupError, RecursionError):
         got.problem = f"{path}: damaged header; starting from the folder alone"
         return got
     got.forgets.update(forgets)
+    got.named.update(named)
     bad = 0
     for line in body.splitlines():
         part, _, text = line.partition("\t")
@@ -103,10 +109,16 @@ def save(
     path: Path,
     claims: Mapping[str, Mapping[str, str]],
     forgets: Mapping[str, Mapping[str, int]],
+    named: Mapping[str, Mapping[str, int]] | None = None,
 ) -> None:
-    """Write the state atomically. Not fsynced: a crash loses at most the last tick's news."""
+    """Write the state atomically. Not fsynced: a crash of the process loses nothing written,
+    a crash of the machine may lose the last writes (the claims' own seqs keep rising then)."""
     header = json.dumps(
-        {"version": STATE_VERSION, "forgets": {p: dict(t) for p, t in forgets.items() if t}}
+        {
+            "version": STATE_VERSION,
+            "forgets": {p: dict(t) for p, t in forgets.items() if t},
+            "named": {p: dict(t) for p, t in (named or {}).items() if t},
+        }
     )
 
     def lines() -> Iterator[str]:

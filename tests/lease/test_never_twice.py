@@ -250,6 +250,35 @@ def test_5_a_clock_set_back_early_in_a_run(tmp_path: Path, back: int, ticks: boo
     assert len(gap) * RENEW <= SETTLING + RENEW, gap
 
 
+# -- 7. both closed, both woken while the sync is down (found by the model checker) -------------
+
+
+@pytest.mark.parametrize("restarted", [False, True])
+def test_7_both_closed_then_woken_while_the_sync_is_down(tmp_path: Path, restarted: bool) -> None:
+    """Each read the other's close before it slept; each wakes with the sync down and sees the
+    other closed. A close counts only if its writer cannot be counting one of ours: here only bb
+    (which closed last, seeing aa closed) may act alone. With `restarted`, both trays also
+    quit and start again from their state files in between."""
+    r = Replicas(tmp_path, ["aa", "bb"])
+    a, b = r.lease("aa"), r.lease("bb")
+    for _ in range(3):
+        a.renew(INV), b.renew(INV)
+        r.sync_all()
+        r.advance(RENEW)
+    a.close(INV)  # the evening: aa sleeps first
+    r.sync_all()
+    r.advance(3600)
+    b.close(INV)
+    r.sync_all()
+    r.advance(8 * 3600)  # the morning, the network down
+    if restarted:
+        a, b = r.lease("aa"), r.lease("bb")
+    assert never_both(a, b, r, 10) == ["bb"]
+    # The sync is back: they see each other's reopened claims and agree on one keeper.
+    r.sync_all()
+    assert len(never_both(a, b, r, 10, sync=True)) == 1
+
+
 # -- 6. values every reader accepts ------------------------------------------------------------
 
 
