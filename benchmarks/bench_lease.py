@@ -452,20 +452,23 @@ def filesystem(path: Path) -> str:
 def breakdown(lease: Lease, others: Others, repeats: int) -> tuple[float, list[tuple[str, float]]]:
     """Where a case (b) tick's time goes: inclusive time of the Lease's steps, per tick."""
     from sioul_tray.lease import lease as lease_module
+    from sioul_tray.lease import machine as machine_module
 
+    Machine = machine_module.Machine
     acc: dict[str, float] = {}
     steps = [
-        (Lease, "_read", "_read: list, read, unseal, decode, learn"),
+        (Lease, "_read", "_read: list, read, unseal, decode, hear"),
         (lease_module, "scan", "  scan: list, open, read, close"),
         (Lease, "_open_entry", "  _open_entry: unseal + decode + checks"),
-        (Lease, "_learn", "  _learn: seq, heard times"),
-        (Lease, "_write", "_write: view, choose, seal, write, save"),
-        (Lease, "_view", "  _view: claims as heard here"),
-        (lease_module, "choose", "  choose"),
+        (Machine, "hear", "  Machine.hear: seq, heard times, flow"),
+        (Machine, "renew", "Machine.renew: the claim, its acknowledgement"),
+        (Machine, "view", "  Machine.view: claims as heard here"),
+        (machine_module, "choose", "  choose"),
+        (Lease, "_write", "Lease._write: encode, save, seal, write"),
         (Share, "seal", "  Share.seal"),
         (lease_module, "write_atomic", "  write_atomic (claim)"),
         (Lease, "_save", "  _save (state file)"),
-        (Lease, "_judge", "_judge: settled, others_heard, agreed"),
+        (Machine, "judge", "Machine.judge: settled, others_heard, agreed"),
     ]
     originals = [(owner, name, getattr(owner, name)) for owner, name, _ in steps]
 

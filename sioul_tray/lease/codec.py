@@ -28,6 +28,7 @@ FIELDS = (
     "taken", "closed", "wrote", "sees", "forgets",
 )  # fmt: skip
 TENURE_FIELDS = ("tenure", "sees_tenure", "sees_seq")  # appended; absent from older claims
+_OLD, _ALL = len(FIELDS), len(FIELDS) + len(TENURE_FIELDS)
 
 
 def short_name(name: str) -> str:
@@ -131,13 +132,23 @@ def decode(plaintext: bytes | str) -> Claim:
             _int(taken, "taken", MAX_TIME)
         _int(wrote, "wrote")
     tenure = sees_tenure = sees_seq = None
-    if len(row) >= len(FIELDS) + len(TENURE_FIELDS):
-        tenure, sees_tenure, sees_seq = row[len(FIELDS) : len(FIELDS) + len(TENURE_FIELDS)]
-        tenure = _maybe_int(tenure, "tenure")
-        sees_tenure = _maybe_int(sees_tenure, "sees_tenure")
-        sees_seq = _maybe_int(sees_seq, "sees_seq")
-        if (sees_tenure is None) != (sees_seq is None) or (sees is None and sees_seq is not None):
-            raise Unreadable(Core.mark("not valid: the acknowledgement is incomplete"))
+    if len(row) >= _ALL:
+        tenure, sees_tenure, sees_seq = row[_OLD:_ALL]
+        if not (
+            (tenure is None or (type(tenure) is int and 0 <= tenure <= MAX_INT))
+            and type(sees_tenure) is int
+            and type(sees_seq) is int
+            and 0 <= sees_tenure <= MAX_INT
+            and 0 <= sees_seq <= MAX_INT
+            and sees is not None
+        ):  # not the usual claim: each value checked, the first wrong one named
+            tenure = _maybe_int(tenure, "tenure")
+            sees_tenure = _maybe_int(sees_tenure, "sees_tenure")
+            sees_seq = _maybe_int(sees_seq, "sees_seq")
+            if (sees_tenure is None) != (sees_seq is None) or (
+                sees is None and sees_seq is not None
+            ):
+                raise Unreadable(Core.mark("not valid: the acknowledgement is incomplete"))
     return made(
         _id(computer, "computer"),
         part,

@@ -361,10 +361,6 @@ class Lease:
                 best = fresh.get(claim.computer)
                 if best is None or claim.seq > best[0].seq:  # the folder's copy wins a tie
                     fresh[claim.computer] = (claim, text, where)
-        for c, (claim, text, _) in fresh.items():
-            known = f.texts.get(c)
-            if known is None or known[0] < claim.seq:
-                f.texts[c] = (claim.seq, text)
         problems += m.hear(
             wall, tick, [(claim, where) for claim, _, where in fresh.values()], foreign
         )
@@ -492,9 +488,16 @@ class Lease:
             return
         texts: dict[str, dict[str, str]] = {}
         for part, m in self._machines.items():
-            known = self._files[part].texts
+            # Each claim's text as read or written (the folder's files, this computer's claim,
+            # or the state file it was restored from): encoded again only if none is at hand.
+            f = self._files[part]
+            known, files = f.texts, f.files
             table = texts[part] = {}
             for c, claim in m.best.items():
+                cached = files.get(f"{c}.lease")
+                if cached is not None and cached[1] is claim:
+                    table[c] = cached[2]
+                    continue
                 seq_text = known.get(c)
                 table[c] = (
                     seq_text[1]

@@ -21,7 +21,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import os
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from sioul_tray.errors import SioulError
@@ -424,16 +424,23 @@ class Machine:
 
     def view(self, tick: float, wall: float | None = None) -> Seen:
         """The claims as the rules see them: heard here, forgotten ones closed. No copies."""
-        heard = {c: h for c, h in self.heard.items() if h is not None}
+        heard: Mapping[str, float]
+        claims: list[Claim]
+        if None in self.heard.values():  # before the first read: only what was heard
+            heard = {c: h for c, h in self.heard.items() if h is not None}
+            claims = [c for c in self.best.values() if c.computer in heard]
+        else:
+            heard = self.heard  # type: ignore[assignment]  # no None left
+            claims = list(self.best.values())
         present = None
         if wall is not None:
             mine = self.best.get(self.me)
             present = mine is not None and wall - mine.active <= ALIVE
         trusting = self.distrust_until is None or tick >= self.distrust_until
         return Seen(
-            [c for c in self.best.values() if c.computer in heard],
+            claims,
             heard,
-            forgotten(self.best.values()),
+            forgotten(claims),
             written=self.written if self.tenure is not None else None,
             started=self.started,
             flowing_since=self.flowing_since,

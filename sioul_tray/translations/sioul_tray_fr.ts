@@ -486,63 +486,63 @@ Inactivité lue par : {idle}</translation>
         <translation>un autre processus sioul-tray (pid {pid}) écrit les réservations de cet ordinateur ; réessayez quand il aura quitté</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="69"/>
+        <location filename="../lease/codec.py" line="70"/>
         <source>not valid: {what} is not a whole number</source>
         <translation>invalide : {what} n’est pas un nombre entier</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="71"/>
+        <location filename="../lease/codec.py" line="72"/>
         <source>not valid: {what} is out of range</source>
         <translation>invalide : {what} est hors limites</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="85"/>
+        <location filename="../lease/codec.py" line="86"/>
         <source>not valid: {what} is not a computer id</source>
         <translation>invalide : {what} n’est pas un identifiant d’ordinateur</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="96"/>
-        <location filename="../lease/lease.py" line="402"/>
+        <location filename="../lease/codec.py" line="97"/>
+        <location filename="../lease/lease.py" line="400"/>
         <source>not valid: not a claim</source>
         <translation>invalide : ce n’est pas une réservation</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="98"/>
+        <location filename="../lease/codec.py" line="99"/>
         <source>not valid: fields are missing</source>
         <translation>invalide : des champs manquent</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="103"/>
+        <location filename="../lease/codec.py" line="104"/>
         <source>not valid: unknown part</source>
         <translation>invalide : partie inconnue</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="105"/>
+        <location filename="../lease/codec.py" line="106"/>
         <source>not valid: the name is not text of a sensible length</source>
         <translation>invalide : le nom n’est pas un texte de longueur raisonnable</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="107"/>
+        <location filename="../lease/codec.py" line="108"/>
         <source>not valid: closed is not true or false</source>
         <translation>invalide : closed n’est ni vrai ni faux</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="109"/>
+        <location filename="../lease/codec.py" line="110"/>
         <source>not valid: forgets is not a small table</source>
         <translation>invalide : forgets n’est pas une petite table</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="140"/>
+        <location filename="../lease/codec.py" line="151"/>
         <source>not valid: the acknowledgement is incomplete</source>
         <translation>non valide : l’accusé de réception est incomplet</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="154"/>
+        <location filename="../lease/codec.py" line="165"/>
         <source>a forgotten computer</source>
         <translation>un ordinateur oublié</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="154"/>
+        <location filename="../lease/codec.py" line="165"/>
         <source>a forgotten seq</source>
         <translation>un seq oublié</translation>
     </message>
@@ -677,62 +677,62 @@ Inactivité lue par : {idle}</translation>
         <translation>{computer} n’est pas un identifiant d’ordinateur : utilisez a-z, 0-9 et _ (de 1 à 63)</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="195"/>
+        <location filename="../lease/lease.py" line="197"/>
         <source>this computer cannot declare itself gone</source>
         <translation>cet ordinateur ne peut pas se déclarer parti lui-même</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="204"/>
+        <location filename="../lease/lease.py" line="206"/>
         <source>no claim of {computer} was ever read here: nothing to forget</source>
         <translation>aucune réservation de {computer} n’a jamais été lue ici : rien à oublier</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="522"/>
+        <location filename="../lease/lease.py" line="532"/>
         <source>unknown part {part}: the parts are {parts}</source>
         <translation>partie inconnue {part} : les parties sont {parts}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="343"/>
+        <location filename="../lease/lease.py" line="345"/>
         <source>overlay cannot be read: {error}</source>
         <translation>surcouche illisible : {error}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="271"/>
+        <location filename="../lease/lease.py" line="273"/>
         <source>{file} is missing from the sharing folder: invoices wait until it is back</source>
         <translation>{file} manque dans le dossier de partage : les factures attendent son retour</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="279"/>
+        <location filename="../lease/lease.py" line="281"/>
         <source>{file} cannot be used ({error}): invoices wait until it reads again</source>
         <translation>{file} est inutilisable ({error}) : les factures attendent qu’il se lise de nouveau</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="287"/>
+        <location filename="../lease/lease.py" line="289"/>
         <source>the sharing folder was sealed again by {computer}: join it again with its passphrase</source>
         <translation>le dossier de partage a été scellé de nouveau par {computer} : rejoignez-le de nouveau avec sa phrase secrète</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="413"/>
+        <location filename="../lease/lease.py" line="411"/>
         <source>does not match its file name</source>
         <translation>ne correspond pas à son nom de fichier</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="435"/>
+        <location filename="../lease/lease.py" line="433"/>
         <source>copied from another part ({file})</source>
         <translation>copiée d’une autre partie ({file})</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="436"/>
+        <location filename="../lease/lease.py" line="434"/>
         <source>copied from another name ({file})</source>
         <translation>copiée d’un autre nom ({file})</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="219"/>
+        <location filename="../lease/machine.py" line="229"/>
         <source>stale copy: seq {seq}, already read seq {known}</source>
         <translation>copie périmée : seq {seq}, seq {known} déjà lu</translation>
     </message>
     <message numerus="yes">
-        <location filename="../lease/machine.py" line="337"/>
+        <location filename="../lease/machine.py" line="353"/>
         <source>this computer&apos;s claim has no room to declare {computer} gone: %n computers are declared gone already</source>
         <translation>
             <numerusform>la réservation de cet ordinateur n’a plus de place pour déclarer {computer} parti : %n ordinateur est déjà déclaré parti</numerusform>
@@ -740,33 +740,33 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="477"/>
+        <location filename="../lease/machine.py" line="507"/>
         <source>this computer&apos;s clock reads {clock}, not a time between 1970 and 2514: set it</source>
         <translation>l’horloge de cet ordinateur indique {clock}, pas une heure entre 1970 et 2514 : réglez-la</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="489"/>
+        <location filename="../lease/machine.py" line="519"/>
         <source>active must be a time between 1970 and 2514, not {active}</source>
         <translation>active doit être une heure entre 1970 et 2514, pas {active}</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="501"/>
+        <location filename="../lease/machine.py" line="531"/>
         <source>wrote must be a whole number from 0 to {top}, not {wrote}</source>
         <translation>wrote doit être un nombre entier de 0 à {top}, pas {wrote}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="456"/>
+        <location filename="../lease/lease.py" line="454"/>
         <source>the sharing folder {folder} is missing</source>
         <translation>le dossier de partage {folder} est absent</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="465"/>
+        <location filename="../lease/lease.py" line="463"/>
         <location filename="../share/seal.py" line="353"/>
         <source>cannot write {path}: {error}</source>
         <translation>impossible d’écrire {path} : {error}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="475"/>
+        <location filename="../lease/lease.py" line="473"/>
         <source>overlay cannot be written: {error}</source>
         <translation>impossible d’écrire la surcouche : {error}</translation>
     </message>
@@ -939,27 +939,27 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>Menu</name>
     <message>
-        <location filename="../tray/model.py" line="24"/>
+        <location filename="../tray/model.py" line="25"/>
         <source>Medicines</source>
         <translation>Médicaments</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="26"/>
+        <location filename="../tray/model.py" line="27"/>
         <source>Invoices</source>
         <translation>Factures</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="128"/>
+        <location filename="../tray/model.py" line="136"/>
         <source>{name}, last heard {time}</source>
         <translation>{name}, dernières nouvelles à {time}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="130"/>
+        <location filename="../tray/model.py" line="138"/>
         <source>{name}, not heard yet</source>
         <translation>{name}, pas encore de nouvelles</translation>
     </message>
     <message numerus="yes">
-        <location filename="../tray/model.py" line="132"/>
+        <location filename="../tray/model.py" line="140"/>
         <source>%n more</source>
         <translation>
             <numerusform>%n autre</numerusform>
@@ -967,72 +967,77 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="133"/>
+        <location filename="../tray/model.py" line="141"/>
         <source>waiting for {computers}</source>
         <translation>en attente de {computers}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="160"/>
+        <location filename="../tray/model.py" line="168"/>
         <source>{part}: no computer keeps them</source>
         <translation>{part} : aucun ordinateur ne les tient</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="164"/>
+        <location filename="../tray/model.py" line="172"/>
         <source>{part}: {computer}</source>
         <translation>{part} : {computer}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="165"/>
+        <location filename="../tray/model.py" line="173"/>
         <source>{part}: {computer} (since {time})</source>
         <translation>{part} : {computer} (depuis {time})</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="169"/>
+        <location filename="../tray/model.py" line="177"/>
+        <source>{part}: stopped, the sharing folder&apos;s seal changed</source>
+        <translation>{part} : arrêtées, le sceau du dossier de partage a changé</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="179"/>
         <source>{part}: here</source>
         <translation>{part} : ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="172"/>
+        <location filename="../tray/model.py" line="182"/>
         <source>{part}: here from {time} (settling)</source>
         <translation>{part} : ici à partir de {time} (stabilisation)</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="178"/>
+        <location filename="../tray/model.py" line="188"/>
         <source>{part}: here, {waiting} (is the sync running?)</source>
         <translation>{part} : ici, {waiting} (la synchronisation tourne-t-elle ?)</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="181"/>
+        <location filename="../tray/model.py" line="191"/>
         <source>{part}: here, {waiting}</source>
         <translation>{part} : ici, {waiting}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="183"/>
+        <location filename="../tray/model.py" line="193"/>
         <source>{part}: here, waiting to hear another computer</source>
         <translation>{part} : ici, en attente de nouvelles d’un autre ordinateur</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="184"/>
+        <location filename="../tray/model.py" line="194"/>
         <source>{part}: here, paused while you are away</source>
         <translation>{part} : ici, en pause pendant votre absence</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="191"/>
+        <location filename="../tray/model.py" line="204"/>
         <source>Sharing folder: {error}</source>
         <translation>Dossier de partage : {error}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="195"/>
+        <location filename="../tray/model.py" line="208"/>
         <source>{computer}&apos;s clock is {span} ahead of this one</source>
         <translation>L’horloge de {computer} a {span} d’avance sur celle-ci</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="197"/>
+        <location filename="../tray/model.py" line="210"/>
         <source>{computer}&apos;s clock is {span} behind this one</source>
         <translation>L’horloge de {computer} a {span} de retard sur celle-ci</translation>
     </message>
     <message numerus="yes">
-        <location filename="../tray/model.py" line="204"/>
+        <location filename="../tray/model.py" line="217"/>
         <source>%n files in the sharing folder do not read</source>
         <translation>
             <numerusform>%n fichier du dossier de partage est illisible</numerusform>
@@ -1040,52 +1045,52 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="211"/>
+        <location filename="../tray/model.py" line="224"/>
         <source>Idle time unknown: counting from the session start</source>
         <translation>Inactivité inconnue : décompte depuis le début de la session</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="266"/>
+        <location filename="../tray/model.py" line="279"/>
         <source>Make invoices here…</source>
         <translation>Faire les factures ici…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="268"/>
+        <location filename="../tray/model.py" line="281"/>
         <source>{computer} is gone for good…</source>
         <translation>{computer} est parti pour de bon…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="271"/>
+        <location filename="../tray/model.py" line="284"/>
         <source>Computers…</source>
         <translation>Ordinateurs…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="272"/>
+        <location filename="../tray/model.py" line="285"/>
         <source>Open sharing folder</source>
         <translation>Ouvrir le dossier de partage</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="273"/>
+        <location filename="../tray/model.py" line="286"/>
         <source>Change sharing folder…</source>
         <translation>Changer de dossier de partage…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="275"/>
+        <location filename="../tray/model.py" line="288"/>
         <source>Start at login</source>
         <translation>Lancer à l’ouverture de session</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="276"/>
+        <location filename="../tray/model.py" line="289"/>
         <source>About sioul-tray</source>
         <translation>À propos de sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="277"/>
+        <location filename="../tray/model.py" line="290"/>
         <source>Quit</source>
         <translation>Quitter</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="313"/>
+        <location filename="../tray/model.py" line="327"/>
         <source>{computer} makes invoices now. Make them here instead?
 
 {computer} stops numbering as soon as it sees this; this computer starts once every other computer has confirmed it.</source>
@@ -1097,82 +1102,87 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>Notification</name>
     <message>
-        <location filename="../tray/model.py" line="352"/>
+        <location filename="../tray/model.py" line="367"/>
         <source>Medicine reminders are now on {computer}</source>
         <translation>Les rappels de médicaments sont maintenant sur {computer}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="353"/>
+        <location filename="../tray/model.py" line="368"/>
         <source>Invoices are now made on {computer}</source>
         <translation>Les factures sont maintenant faites sur {computer}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="358"/>
+        <location filename="../tray/model.py" line="373"/>
         <source>Medicine reminders are here now</source>
         <translation>Les rappels de médicaments sont maintenant ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="359"/>
+        <location filename="../tray/model.py" line="374"/>
         <source>Invoices are made here now</source>
         <translation>Les factures sont maintenant faites ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="364"/>
+        <location filename="../tray/model.py" line="379"/>
         <source>Medicine reminders paused here</source>
         <translation>Rappels de médicaments en pause ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="365"/>
+        <location filename="../tray/model.py" line="380"/>
         <source>Invoices paused here</source>
         <translation>Factures en pause ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="370"/>
+        <location filename="../tray/model.py" line="385"/>
         <source>No computer keeps medicines now</source>
         <translation>Aucun ordinateur ne tient les médicaments maintenant</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="371"/>
+        <location filename="../tray/model.py" line="386"/>
         <source>No computer keeps invoices now</source>
         <translation>Aucun ordinateur ne tient les factures maintenant</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="384"/>
+        <location filename="../tray/model.py" line="399"/>
         <source>{part}: this computer acts now.</source>
         <translation>{part} : cet ordinateur agit maintenant.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="405"/>
+        <location filename="../tray/model.py" line="419"/>
+        <source>Invoices stopped: the seal changed</source>
+        <translation>Factures arrêtées : le sceau a changé</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="426"/>
         <source>{computer} has not been heard from since {time}. If it is gone for good, say so in the menu.</source>
         <translation>Pas de nouvelles de {computer} depuis {time}. S’il est parti pour de bon, dites-le dans le menu.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="410"/>
+        <location filename="../tray/model.py" line="431"/>
         <source>{computer} has not been heard from yet. If it is gone for good, say so in the menu.</source>
         <translation>Pas encore de nouvelles de {computer}. S’il est parti pour de bon, dites-le dans le menu.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="416"/>
+        <location filename="../tray/model.py" line="437"/>
         <source>Invoices wait for {computer}</source>
         <translation>Les factures attendent {computer}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="421"/>
+        <location filename="../tray/model.py" line="442"/>
         <source>A claim in the sharing folder does not read</source>
         <translation>Une réservation du dossier de partage est illisible</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="427"/>
+        <location filename="../tray/model.py" line="448"/>
         <source>It is {span} ahead of this computer&apos;s clock.</source>
         <translation>Elle a {span} d’avance sur l’horloge de cet ordinateur.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="429"/>
+        <location filename="../tray/model.py" line="450"/>
         <source>It is {span} behind this computer&apos;s clock.</source>
         <translation>Elle a {span} de retard sur l’horloge de cet ordinateur.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="431"/>
+        <location filename="../tray/model.py" line="452"/>
         <source>{computer}&apos;s clock is off</source>
         <translation>L’horloge de {computer} est décalée</translation>
     </message>

@@ -15,6 +15,7 @@ from typing import Any
 from sioul_tray.i18n import Menu, Notification, translated
 from sioul_tray.lease import ALIVE, PARTS, SETTLING, Keeper, Rule
 from sioul_tray.lease.folder import PASSING
+from sioul_tray.share import SEAL_NAME
 from sioul_tray.timefmt import span
 
 
@@ -43,6 +44,7 @@ class PartView:
     agreed: bool
     acting: bool
     waiting: tuple[str, ...] = ()
+    blocked: str | None = None  # the seal forbids acting on it (see Keeper.blocked)
 
     @classmethod
     def of(cls, keeper: Keeper) -> PartView:
@@ -57,6 +59,7 @@ class PartView:
             agreed=keeper.agreed,
             acting=keeper.acting,
             waiting=keeper.waiting,
+            blocked=keeper.blocked,
         )
 
 
@@ -85,9 +88,14 @@ class View:
     error: str | None = None  # the last read or write of the sharing folder that failed
 
     def worrying_problems(self) -> tuple[tuple[str, str, str], ...]:
-        """The files worth a warning: not the temporaries and placeholders of a sync under way
-        (each write of a claim passes through one; "Computers…" still lists them all)."""
-        return tuple(p for p in self.problems if p[2] not in PASSING)
+        """The claim files worth a warning: not the temporaries and placeholders of a sync under
+        way (each write of a claim passes through one; "Computers…" still lists them all), nor
+        the seal's problem, which has its own line (`seal_problem`)."""
+        return tuple(p for p in self.problems if p[2] not in PASSING and p[1] != SEAL_NAME)
+
+    def seal_problem(self) -> str | None:
+        """Why the folder's seal stops this computer (sealed again, missing, damaged), if so."""
+        return next((p[2] for p in self.problems if p[1] == SEAL_NAME), None)
 
     def name_of(self, computer: str) -> str:
         for peers in self.peers.values():
@@ -165,6 +173,8 @@ def part_line(view: View, part: str) -> str:
         return Menu.tr("{part}: {computer} (since {time})").format(
             part=name, computer=who, time=hhmm(p.since)
         )
+    if p.blocked is not None:
+        return Menu.tr("{part}: stopped, the sharing folder's seal changed").format(part=name)
     if p.acting:
         return Menu.tr("{part}: here").format(part=name)
     if not p.settled:
@@ -187,6 +197,9 @@ def part_line(view: View, part: str) -> str:
 def notes(view: View) -> list[str]:
     """Informational lines under the parts: clocks, unreadable files, idle time."""
     lines = []
+    seal = view.seal_problem()
+    if seal is not None:
+        lines.append(translated(seal))
     if view.error:
         lines.append(Menu.tr("Sharing folder: {error}").format(error=translated(view.error)))
     for computer, offset in sorted(view.offsets.items()):
@@ -286,7 +299,8 @@ def tooltip(view: View) -> str:
 def icon(view: View) -> Icon:
     here_waiting = any(p.here and p.settled and not p.acting for p in view.parts.values())
     clock = any(abs(o) > CLOCK_WARNING for o in view.offsets.values())
-    if here_waiting or view.worrying_problems() or clock or view.error:
+    blocked = view.seal_problem() is not None
+    if here_waiting or blocked or view.worrying_problems() or clock or view.error:
         return Icon.ATTENTION
     medicines = view.parts.get("medicines")
     invoices = view.parts.get("invoices")
@@ -336,6 +350,7 @@ def status(view: View | None, computer: str, pid: int, running: bool, now: float
             "acting": p.acting,
             "since": p.since,
             "waiting": list(p.waiting),
+            "blocked": p.blocked,
         }
     return {"computer": computer, "pid": pid, "running": running, "at": int(now), "parts": parts}
 
@@ -397,6 +412,12 @@ def handovers(before: View | None, after: View) -> list[Note]:
 def warnings(view: View) -> dict[str, Note]:
     """Standing warnings by key; the controller notifies each key once while it stands."""
     out: dict[str, Note] = {}
+    seal = view.seal_problem()
+    if seal is not None:
+        key = f"seal:{seal}"
+        out[key] = Note(
+            key, Notification.tr("Invoices stopped: the seal changed"), translated(seal)
+        )
     for computer in gone_candidates(view):
         name = view.name_of(computer)
         heard = view.heard("invoices", computer)

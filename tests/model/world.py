@@ -498,6 +498,10 @@ _CLAIM_FIELDS = (
 # Claims are immutable: each is frozen once per renaming (kept alive here, so ids stay unique).
 _claims: dict[tuple[int, tuple[str, ...]], tuple[Claim, int]] = {}
 _interned: dict[Any, int] = {}
+_numbers = itertools.count()
+
+
+_CACHED = 1_000_000  # claims kept for the cache; past it, the cache starts again
 
 
 def _claim(c: Claim, names: dict[str, str], order: tuple[str, ...]) -> int:
@@ -505,11 +509,18 @@ def _claim(c: Claim, names: dict[str, str], order: tuple[str, ...]) -> int:
     got = _claims.get(key)
     if got is not None:
         return got[1]
+    if len(_claims) > _CACHED:
+        # Memory stays bounded on long runs. Numbers change: a state met again may be explored
+        # again (never one left out).
+        _claims.clear()
+        _interned.clear()
     form = (
         *(names.get(v, v) if type(v) is str else v for v in (getattr(c, f) for f in _CLAIM_FIELDS)),
         tuple(sorted((names.get(k, k), v) for k, v in c.forgets.items())),
     )
-    n = _interned.setdefault(form, len(_interned))
+    n = _interned.get(form)
+    if n is None:
+        n = _interned[form] = next(_numbers)  # never reused, even after the cache starts again
     _claims[key] = (c, n)
     return n
 

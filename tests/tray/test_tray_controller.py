@@ -30,6 +30,7 @@ class K:
     agreed: bool = True
     acting: bool = True
     waiting: tuple[str, ...] = ()
+    blocked: str | None = None
 
 
 @dataclass(frozen=True)

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import shutil
 import time
 from collections.abc import Iterator
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
-from sioul_tray.lease import ALIVE, SETTLING
+from sioul_tray.lease import ALIVE, PARTS, SETTLING, Lease
+from sioul_tray.share import SEAL_NAME, Share
 from sioul_tray.tray import model
 from sioul_tray.tray.model import Action, Icon, Note, PartView, Peer, View
+from tests.helpers import FakeClock
 from tests.tray.views import T0, part
 
 
@@ -179,6 +183,7 @@ def test_status_content() -> None:
     assert s["parts"]["invoices"] == {
         "keeper": "pc", "name": "This PC", "here": True, "settled": True, "others_heard": False,
         "agreed": True, "acting": False, "since": T0 - 600, "waiting": ["laptop"],
+        "blocked": None,
     }  # fmt: skip
     stopped = model.status(v, "pc", 42, running=False, now=T0)
     assert not any(p["acting"] for p in stopped["parts"].values())
@@ -246,3 +251,38 @@ def test_warning_for_unheard_computer_invoices_wait_on() -> None:
 
 def test_tooltip_has_the_summary() -> None:
     assert model.tooltip(view()) == "sioul-tray\nMedicines: here\nInvoices: here"
+
+
+def test_a_folder_sealed_again_is_shown_loudly(tmp_path: Path) -> None:
+    """From a real Lease: another seal replaced this folder's. The invoices line says it stopped,
+    a line under the parts says what to do, the icon asks for attention and one notification
+    says it; it is not counted among the claim files that do not read."""
+    clock = FakeClock(T0)
+    folder = tmp_path / "share"
+    folder.mkdir()
+    share = Share.create(folder, "correct horse", "pc", cost=10)
+    lease = Lease(share, "pc", name="This PC", clock=clock)
+    for _ in range(3):
+        keepers = {p: lease.renew(p) for p in PARTS}
+        clock.advance(SETTLING)
+    assert all(k.acting for k in keepers.values())
+    other = tmp_path / "other"
+    other.mkdir()
+    Share.create(other, "another passphrase", "laptop", cost=10)
+    shutil.copyfile(other / SEAL_NAME, folder / SEAL_NAME)  # the sync brings the other seal
+    keepers = {p: lease.renew(p) for p in PARTS}
+    problems = tuple((p, n, r) for p in PARTS for n, r in lease.problems(p))
+    v = view(**{p: PartView.of(k) for p, k in keepers.items()}, problems=problems)
+    assert model.part_line(v, "invoices") == "Invoices: stopped, the sharing folder's seal changed"
+    assert model.part_line(v, "medicines") == "Medicines: here"
+    assert (
+        "the sharing folder was sealed again by laptop: join it again with its passphrase"
+        in model.notes(v)
+    )
+    assert not any("do not read" in line or "does not read" in line for line in model.notes(v))
+    assert model.icon(v) is Icon.ATTENTION
+    (note,) = model.warnings(v).values()
+    assert note.title == "Invoices stopped: the seal changed" and "laptop" in note.body
+    status = model.status(v, "pc", 1, True, T0)
+    assert status["parts"]["invoices"]["acting"] is False
+    assert "sealed again" in status["parts"]["invoices"]["blocked"]
