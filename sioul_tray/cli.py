@@ -12,16 +12,26 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 from sioul_tray import __version__, i18n
 from sioul_tray.errors import SioulError
 from sioul_tray.i18n import CommandLine
 from sioul_tray.lease import PARTS
+from sioul_tray.lease.codec import printable
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, whose errors are one line like every other error of ours (exit status 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        where = "" if self.prog == "sioul-tray" else f"{self.prog.removeprefix('sioul-tray ')}: "
+        text = CommandLine.tr("sioul-tray: {error} (see sioul-tray --help)")
+        self.exit(2, text.format(error=printable(where + message)) + "\n")
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="sioul-tray",
         description=CommandLine.tr(
             "Keeps Sioul's medicines and invoices on one computer at a time. "
@@ -36,7 +46,7 @@ def _parser() -> argparse.ArgumentParser:
             "the language to show (fr, en); by default SIOUL_TRAY_LANG, else the system's"
         ),
     )
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     part_arg: dict[str, Any] = {"nargs": "?", "choices": list(PARTS), "metavar": "PART"}
     json_help = CommandLine.tr("print JSON")
 

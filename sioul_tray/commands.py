@@ -21,7 +21,8 @@ from sioul_tray.errors import SealExists, SioulError
 from sioul_tray.i18n import CommandLine, Core
 from sioul_tray.install import Installation
 from sioul_tray.lease import PARTS, Claim, Keeper, Lease
-from sioul_tray.share import Share
+from sioul_tray.lease.codec import printable
+from sioul_tray.share import SEAL_NAME, Share
 from sioul_tray.timefmt import ago, clock_time
 
 
@@ -37,35 +38,50 @@ def _passphrase(twice: bool) -> str:
     if given is not None:
         if not given:
             raise SioulError(Core.mark("SIOUL_PASSPHRASE is empty"))
-        return given
+        return _text(given)
     if not sys.stdin.isatty():
         raise SioulError(
             Core.mark("no passphrase: set SIOUL_PASSPHRASE, or run setup in a terminal")
         )
-    first = getpass.getpass(CommandLine.tr("Passphrase for the sharing folder: "))
+    first = _ask(CommandLine.tr("Passphrase for the sharing folder: "))
     if not first:
         raise SioulError(Core.mark("the passphrase is empty"))
-    if twice and getpass.getpass(CommandLine.tr("The same passphrase again: ")) != first:
+    if twice and _ask(CommandLine.tr("The same passphrase again: ")) != first:
         raise SioulError(Core.mark("the two passphrases differ; nothing was changed"))
     return first
 
 
+def _ask(prompt: str) -> str:
+    try:
+        return _text(getpass.getpass(prompt))
+    except EOFError:  # Ctrl-D
+        raise SioulError(Core.mark("no passphrase given; nothing was changed")) from None
+
+
+def _text(passphrase: str) -> str:
+    """The passphrase, if it is text (the environment and a terminal may carry other bytes)."""
+    try:
+        passphrase.encode("utf-8")
+    except UnicodeEncodeError:
+        raise SioulError(
+            Core.mark("the passphrase is not valid text (UTF-8); nothing was changed")
+        ) from None
+    return passphrase
+
+
 def cmd_setup(args: argparse.Namespace, inst: Installation, out: TextIO) -> int:
+    if not args.share.strip() or "\0" in args.share:
+        raise SioulError(Core.mark("--share needs the path of a folder your sync tool syncs"))
     folder = Path(args.share).expanduser().absolute()
-    if not folder.is_dir():
-        if folder.exists():
-            raise SioulError(Core.mark("{folder} is not a folder", folder=folder))
-        if not folder.parent.is_dir():
-            raise SioulError(
-                Core.mark(
-                    "{folder} does not exist: choose a folder your sync tool syncs",
-                    folder=folder.parent,
-                )
-            )
-        folder.mkdir()
+    _usable_folder(folder)
+    with inst.writer():  # a running tray writes this computer's claims: it must quit first
+        return _setup(inst, folder, out)
+
+
+def _setup(inst: Installation, folder: Path, out: TextIO) -> int:
     computer = inst.computer()
     share: Share
-    if (folder / "sioul.seal").exists():
+    if os.path.lexists(folder / SEAL_NAME):
         share = Share.open(folder, _passphrase(twice=False))
         made = "joined"
     else:
@@ -73,9 +89,12 @@ def cmd_setup(args: argparse.Namespace, inst: Installation, out: TextIO) -> int:
             share = Share.create(folder, _passphrase(twice=True), computer)
             made = "created"
         except SealExists:
+            if not (folder / SEAL_NAME).is_file():
+                raise  # claims arrived before the seal, or it is arriving: wait, then join
             # Another computer's seal arrived while we asked: join it instead, never overwrite.
             share = Share.open(folder, _passphrase(twice=False))
             made = "joined"
+    _leave_previous(inst, folder, out)
     inst.remember_key(share)
     inst.update_settings(share=str(folder))
     if made == "created":
@@ -91,6 +110,52 @@ def cmd_setup(args: argparse.Namespace, inst: Installation, out: TextIO) -> int:
         text = CommandLine.tr("Joined the sharing folder {folder}; this computer is {computer}.")
         print(text.format(folder=folder, computer=computer), file=out)
     return 0
+
+
+def _usable_folder(folder: Path) -> None:
+    """`folder` is a folder, or is made in an existing one; SioulError naming what is wrong."""
+    if folder.is_dir():
+        return
+    if folder.exists():
+        raise SioulError(Core.mark("{folder} is not a folder", folder=folder))
+    missing = folder.parent
+    while not missing.parent.is_dir() and missing.parent != missing:
+        missing = missing.parent
+    if not folder.parent.is_dir():
+        if missing.exists():
+            raise SioulError(Core.mark("{folder} is not a folder", folder=missing))
+        raise SioulError(
+            Core.mark(
+                "{folder} does not exist: choose a folder your sync tool syncs", folder=missing
+            )
+        )
+    try:
+        folder.mkdir()
+    except OSError as e:
+        raise SioulError(
+            Core.mark("cannot make {folder}: {error}", folder=folder, error=e.strerror or str(e))
+        ) from None
+
+
+def _leave_previous(inst: Installation, folder: Path, out: TextIO) -> None:
+    """Moving to another folder: close this computer's claims in the one it leaves, so the
+    computers still there do not wait for it (as the tray's "Change sharing folder" does)."""
+    try:
+        previous = inst.share_folder()
+        if previous is None or previous.absolute() == folder:
+            return
+        lease = inst.lease()
+    except SioulError:
+        return  # nothing readable to close there (moved, sealed again, never joined)
+    try:
+        for part in PARTS:
+            lease.close(part)
+    except SioulError as e:
+        text = CommandLine.tr("Could not close this computer's claims in {folder}: {error}")
+        print(text.format(folder=previous, error=i18n.message(e)), file=out)
+    else:
+        text = CommandLine.tr("Closed this computer's claims in {folder}.")
+        print(text.format(folder=previous), file=out)
 
 
 # -- reading ----------------------------------------------------------------------------
@@ -243,8 +308,10 @@ def cmd_claims(args: argparse.Namespace, inst: Installation, out: TextIO) -> int
             print(line.format(computer=who, facts=", ".join(facts)), file=out)
         for p, name, why in problems:
             if p == part:
+                # File names come from the folder: any member may plant escape sequences there.
                 text = CommandLine.tr("  not read: {file}: {reason}")
-                print(text.format(file=name, reason=i18n.translated(why)), file=out)
+                line = text.format(file=printable(name), reason=printable(i18n.translated(why)))
+                print(line, file=out)
     return 0
 
 
@@ -253,7 +320,9 @@ def cmd_claims(args: argparse.Namespace, inst: Installation, out: TextIO) -> int
 
 def cmd_take(args: argparse.Namespace, inst: Installation, out: TextIO) -> int:
     with inst.writer():
-        keeper = inst.lease().renew(args.part, take=True)
+        lease = inst.lease()
+        keeper = lease.renew(args.part, take=True)
+        _state_warning(lease)
     text = CommandLine.tr(
         "Invoices are taken here. This computer starts once it has kept them "
         "for 2 minutes and every other computer has seen it."
@@ -266,12 +335,31 @@ def cmd_take(args: argparse.Namespace, inst: Installation, out: TextIO) -> int:
 
 
 def cmd_close(args: argparse.Namespace, inst: Installation, out: TextIO) -> int:
+    failed: list[str] = []
+    closed: list[str] = []
     with inst.writer():
         lease = inst.lease()
         for part in _parts(args.part):
-            lease.close(part)
-    print(CommandLine.tr("Closed: {parts}").format(parts=", ".join(_parts(args.part))), file=out)
+            try:
+                lease.close(part)
+            except SioulError as e:  # each part is tried; every failure is said
+                failed.append(i18n.message(e))
+            else:
+                closed.append(part)
+        _state_warning(lease)
+    if closed:
+        print(CommandLine.tr("Closed: {parts}").format(parts=", ".join(closed)), file=out)
+    if failed:
+        raise SioulError("; ".join(failed))
     return 0
+
+
+def _state_warning(lease: Lease) -> None:
+    """Say on stderr when this computer's local state could not be written (it still works, but
+    a restart would forget what it read): a read-only folder, a folder where the file should be."""
+    if lease.state_problem is not None:
+        text = CommandLine.tr("sioul-tray: warning: {problem}")
+        print(text.format(problem=printable(lease.state_problem)), file=sys.stderr)
 
 
 def cmd_renew(args: argparse.Namespace, inst: Installation, out: TextIO) -> int:
@@ -280,12 +368,15 @@ def cmd_renew(args: argparse.Namespace, inst: Installation, out: TextIO) -> int:
         now = time.time()
         for part in _parts(args.part):
             print(describe(lease.renew(part), lease, now), file=out)
+        _state_warning(lease)
     return 0
 
 
 def cmd_forget(args: argparse.Namespace, inst: Installation, out: TextIO) -> int:
     with inst.writer():
-        inst.lease().forget(args.computer)
+        lease = inst.lease()
+        lease.forget(args.computer)
+        _state_warning(lease)
     text = CommandLine.tr("{computer} is declared gone for good; it counts again if it comes back.")
     print(text.format(computer=args.computer), file=out)
     return 0

@@ -22,6 +22,7 @@ QCoreApplication; the tray also installs Qt's own catalogue for its standard but
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -157,11 +158,16 @@ def _candidates(name: str) -> list[str]:
     return out
 
 
+_LANGUAGE = re.compile(r"[A-Za-z]{2,8}(_[A-Za-z0-9]{2,8})?")
+
+
 def _available(name: str) -> str | None:
     for language in _candidates(name):
         if language.lower() == SOURCE or language.lower().startswith(SOURCE + "_"):
             return SOURCE
-        if catalogue(language).is_file():
+        # Only a name shaped like a language is looked up: a long or odd value (from the
+        # environment or --lang) must not become a file name, nor an error.
+        if _LANGUAGE.fullmatch(language) and catalogue(language).is_file():
             return language
     return None
 

@@ -49,36 +49,53 @@ class Installation:
     # -- identity -------------------------------------------------------------------------
 
     def computer(self) -> str:
-        """This installation's computer id, made once from the host name and then kept."""
+        """This installation's computer id, made once from the host name and then kept.
+
+        The id file appears whole or not at all. One left empty or blank (by an older version
+        killed during its first setup, or a full disk) never held an id that wrote a claim: it
+        is replaced. One that holds anything else is not guessed at: the error names it.
+        """
         path = self.config_dir / "computer"
-        try:
-            text = path.read_text(encoding="ascii").strip()
-        except FileNotFoundError:
-            text = ""
-        except (OSError, UnicodeDecodeError) as e:
-            raise SioulError(
-                Core.mark("cannot read {path}: {error}", path=path, error=str(e))
-            ) from None
-        if text:
-            if not COMPUTER_ID.fullmatch(text):
+        text = self._read_id(path)
+        if text is None or not text.strip():
+            _private_dir(self.config_dir)
+            made = new_computer_id(host_name())
+            try:
+                _write_new(path, (made + "\n").encode("ascii"), replace=text is not None)
+            except FileExistsError:
+                pass  # another process made it a moment ago: take that one
+            except OSError as e:
                 raise SioulError(
-                    Core.mark(
-                        "{path} holds {text}, which is not a computer id",
-                        path=path,
-                        text=repr(text),
-                    )
+                    Core.mark("cannot write {path}: {error}", path=path, error=e.strerror or str(e))
+                ) from None
+            else:
+                return made
+            text = self._read_id(path) or ""
+        text = text.strip()
+        if not COMPUTER_ID.fullmatch(text):
+            raise SioulError(
+                Core.mark(
+                    "{path} holds {text}, which is not a computer id: "
+                    "remove that file to make a new id (this computer's claims then start anew)",
+                    path=path,
+                    text=repr(text[:80]),
                 )
-            return text
-        self.config_dir.mkdir(parents=True, exist_ok=True)
-        made = new_computer_id(host_name())
+            )
+        return text
+
+    @staticmethod
+    def _read_id(path: Path) -> str | None:
+        """The id file's text, or None when there is none."""
         try:
-            # O_EXCL: a second process starting at the same moment keeps the first one's id.
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-        except FileExistsError:
-            return self.computer()
-        with os.fdopen(fd, "w", encoding="ascii") as f:
-            f.write(made + "\n")
-        return made
+            return path.read_text(encoding="ascii")
+        except FileNotFoundError:
+            return None
+        except UnicodeDecodeError:
+            return "\ufffd"  # not ASCII: reported as not an id
+        except OSError as e:
+            raise SioulError(
+                Core.mark("cannot read {path}: {error}", path=path, error=e.strerror or str(e))
+            ) from None
 
     # -- settings -------------------------------------------------------------------------
 
@@ -88,7 +105,7 @@ class Installation:
 
     def settings(self) -> dict[str, Any]:
         try:
-            raw = self.settings_file.read_text(encoding="utf-8")
+            raw = self.settings_file.read_bytes()
         except FileNotFoundError:
             return {}
         except OSError as e:
@@ -96,8 +113,8 @@ class Installation:
                 Core.mark("cannot read {path}: {error}", path=self.settings_file, error=e.strerror)
             ) from None
         try:
-            data = json.loads(raw)
-        except json.JSONDecodeError:
+            data = json.loads(raw.decode("utf-8"))
+        except (ValueError, RecursionError):  # not UTF-8, not JSON, nested beyond reason
             raise SioulError(
                 Core.mark("{path} is damaged: not JSON", path=self.settings_file)
             ) from None
@@ -111,14 +128,30 @@ class Installation:
         """Change some settings, keeping every other one the person set."""
         data = self.settings()
         data.update(changes)
-        self.config_dir.mkdir(parents=True, exist_ok=True)
-        write_atomic(
-            self.settings_file, (json.dumps(data, indent=2) + "\n").encode("utf-8"), sync=False
-        )
+        _private_dir(self.config_dir)
+        try:
+            write_atomic(
+                self.settings_file,
+                (json.dumps(data, indent=2) + "\n").encode("utf-8"),
+                sync=False,
+            )
+        except OSError as e:
+            raise SioulError(
+                Core.mark("cannot write {path}: {error}", path=self.settings_file, error=e.strerror)
+            ) from None
 
     def share_folder(self) -> Path | None:
         folder = self.settings().get("share")
-        return Path(folder) if isinstance(folder, str) and folder else None
+        if not isinstance(folder, str) or not folder:
+            return None
+        if "\0" in folder:
+            raise SioulError(
+                Core.mark(
+                    "{path} is damaged: the sharing folder's path holds a NUL character",
+                    path=self.settings_file,
+                )
+            )
+        return Path(folder)
 
     # -- the folder key -------------------------------------------------------------------
 
@@ -132,17 +165,16 @@ class Installation:
         claim key) with a CRC-32 against damage, so a start derives nothing (see `open_share`).
         """
         path = self._key_file(share.folder_id)
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        _private_dir(self.config_dir)
+        _private_dir(path.parent)
         derived = share.derived + zlib.crc32(share.derived).to_bytes(4, "big")
         data = base64.b64encode(share.folder_key) + b"\n" + base64.b64encode(derived) + b"\n"
-        tmp = path.with_name(f".~{path.name}.tmp")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, 0o600)  # the umask or an older file must not widen it
-        os.replace(tmp, path)
+        try:
+            _write_new(path, data, replace=True, mode=0o600)
+        except OSError as e:
+            raise SioulError(
+                Core.mark("cannot write {path}: {error}", path=path, error=e.strerror or str(e))
+            ) from None
 
     def open_share(self) -> Share:
         """The sharing folder set up here, opened with the cached key (no passphrase)."""
@@ -170,10 +202,21 @@ class Installation:
                     folder=folder,
                 )
             ) from None
-        except (OSError, ValueError) as e:
+        except OSError as e:
             raise SioulError(
-                Core.mark("cannot read the key in {path}: {error}", path=path, error=str(e))
+                Core.mark("cannot read the key in {path}: {error}", path=path, error=e.strerror)
             ) from None
+        except ValueError:
+            key = b""
+        if len(key) != 32:
+            raise SioulError(
+                Core.mark(
+                    "{path} is damaged (its key is cut short or not base64): "
+                    "run `sioul-tray setup --share {folder}` to write it again",
+                    path=path,
+                    folder=folder,
+                )
+            )
         derived = _derived(lines[1]) if len(lines) > 1 else None
         try:
             share = Share.unlock(folder, key, derived)
@@ -187,11 +230,12 @@ class Installation:
                 )
             ) from None
         if derived != share.derived:  # written by an older version, or damaged: write it anew
-            with contextlib.suppress(OSError):
+            with contextlib.suppress(SioulError):  # the next start tries again
                 self.remember_key(share)
         return share
 
     def lease(self, clock: Callable[[], float] = time.time) -> Lease:
+        _private_dir(self.state_dir)
         return Lease(self.open_share(), self.computer(), clock=clock, state_dir=self.state_dir)
 
     # -- one writer -----------------------------------------------------------------------
@@ -199,7 +243,7 @@ class Installation:
     @contextlib.contextmanager
     def writer(self) -> Iterator[None]:
         """Be the only process of this installation writing its claims, or raise Busy."""
-        self.state_dir.mkdir(parents=True, exist_ok=True)
+        _private_dir(self.state_dir)
         path = self.state_dir / "writer.lock"
         f = open(path, "a+", encoding="utf-8")  # noqa: SIM115 - held open for the whole block
         try:
@@ -220,6 +264,68 @@ class Installation:
             yield
         finally:
             f.close()  # closing the file releases the lock
+
+
+def _private_dir(path: Path) -> None:
+    """Make `path` (and its missing parents) readable by this user only, whatever the umask.
+
+    An existing folder that other users may write is tightened when it is ours (a planted link
+    there could read the folder key); one that belongs to another user is refused.
+    """
+    try:
+        path.mkdir(parents=True, exist_ok=True, mode=0o700)
+        if os.name == "nt":
+            return  # the user's profile folders are private already
+        st = os.lstat(path)
+    except OSError as e:
+        raise SioulError(
+            Core.mark("cannot make {path}: {error}", path=path, error=e.strerror or str(e))
+        ) from None
+    import stat
+
+    if not stat.S_ISDIR(st.st_mode):
+        raise SioulError(Core.mark("{path} is not a folder (a link?): remove it", path=path))
+    if st.st_uid != os.getuid():
+        raise SioulError(
+            Core.mark("{path} belongs to another user: it must be this user's own", path=path)
+        )
+    if st.st_mode & 0o077:
+        try:
+            os.chmod(path, 0o700)
+        except OSError as e:
+            raise SioulError(
+                Core.mark(
+                    "{path} is open to other users and cannot be made private: {error}",
+                    path=path,
+                    error=e.strerror or str(e),
+                )
+            ) from None
+
+
+def _write_new(path: Path, data: bytes, *, replace: bool, mode: int = 0o644) -> None:
+    """Write `path` whole or not at all: a temporary with a random name, created exclusively
+    and without following links (nobody can plant one to read it), fsynced, then linked to its
+    name (FileExistsError if it exists and `replace` is false) or renamed over it."""
+    tmp = path.with_name(f".~{path.name}.{os.urandom(8).hex()}.tmp")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(tmp, flags | getattr(os, "O_BINARY", 0), mode)
+    try:
+        try:
+            if os.name != "nt":
+                os.fchmod(fd, mode)  # the umask must not widen it, nor narrow it
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        if replace:
+            os.replace(tmp, path)
+        else:
+            os.link(tmp, path)
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
 
 
 def _derived(line: bytes) -> bytes | None:

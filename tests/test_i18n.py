@@ -218,7 +218,7 @@ from sioul_tray.install import Installation
 from sioul_tray.share import Share
 inst = Installation()
 (folder := inst.config_dir.parent / "share").mkdir(parents=True)
-share = Share.create(folder, "pass", inst.computer(), cost=10)
+share = Share.create(folder, "a passphrase", inst.computer(), cost=10)
 inst.remember_key(share)
 inst.update_settings(share=str(folder))
 from sioul_tray import cli

@@ -58,7 +58,7 @@ def test_a_resealed_folder_says_to_set_up_again(tmp_path: Path, share: Share) ->
     inst.remember_key(share)
     seal = share.folder / "sioul.seal"
     seal.unlink()
-    again = Share.create(share.folder, "new", "bb", cost=10)
+    again = Share.create(share.folder, "a new passphrase", "bb", cost=10)
     again_id = again.folder_id
     # Same folder, new seal: the cached key is for another folder id.
     with pytest.raises(NotSetUp, match=again_id[:0] + "no key"):

@@ -9,7 +9,6 @@ Every way the text can be wrong raises `Unreadable` with a reason, never anythin
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from typing import Any
 
 from sioul_tray.errors import Unreadable
@@ -29,6 +28,13 @@ FIELDS = (
 )  # fmt: skip
 TENURE_FIELDS = ("tenure", "sees_tenure", "sees_seq")  # appended; absent from older claims
 _OLD, _ALL = len(FIELDS), len(FIELDS) + len(TENURE_FIELDS)
+_ID = COMPUTER_ID.fullmatch
+
+
+def printable(text: str) -> str:
+    """`text` without control characters (escape sequences, bells, line breaks): each becomes a
+    space, so what others wrote is shown, never obeyed, by a terminal."""
+    return "".join(ch if ch.isprintable() else " " for ch in text)
 
 
 def short_name(name: str) -> str:
@@ -100,14 +106,20 @@ def decode(plaintext: bytes | str) -> Claim:
     computer, part, name, seq, since, renewed, active, taken, closed, wrote, sees, forgets = row[
         : len(FIELDS)
     ]
-    if not isinstance(part, str) or part not in PARTS:
+    if type(part) is not str or part not in PARTS:
         raise Unreadable(Core.mark("not valid: unknown part"))
-    if not isinstance(name, str) or len(name) > 4 * MAX_NAME_BYTES:
+    if type(name) is not str or len(name) > 4 * MAX_NAME_BYTES:
         raise Unreadable(Core.mark("not valid: the name is not text of a sensible length"))
-    if not isinstance(closed, bool):
+    if not name.isprintable():
+        name = printable(name)  # a member's escape sequences never reach a terminal or a menu
+    if type(closed) is not bool:
         raise Unreadable(Core.mark("not valid: closed is not true or false"))
-    if not isinstance(forgets, Mapping) or len(forgets) > MAX_FORGETS:
+    if type(forgets) is not dict or len(forgets) > MAX_FORGETS:
         raise Unreadable(Core.mark("not valid: forgets is not a small table"))
+    if type(computer) is not str or not _ID(computer):
+        _id(computer, "computer")
+    if sees is not None and (type(sees) is not str or not _ID(sees)):
+        _id(sees, "sees")
     if (
         type(seq) is int
         and type(since) is int
@@ -150,7 +162,7 @@ def decode(plaintext: bytes | str) -> Claim:
             ):
                 raise Unreadable(Core.mark("not valid: the acknowledgement is incomplete"))
     return made(
-        _id(computer, "computer"),
+        computer,
         part,
         name,
         seq,
@@ -160,7 +172,7 @@ def decode(plaintext: bytes | str) -> Claim:
         taken,
         closed,
         wrote,
-        None if sees is None else _id(sees, "sees"),
+        sees,
         {
             _id(k, Core.mark("a forgotten computer")): _int(v, Core.mark("a forgotten seq"))
             for k, v in forgets.items()

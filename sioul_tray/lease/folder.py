@@ -152,6 +152,33 @@ def scan(folder: Path, careful: bool = False) -> list[Entry]:
     return entries
 
 
+def linked_folder(root: Path, part: str) -> tuple[str, str] | None:
+    """(name, reason) when `leases/` or `leases/<part>` under `root` is a link or not a folder.
+
+    A sync tool carries links: one planted as a part's folder would have this computer list and
+    write claims wherever it points (`/etc`, as root). Such a folder is refused, never followed.
+    A folder not made yet is fine (the first write makes it).
+    """
+    for path in (root / "leases", root / "leases" / part):
+        try:
+            st = os.lstat(path)
+        except FileNotFoundError:
+            return None
+        except OSError as e:
+            return path.name, Core.mark("cannot be read: {error}", error=e.strerror)
+        if stat.S_ISLNK(st.st_mode):
+            return path.name, Core.mark(
+                "{folder} is a link, not a folder: refused (remove it)",
+                folder=path.relative_to(root).as_posix(),
+            )
+        if not stat.S_ISDIR(st.st_mode):
+            return path.name, Core.mark(
+                "{folder} is not a folder: refused (remove it)",
+                folder=path.relative_to(root).as_posix(),
+            )
+    return None
+
+
 def read_whole(path: Path) -> Entry:
     """One claim file read to its end, however many reads it takes: the careful path."""
     try:

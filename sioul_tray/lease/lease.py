@@ -21,6 +21,7 @@ from sioul_tray.lease.folder import (
     CLAIM_NAME,
     Entry,
     file_size,
+    linked_folder,
     read_whole,
     remove_leftovers,
     scan,
@@ -41,6 +42,7 @@ from sioul_tray.lease.rules import COMPUTER_ID, PARTS, Claim
 from sioul_tray.share.seal import SEAL_NAME, Share, read_seal
 
 MAX_DIAGNOSE = 256  # at most this many other paths are tried to explain a claim that does not open
+MAX_DIAGNOSED = 16  # ...for at most this many claims a read (the others keep the plain reason)
 
 
 class Steady:
@@ -144,6 +146,8 @@ class Lease:
                 remembers=remembers,
                 tenure=tenure or new_tenure,
             )
+        self._diagnosed = 0  # claims explained in this read (see `_copied_from`)
+        self._candidates: tuple[list[Entry], list[str]] | None = None
         self._seal_stat: tuple[int, ...] | None = None
         self.seal_problem: str | None = None
         self._check_seal()
@@ -217,6 +221,10 @@ class Lease:
         """(file name, reason) for each file the last read of `part` skipped."""
         _known(part)
         problems = list(self._files[part].problems)
+        if self._last is not None:
+            cloned = self._machines[part].clone_problem(self._last[1])
+            if cloned is not None:
+                problems.insert(0, (f"{self.computer}.lease", cloned))
         if self.seal_problem is not None:
             problems.insert(0, (SEAL_NAME, self.seal_problem))
         return problems
@@ -308,7 +316,9 @@ class Lease:
         old_files = f.files
         files: dict[str, tuple[bytes, Claim | None, str]] = {}
         folder = self._folder(part)
-        entries = scan(folder)
+        self._diagnosed, self._candidates = 0, None
+        refused = linked_folder(self.share.folder, part)
+        entries = [Entry(refused[0], problem=refused[1])] if refused else scan(folder)
         for name, data, problem in entries:
             if data is None:
                 problems.append((name, problem or ""))
@@ -412,13 +422,23 @@ class Lease:
         return claim, text, data
 
     def _copied_from(self, relpath: str, data: bytes, neighbours: list[Entry]) -> str | None:
-        """Say where a claim that does not open at its path was copied from, when that shows."""
-        names = {e.name for e in neighbours if e.name.endswith(".lease")}
-        for m in self._machines.values():
-            names.update(f"{c}.lease" for c in m.best)
+        """Say where a claim that does not open at its path was copied from, when that shows.
+
+        At most MAX_DIAGNOSED files a read, each against at most MAX_DIAGNOSE other paths, and the
+        candidate names listed once a read: thousands of damaged files cost a read linear time.
+        """
+        if self._diagnosed >= MAX_DIAGNOSED:
+            return None
+        self._diagnosed += 1
+        if self._candidates is None or self._candidates[0] is not neighbours:
+            found = {e.name for e in neighbours if e.name.endswith(".lease")}
+            for m in self._machines.values():
+                found.update(f"{c}.lease" for c in m.best)
+            self._candidates = (neighbours, sorted(found)[: MAX_DIAGNOSE + 1])
+        names = self._candidates[1]
         tries = 0
         for part in PARTS:
-            for name in sorted(names):
+            for name in names:
                 other = f"leases/{part}/{name}"
                 if other == relpath:
                     continue
@@ -446,6 +466,11 @@ class Lease:
         folder = self._folder(part)
         relpath = f"leases/{part}/{self.computer}.lease"
         path = self.share.folder / relpath
+        refused = linked_folder(self.share.folder, part)
+        if refused is not None:
+            raise SioulError(
+                Core.mark("cannot write {path}: {reason}", path=path, reason=refused[1])
+            )
         try:
             if not f.made_folder:
                 if not self.share.folder.is_dir():

@@ -138,6 +138,8 @@ class Machine:
         self.ahead: dict[str, int] = {}  # clocks seen ahead of the wall clock, by seconds
         self.foreign: frozenset[str] = frozenset()  # files sealed with another key, by computer
         self.blocked: str | None = None  # the folder's seal is not the one this computer joined
+        self.cloned: float | None = None  # when another writer of this computer's claims showed
+        self._after_write: tuple[float, Seen, Claim | None] | None = None  # see `_write`
         self.dirty = False  # the state file is behind what this machine knows
         self.urgent = False  # ...by more than renewals
         self.saved_at: float | None = None
@@ -166,11 +168,28 @@ class Machine:
         problems of this read: stale copies (a seq below one already read).
         """
         self._time(tick)
+        self._after_write = None
         problems: list[tuple[str, str]] = []
         flowing = False  # another computer's claim heard within ALIVE: the sync is flowing
-        heard = self.heard
+        heard, best, read, me = self.heard, self.best, self.read, self.me
+        learned = False
         for claim, where in copies:
             c = claim.computer
+            known = best.get(c)
+            if c != me and known is not None and c in read:
+                # The usual read: each claim already read in this run is the same, or renewed.
+                seq = claim.seq
+                if seq == known.seq:
+                    continue
+                if seq > known.seq and claim.renewed - wall <= RENEW and c not in self.forgets:
+                    best[c] = claim
+                    heard[c] = tick
+                    flowing = learned = True
+                    if not self.urgent and _news(known, claim):
+                        self.urgent = True
+                    if c in self.ahead:
+                        del self.ahead[c]
+                    continue
             if (
                 c == self.me
                 and not self.remembers
@@ -182,7 +201,15 @@ class Machine:
                 # of, which may act on that answer. Until every such answer has expired (FRESH
                 # after it was written), only fresh answers count here.
                 self.distrust_until = (self.started or tick) + UNCLOSED
-            known = self.best.get(c)
+            if (
+                c == self.me
+                and self.first_seq is not None
+                and known is not None
+                and (claim.seq > known.seq or (claim.seq == known.seq and claim != known))
+            ):
+                # A claim of this computer's that this run did not write, after it wrote:
+                # another installation with the same id (a copied configuration).
+                self.cloned = tick
             if known is not None and known.seq == claim.seq:
                 self.read.add(c)  # the same copy as before: nothing new was heard
                 continue
@@ -201,7 +228,9 @@ class Machine:
             self.flowing_since = None
         elif self.flowing_since is None:
             self.flowing_since = tick
-        self.foreign = frozenset(foreign) - {self.me}
+        if learned:
+            self.dirty = True
+        self.foreign = frozenset(foreign) - {self.me} if foreign else frozenset()
         return problems
 
     def _first_heard(self, claim: Claim, wall: int, tick: float) -> float:
@@ -387,6 +416,11 @@ class Machine:
         sees, sees_tenure, sees_seq = self._ack(keeper, claim)
         claim = dataclasses.replace(claim, sees=sees, sees_tenure=sees_tenure, sees_seq=sees_seq)
         self.best[self.me] = claim
+        # The verdict that follows a write sees the same claims (this one's acknowledgement
+        # changes no choice): it reuses this view and keeper instead of making them again.
+        mine = self.me
+        claims = [claim if c.computer == mine else c for c in view.claims]
+        self._after_write = (tick, dataclasses.replace(view, claims=claims), keeper)
         if not claim.closed:
             self.written[claim.seq] = tick
         if self.first_seq is None:
@@ -432,10 +466,7 @@ class Machine:
         else:
             heard = self.heard  # type: ignore[assignment]  # no None left
             claims = list(self.best.values())
-        present = None
-        if wall is not None:
-            mine = self.best.get(self.me)
-            present = mine is not None and wall - mine.active <= ALIVE
+        present = None if wall is None else self._present(wall)
         trusting = self.distrust_until is None or tick >= self.distrust_until
         return Seen(
             claims,
@@ -454,11 +485,33 @@ class Machine:
             opened=self.opened_tick,
         )
 
+    def _present(self, wall: float) -> bool:
+        mine = self.best.get(self.me)
+        return mine is not None and wall - mine.active <= ALIVE
+
+    def clone_problem(self, tick: float) -> str | None:
+        """Why this computer may not act: another installation writes its claims (lately)."""
+        if self.cloned is None or tick - self.cloned > ALIVE:
+            return None
+        return Core.mark(
+            "another computer writes this computer's claims ({computer}): its configuration "
+            "was copied from this one; there, remove the file named computer in its "
+            "configuration folder and run setup again",
+            computer=self.me,
+        )
+
     def judge(self, wall: float, tick: float) -> Keeper:
         """Who keeps the part as seen here now, and whether this computer may act on it."""
         self._time(tick)
-        view = self.view(tick, wall)
-        keeper = choose(self.rule, view.claims, tick, heard=view.heard, gone=view.gone)
+        cached, self._after_write = self._after_write, None
+        if cached is not None and cached[0] == tick:
+            view = dataclasses.replace(cached[1], present=self._present(wall))
+            keeper = cached[2]
+            if keeper is not None and keeper.computer == self.me:
+                keeper = self.best[self.me]
+        else:
+            view = self.view(tick, wall)
+            keeper = choose(self.rule, view.claims, tick, heard=view.heard, gone=view.gone)
         chosen = keeper.computer if keeper else None
         if self.kept is None or self.kept[0] != chosen:
             self.kept = (chosen, tick)
@@ -473,7 +526,8 @@ class Machine:
             since,
             read_others=any(c != self.me for c in self.best),
             created=self.created,
-            blocked=self.blocked if "one_seal" not in self.without else None,
+            blocked=(self.blocked if "one_seal" not in self.without else None)
+            or self.clone_problem(tick),
             shown_since=None if since is None else int(wall - (tick - since)),
         )
 

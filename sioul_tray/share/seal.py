@@ -107,10 +107,27 @@ def _wrap_aad(folder_id: str, creator: str) -> bytes:
     return f"sioul.seal v{SEAL_VERSION}|{folder_id}|{creator}".encode()
 
 
+# The key derivation costs this version accepts in a seal: what it writes (2^17, r = 8, p = 1)
+# with room for later versions, never what would take minutes or gigabytes on a planted seal.
+MAX_SCRYPT_MEMORY = 2**29  # bytes (scrypt needs 128 * r * n)
+MIN_PASSPHRASE = 8  # characters, when creating a folder
+
+
 def _passphrase_key(passphrase: str, salt: bytes, cost: int, r: int, p: int) -> bytes:
     from cryptography.hazmat.primitives.kdf.scrypt import Scrypt  # for create and open only
 
-    return Scrypt(salt=salt, length=32, n=2**cost, r=r, p=p).derive(passphrase.encode("utf-8"))
+    try:
+        secret = passphrase.encode("utf-8")
+    except UnicodeEncodeError:
+        raise SioulError(Core.mark("the passphrase is not valid text (UTF-8)")) from None
+    return Scrypt(salt=salt, length=32, n=2**cost, r=r, p=p).derive(secret)
+
+
+def _nfc(passphrase: str) -> str:
+    """One spelling of a passphrase (é typed as one character or as e and an accent)."""
+    import unicodedata  # for create and open only
+
+    return unicodedata.normalize("NFC", passphrase)
 
 
 class Share:
@@ -162,6 +179,15 @@ class Share:
         """
         if not passphrase:
             raise SioulError(Core.mark("the passphrase is empty"))
+        passphrase = _nfc(passphrase)
+        if len(passphrase.strip()) < MIN_PASSPHRASE:
+            raise SioulError(
+                Core.mark(
+                    "the passphrase is too short: use at least {n} characters "
+                    "(a few words are easy to remember)",
+                    n=MIN_PASSPHRASE,
+                )
+            )
         folder = Path(folder)
         _refuse_to_seal_over(folder)
         folder_id = os.urandom(8).hex()
@@ -201,13 +227,37 @@ class Share:
             raise SealDamaged(
                 Core.mark("{path} is damaged: unknown key derivation", path=folder / SEAL_NAME)
             )
-        if not (10 <= cost <= 22 and 1 <= r <= 32 and 1 <= p <= 16):
+        if not (
+            10 <= cost <= 22
+            and 1 <= r <= 32
+            and 1 <= p <= 2
+            and 128 * r * 2**cost <= MAX_SCRYPT_MEMORY
+        ):
             raise SealDamaged(
-                Core.mark("{path} is damaged: absurd key derivation cost", path=folder / SEAL_NAME)
+                Core.mark(
+                    "{path} asks for a key derivation this version does not make "
+                    "(scrypt n=2^{cost}, r={r}, p={p}): refused",
+                    path=folder / SEAL_NAME,
+                    cost=cost,
+                    r=r,
+                    p=p,
+                )
             )
-        kek = _passphrase_key(passphrase, salt, cost, r, p)
         check = _unb64(doc.get("check"), Core.mark("the check value"))
-        if not _same(_hkdf(kek, b"sioul passphrase check", 16), check):
+        if len(salt) < 16 or len(check) != 16:
+            raise SealDamaged(
+                Core.mark(
+                    "{path} is damaged: the salt or the check value is cut short",
+                    path=folder / SEAL_NAME,
+                )
+            )
+        # The passphrase as typed, in one spelling; seals made before that was so were made
+        # from the spelling as typed, which is tried next.
+        for spelling in dict.fromkeys((_nfc(passphrase), passphrase)):
+            kek = _passphrase_key(spelling, salt, cost, r, p)
+            if _same(_hkdf(kek, b"sioul passphrase check", 16), check):
+                break
+        else:
             raise WrongPassphrase(Core.mark("wrong passphrase for {folder}", folder=folder))
         wrapped = doc["wrapped"]
         nonce = _unb64(wrapped.get("nonce"), Core.mark("the nonce"))
@@ -384,14 +434,22 @@ def read_seal(folder: Path) -> dict[str, Any]:
         ) from None
     if len(raw) > 65536:
         raise SealDamaged(Core.mark("{path} is damaged: too large", path=path))
+    if not raw.strip():
+        raise SealDamaged(
+            Core.mark(
+                "{path} is empty: the sync may still be bringing it (wait a minute); if it "
+                "stays empty, a setup that failed left it: remove it, then set up again",
+                path=path,
+            )
+        )
     try:
         doc = json.loads(raw)
-    except (UnicodeDecodeError, json.JSONDecodeError):
+    except (ValueError, RecursionError):  # not UTF-8, not JSON, or nested beyond reason
         raise SealDamaged(Core.mark("{path} is damaged: not JSON", path=path)) from None
     if not isinstance(doc, dict) or doc.get("format") != "sioul-seal":
         raise SealDamaged(Core.mark("{path} is damaged: not a Sioul seal", path=path))
     version = doc.get("version")
-    if not isinstance(version, int) or isinstance(version, bool):
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         raise SealDamaged(Core.mark("{path} is damaged: no version", path=path))
     if version > SEAL_VERSION:
         raise SealDamaged(

@@ -94,172 +94,187 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>CommandLine</name>
     <message>
-        <location filename="../commands.py" line="29"/>
+        <location filename="../commands.py" line="30"/>
         <source>Medicines</source>
         <translation>Médicaments</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="29"/>
+        <location filename="../commands.py" line="30"/>
         <source>Invoices</source>
         <translation>Factures</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="27"/>
+        <location filename="../cli.py" line="29"/>
+        <source>sioul-tray: {error} (see sioul-tray --help)</source>
+        <translation>sioul-tray : {error} (voir sioul-tray --help)</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="37"/>
         <source>Keeps Sioul&apos;s medicines and invoices on one computer at a time. With no command, starts the tray.</source>
         <translation>Garde les médicaments et les factures de Sioul sur un seul ordinateur à la fois. Sans commande, lance l’icône de la barre des tâches.</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="36"/>
+        <location filename="../cli.py" line="46"/>
         <source>the language to show (fr, en); by default SIOUL_TRAY_LANG, else the system&apos;s</source>
         <translation>la langue à afficher (fr, en) ; par défaut SIOUL_TRAY_LANG, sinon celle du système</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="41"/>
+        <location filename="../cli.py" line="51"/>
         <source>print JSON</source>
         <translation>écrire du JSON</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="43"/>
+        <location filename="../cli.py" line="53"/>
         <source>create or join the sharing folder</source>
         <translation>créer le dossier de partage ou le rejoindre</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="45"/>
+        <location filename="../cli.py" line="55"/>
         <source>the synced sharing folder</source>
         <translation>le dossier de partage synchronisé</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="49"/>
+        <location filename="../cli.py" line="59"/>
         <source>who keeps each part, as read now, without claiming it</source>
         <translation>qui tient chaque partie, lu maintenant, sans la réserver</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="56"/>
+        <location filename="../cli.py" line="66"/>
         <source>every claim in the folder, and every file that does not read</source>
         <translation>toutes les réservations du dossier, et chaque fichier illisible</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="61"/>
+        <location filename="../cli.py" line="71"/>
         <source>&quot;Make invoices here&quot;: take a part on purpose</source>
         <translation>« Faire les factures ici » : prendre une partie exprès</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="65"/>
+        <location filename="../cli.py" line="75"/>
         <source>close this computer&apos;s claims (all parts by default)</source>
         <translation>fermer les réservations de cet ordinateur (toutes les parties par défaut)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="71"/>
+        <location filename="../cli.py" line="81"/>
         <source>renew this computer&apos;s claims once (for a timer on a server)</source>
         <translation>renouveler une fois les réservations de cet ordinateur (pour un minuteur sur un serveur)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="76"/>
+        <location filename="../cli.py" line="86"/>
         <source>declare a computer gone for good (given away, broken)</source>
         <translation>déclarer un ordinateur parti pour de bon (donné, en panne)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="78"/>
+        <location filename="../cli.py" line="88"/>
         <source>its id, as `sioul-tray claims` lists it</source>
         <translation>son identifiant, tel que `sioul-tray claims` l’affiche</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="82"/>
+        <location filename="../cli.py" line="92"/>
         <source>how far Sioul wrote its records here (carried in the claim)</source>
         <translation>jusqu’où Sioul a écrit ses enregistrements ici (porté par la réservation)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="89"/>
+        <location filename="../cli.py" line="99"/>
         <source>the tray on a temporary folder with two simulated computers</source>
         <translation>l’icône sur un dossier temporaire avec deux ordinateurs simulés</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="98"/>
+        <location filename="../cli.py" line="108"/>
         <source>{text} is not a whole number from 0 to {top}</source>
         <translation>{text} n’est pas un nombre entier de 0 à {top}</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="159"/>
+        <location filename="../cli.py" line="169"/>
         <source>sioul-tray: interrupted</source>
         <translation>sioul-tray : interrompu</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="164"/>
+        <location filename="../cli.py" line="174"/>
         <source>sioul-tray: {error}</source>
         <translation>sioul-tray : {error}</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="176"/>
+        <location filename="../cli.py" line="186"/>
         <source>sioul-tray: this build has no tray; use the commands (sioul-tray --help)</source>
         <translation>sioul-tray : cette version n’a pas d’icône ; utilisez les commandes (sioul-tray --help)</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="45"/>
+        <location filename="../commands.py" line="46"/>
         <source>Passphrase for the sharing folder: </source>
         <translation>Phrase secrète du dossier de partage : </translation>
     </message>
     <message>
-        <location filename="../commands.py" line="48"/>
+        <location filename="../commands.py" line="49"/>
         <source>The same passphrase again: </source>
         <translation>La même phrase secrète, encore : </translation>
     </message>
     <message>
-        <location filename="../commands.py" line="82"/>
+        <location filename="../commands.py" line="101"/>
         <source>Created the sharing folder {folder}; this computer is {computer}.</source>
         <translation>Dossier de partage {folder} créé ; cet ordinateur est {computer}.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="86"/>
+        <location filename="../commands.py" line="105"/>
         <source>On each other computer, run: sioul-tray setup --share &lt;its copy of it&gt;</source>
         <translation>Sur chacun des autres ordinateurs, lancez : sioul-tray setup --share &lt;sa copie du dossier&gt;</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="91"/>
+        <location filename="../commands.py" line="110"/>
         <source>Joined the sharing folder {folder}; this computer is {computer}.</source>
         <translation>Dossier de partage {folder} rejoint ; cet ordinateur est {computer}.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="122"/>
+        <location filename="../commands.py" line="154"/>
+        <source>Could not close this computer&apos;s claims in {folder}: {error}</source>
+        <translation>Impossible de fermer les réservations de cet ordinateur dans {folder} : {error}</translation>
+    </message>
+    <message>
+        <location filename="../commands.py" line="157"/>
+        <source>Closed this computer&apos;s claims in {folder}.</source>
+        <translation>Réservations de cet ordinateur fermées dans {folder}.</translation>
+    </message>
+    <message>
+        <location filename="../commands.py" line="187"/>
         <source>{part}: nobody keeps it</source>
         <translation>{part} : personne ne les tient</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="124"/>
+        <location filename="../commands.py" line="189"/>
         <source>{part}: here</source>
         <translation>{part} : ici</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="127"/>
+        <location filename="../commands.py" line="192"/>
         <source>{part}: {computer}</source>
         <translation>{part} : {computer}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="129"/>
+        <location filename="../commands.py" line="194"/>
         <source>{line} (seen since {time})</source>
         <translation>{line} (vu depuis {time})</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="136"/>
+        <location filename="../commands.py" line="201"/>
         <source>{computer}, last heard {ago}</source>
         <translation>{computer}, dernières nouvelles {ago}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="143"/>
+        <location filename="../commands.py" line="208"/>
         <source>{line}; waiting for {computers}</source>
         <translation>{line} ; en attente de {computers}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="145"/>
+        <location filename="../commands.py" line="210"/>
         <source>{line}; settling</source>
         <translation>{line} ; stabilisation</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="147"/>
+        <location filename="../commands.py" line="212"/>
         <source>{line}; acting here</source>
         <translation>{line} ; agit ici</translation>
     </message>
     <message numerus="yes">
-        <location filename="../commands.py" line="193"/>
+        <location filename="../commands.py" line="258"/>
         <source>  the clock of {computer} is %n min ahead of this one</source>
         <translation>
             <numerusform>  l’horloge de {computer} a %n min d’avance sur celle-ci</numerusform>
@@ -267,92 +282,97 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../commands.py" line="199"/>
+        <location filename="../commands.py" line="264"/>
         <source>(no tray runs here: whether this computer acts is known to the tray only)</source>
         <translation>(aucune icône ne tourne ici : seule l’icône sait si cet ordinateur agit)</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="225"/>
+        <location filename="../commands.py" line="290"/>
         <source>{part}:</source>
         <translation>{part} :</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="227"/>
+        <location filename="../commands.py" line="292"/>
         <source>  no claims</source>
         <translation>  aucune réservation</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="231"/>
+        <location filename="../commands.py" line="296"/>
         <source>{name} (this computer)</source>
         <translation>{name} (cet ordinateur)</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="233"/>
+        <location filename="../commands.py" line="298"/>
         <source>closed</source>
         <translation>fermée</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="233"/>
+        <location filename="../commands.py" line="298"/>
         <source>open</source>
         <translation>ouverte</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="234"/>
+        <location filename="../commands.py" line="299"/>
         <source>renewed {ago}</source>
         <translation>renouvelée {ago}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="235"/>
+        <location filename="../commands.py" line="300"/>
         <source>used {ago}</source>
         <translation>utilisé {ago}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="238"/>
+        <location filename="../commands.py" line="303"/>
         <source>taken {ago}</source>
         <translation>prise {ago}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="240"/>
+        <location filename="../commands.py" line="305"/>
         <source>sees {computer}</source>
         <translation>voit {computer}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="241"/>
+        <location filename="../commands.py" line="306"/>
         <source>wrote {n}</source>
         <translation>écrit {n}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="242"/>
+        <location filename="../commands.py" line="307"/>
         <source>  {computer}: {facts}</source>
         <translation>  {computer} : {facts}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="246"/>
+        <location filename="../commands.py" line="312"/>
         <source>  not read: {file}: {reason}</source>
         <translation>  illisible : {file} : {reason}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="258"/>
+        <location filename="../commands.py" line="327"/>
         <source>Invoices are taken here. This computer starts once it has kept them for 2 minutes and every other computer has seen it.</source>
         <translation>Les factures sont prises ici. Cet ordinateur commence quand il les a tenues 2 minutes et que tous les autres ordinateurs l’ont vu.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="263"/>
+        <location filename="../commands.py" line="332"/>
         <source>Waiting for: {computers}</source>
         <translation>En attente de : {computers}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="273"/>
+        <location filename="../commands.py" line="351"/>
         <source>Closed: {parts}</source>
         <translation>Fermé : {parts}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="289"/>
+        <location filename="../commands.py" line="361"/>
+        <source>sioul-tray: warning: {problem}</source>
+        <translation>sioul-tray : attention : {problem}</translation>
+    </message>
+    <message>
+        <location filename="../commands.py" line="380"/>
         <source>{computer} is declared gone for good; it counts again if it comes back.</source>
         <translation>{computer} est déclaré parti pour de bon ; il comptera de nouveau s’il revient.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="303"/>
+        <location filename="../commands.py" line="394"/>
         <source>No claim here yet: run `sioul-tray renew` or start the tray.</source>
         <translation>Pas encore de réservation ici : lancez `sioul-tray renew` ou l’icône.</translation>
     </message>
@@ -433,116 +453,146 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>Core</name>
     <message>
-        <location filename="../install.py" line="60"/>
-        <location filename="../install.py" line="96"/>
-        <location filename="../share/seal.py" line="383"/>
+        <location filename="../install.py" line="97"/>
+        <location filename="../install.py" line="113"/>
+        <location filename="../share/seal.py" line="433"/>
         <source>cannot read {path}: {error}</source>
         <translation>impossible de lire {path} : {error}</translation>
     </message>
     <message>
-        <location filename="../install.py" line="66"/>
-        <source>{path} holds {text}, which is not a computer id</source>
-        <translation>{path} contient {text}, qui n’est pas un identifiant d’ordinateur</translation>
+        <location filename="../install.py" line="78"/>
+        <source>{path} holds {text}, which is not a computer id: remove that file to make a new id (this computer&apos;s claims then start anew)</source>
+        <translation>{path} contient {text}, qui n’est pas un identifiant d’ordinateur : supprimez ce fichier pour en créer un nouveau (les réservations de cet ordinateur repartent alors de zéro)</translation>
     </message>
     <message>
-        <location filename="../install.py" line="102"/>
-        <location filename="../share/seal.py" line="390"/>
+        <location filename="../install.py" line="119"/>
+        <location filename="../share/seal.py" line="448"/>
         <source>{path} is damaged: not JSON</source>
         <translation>{path} est endommagé : ce n’est pas du JSON</translation>
     </message>
     <message>
-        <location filename="../install.py" line="106"/>
+        <location filename="../install.py" line="123"/>
         <source>{path} is damaged: not a table of settings</source>
         <translation>{path} est endommagé : ce n’est pas une table de réglages</translation>
     </message>
     <message>
-        <location filename="../install.py" line="152"/>
+        <location filename="../install.py" line="150"/>
+        <source>{path} is damaged: the sharing folder&apos;s path holds a NUL character</source>
+        <translation>{path} est endommagé : le chemin du dossier de partage contient un caractère NUL</translation>
+    </message>
+    <message>
+        <location filename="../install.py" line="184"/>
         <source>no sharing folder is set up here: run `sioul-tray setup --share DIR`</source>
         <translation>aucun dossier de partage n’est configuré ici : lancez `sioul-tray setup --share DOSSIER`</translation>
     </message>
     <message>
-        <location filename="../install.py" line="159"/>
+        <location filename="../install.py" line="191"/>
         <source>{path} is damaged: no folder id</source>
         <translation>{path} est endommagé : pas d’identifiant de dossier</translation>
     </message>
     <message>
-        <location filename="../install.py" line="168"/>
+        <location filename="../install.py" line="200"/>
         <source>this computer has no key for {folder}: run `sioul-tray setup --share {folder}`</source>
         <translation>cet ordinateur n’a pas de clé pour {folder} : lancez `sioul-tray setup --share {folder}`</translation>
     </message>
     <message>
-        <location filename="../install.py" line="175"/>
+        <location filename="../install.py" line="207"/>
         <source>cannot read the key in {path}: {error}</source>
         <translation>impossible de lire la clé dans {path} : {error}</translation>
     </message>
     <message>
-        <location filename="../install.py" line="183"/>
+        <location filename="../install.py" line="214"/>
+        <source>{path} is damaged (its key is cut short or not base64): run `sioul-tray setup --share {folder}` to write it again</source>
+        <translation>{path} est endommagé (sa clé est tronquée ou n’est pas en base64) : lancez `sioul-tray setup --share {folder}` pour l’écrire de nouveau</translation>
+    </message>
+    <message>
+        <location filename="../install.py" line="226"/>
         <source>the key kept in {path} does not open {folder}: the folder was sealed again; run `sioul-tray setup --share {folder}`</source>
         <translation>la clé gardée dans {path} n’ouvre pas {folder} : le dossier a été scellé de nouveau ; lancez `sioul-tray setup --share {folder}`</translation>
     </message>
     <message>
-        <location filename="../install.py" line="211"/>
+        <location filename="../install.py" line="255"/>
         <source>another sioul-tray process (pid {pid}) writes this computer&apos;s claims; try again when it has quit</source>
         <translation>un autre processus sioul-tray (pid {pid}) écrit les réservations de cet ordinateur ; réessayez quand il aura quitté</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="70"/>
+        <location filename="../install.py" line="282"/>
+        <source>cannot make {path}: {error}</source>
+        <translation>impossible de créer {path} : {error}</translation>
+    </message>
+    <message>
+        <location filename="../install.py" line="287"/>
+        <source>{path} is not a folder (a link?): remove it</source>
+        <translation>{path} n’est pas un dossier (un lien ?) : supprimez-le</translation>
+    </message>
+    <message>
+        <location filename="../install.py" line="290"/>
+        <source>{path} belongs to another user: it must be this user&apos;s own</source>
+        <translation>{path} appartient à un autre utilisateur : il doit appartenir à cet utilisateur</translation>
+    </message>
+    <message>
+        <location filename="../install.py" line="298"/>
+        <source>{path} is open to other users and cannot be made private: {error}</source>
+        <translation>{path} est ouvert aux autres utilisateurs et ne peut pas être rendu privé : {error}</translation>
+    </message>
+    <message>
+        <location filename="../lease/codec.py" line="76"/>
         <source>not valid: {what} is not a whole number</source>
         <translation>invalide : {what} n’est pas un nombre entier</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="72"/>
+        <location filename="../lease/codec.py" line="78"/>
         <source>not valid: {what} is out of range</source>
         <translation>invalide : {what} est hors limites</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="86"/>
+        <location filename="../lease/codec.py" line="92"/>
         <source>not valid: {what} is not a computer id</source>
         <translation>invalide : {what} n’est pas un identifiant d’ordinateur</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="97"/>
-        <location filename="../lease/lease.py" line="400"/>
+        <location filename="../lease/codec.py" line="103"/>
+        <location filename="../lease/lease.py" line="410"/>
         <source>not valid: not a claim</source>
         <translation>invalide : ce n’est pas une réservation</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="99"/>
+        <location filename="../lease/codec.py" line="105"/>
         <source>not valid: fields are missing</source>
         <translation>invalide : des champs manquent</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="104"/>
+        <location filename="../lease/codec.py" line="110"/>
         <source>not valid: unknown part</source>
         <translation>invalide : partie inconnue</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="106"/>
+        <location filename="../lease/codec.py" line="112"/>
         <source>not valid: the name is not text of a sensible length</source>
         <translation>invalide : le nom n’est pas un texte de longueur raisonnable</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="108"/>
+        <location filename="../lease/codec.py" line="116"/>
         <source>not valid: closed is not true or false</source>
         <translation>invalide : closed n’est ni vrai ni faux</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="110"/>
+        <location filename="../lease/codec.py" line="118"/>
         <source>not valid: forgets is not a small table</source>
         <translation>invalide : forgets n’est pas une petite table</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="151"/>
+        <location filename="../lease/codec.py" line="163"/>
         <source>not valid: the acknowledgement is incomplete</source>
         <translation>non valide : l’accusé de réception est incomplet</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="165"/>
+        <location filename="../lease/codec.py" line="177"/>
         <source>a forgotten computer</source>
         <translation>un ordinateur oublié</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="165"/>
+        <location filename="../lease/codec.py" line="177"/>
         <source>a forgotten seq</source>
         <translation>un seq oublié</translation>
     </message>
@@ -627,112 +677,128 @@ Inactivité lue par : {idle}</translation>
         <translation>impossible de lister le dossier : {error}</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="191"/>
-        <location filename="../lease/folder.py" line="220"/>
+        <location filename="../lease/folder.py" line="171"/>
+        <source>{folder} is a link, not a folder: refused (remove it)</source>
+        <translation>{folder} est un lien, pas un dossier : refusé (supprimez-le)</translation>
+    </message>
+    <message>
+        <location filename="../lease/folder.py" line="176"/>
+        <source>{folder} is not a folder: refused (remove it)</source>
+        <translation>{folder} n’est pas un dossier : refusé (supprimez-le)</translation>
+    </message>
+    <message>
+        <location filename="../lease/folder.py" line="218"/>
+        <location filename="../lease/folder.py" line="247"/>
         <source>a link, not a file</source>
         <translation>un lien, pas un fichier</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="193"/>
+        <location filename="../lease/folder.py" line="220"/>
         <source>a folder, not a file</source>
         <translation>un dossier, pas un fichier</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="164"/>
-        <location filename="../lease/folder.py" line="196"/>
-        <location filename="../lease/folder.py" line="203"/>
-        <location filename="../lease/folder.py" line="228"/>
+        <location filename="../lease/folder.py" line="191"/>
+        <location filename="../lease/folder.py" line="223"/>
+        <location filename="../lease/folder.py" line="230"/>
+        <location filename="../lease/folder.py" line="255"/>
         <source>not a regular file</source>
         <translation>pas un fichier ordinaire</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="230"/>
+        <location filename="../lease/folder.py" line="257"/>
         <source>cannot be read: permission denied</source>
         <translation>illisible : permission refusée</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="231"/>
+        <location filename="../lease/folder.py" line="168"/>
+        <location filename="../lease/folder.py" line="258"/>
         <source>cannot be read: {error}</source>
         <translation>illisible : {error}</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="174"/>
-        <location filename="../lease/folder.py" line="205"/>
+        <location filename="../lease/folder.py" line="201"/>
+        <location filename="../lease/folder.py" line="232"/>
         <source>empty: still syncing</source>
         <translation>vide : synchronisation en cours</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="213"/>
+        <location filename="../lease/folder.py" line="240"/>
         <source>too large ({size} bytes)</source>
         <translation>trop grand ({size} octets)</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="212"/>
+        <location filename="../lease/folder.py" line="239"/>
         <source>grew too large while reading</source>
         <translation>devenu trop grand pendant la lecture</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="104"/>
+        <location filename="../lease/lease.py" line="106"/>
         <source>{computer} is not a computer id: use a-z, 0-9 and _ (1 to 63)</source>
         <translation>{computer} n’est pas un identifiant d’ordinateur : utilisez a-z, 0-9 et _ (de 1 à 63)</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="197"/>
+        <location filename="../lease/lease.py" line="201"/>
         <source>this computer cannot declare itself gone</source>
         <translation>cet ordinateur ne peut pas se déclarer parti lui-même</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="206"/>
+        <location filename="../lease/lease.py" line="210"/>
         <source>no claim of {computer} was ever read here: nothing to forget</source>
         <translation>aucune réservation de {computer} n’a jamais été lue ici : rien à oublier</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="532"/>
+        <location filename="../lease/lease.py" line="472"/>
+        <source>cannot write {path}: {reason}</source>
+        <translation>impossible d’écrire {path} : {reason}</translation>
+    </message>
+    <message>
+        <location filename="../lease/lease.py" line="557"/>
         <source>unknown part {part}: the parts are {parts}</source>
         <translation>partie inconnue {part} : les parties sont {parts}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="345"/>
+        <location filename="../lease/lease.py" line="355"/>
         <source>overlay cannot be read: {error}</source>
         <translation>surcouche illisible : {error}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="273"/>
+        <location filename="../lease/lease.py" line="281"/>
         <source>{file} is missing from the sharing folder: invoices wait until it is back</source>
         <translation>{file} manque dans le dossier de partage : les factures attendent son retour</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="281"/>
+        <location filename="../lease/lease.py" line="289"/>
         <source>{file} cannot be used ({error}): invoices wait until it reads again</source>
         <translation>{file} est inutilisable ({error}) : les factures attendent qu’il se lise de nouveau</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="289"/>
+        <location filename="../lease/lease.py" line="297"/>
         <source>the sharing folder was sealed again by {computer}: join it again with its passphrase</source>
         <translation>le dossier de partage a été scellé de nouveau par {computer} : rejoignez-le de nouveau avec sa phrase secrète</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="411"/>
+        <location filename="../lease/lease.py" line="421"/>
         <source>does not match its file name</source>
         <translation>ne correspond pas à son nom de fichier</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="433"/>
+        <location filename="../lease/lease.py" line="453"/>
         <source>copied from another part ({file})</source>
         <translation>copiée d’une autre partie ({file})</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="434"/>
+        <location filename="../lease/lease.py" line="454"/>
         <source>copied from another name ({file})</source>
         <translation>copiée d’un autre nom ({file})</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="229"/>
+        <location filename="../lease/machine.py" line="258"/>
         <source>stale copy: seq {seq}, already read seq {known}</source>
         <translation>copie périmée : seq {seq}, seq {known} déjà lu</translation>
     </message>
     <message numerus="yes">
-        <location filename="../lease/machine.py" line="353"/>
+        <location filename="../lease/machine.py" line="382"/>
         <source>this computer&apos;s claim has no room to declare {computer} gone: %n computers are declared gone already</source>
         <translation>
             <numerusform>la réservation de cet ordinateur n’a plus de place pour déclarer {computer} parti : %n ordinateur est déjà déclaré parti</numerusform>
@@ -740,33 +806,41 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="507"/>
+        <location filename="../lease/machine.py" line="497"/>
+        <source>another computer writes this computer&apos;s claims ({computer}): its configuration was copied from this one; there, remove the file named computer in its configuration folder and run setup again</source>
+        <translation>un autre ordinateur écrit les réservations de cet ordinateur ({computer}) : sa configuration a été copiée de celle-ci ; sur celui-là, supprimez le fichier nommé computer de son dossier de configuration et relancez setup</translation>
+    </message>
+    <message>
+        <location filename="../lease/machine.py" line="561"/>
         <source>this computer&apos;s clock reads {clock}, not a time between 1970 and 2514: set it</source>
         <translation>l’horloge de cet ordinateur indique {clock}, pas une heure entre 1970 et 2514 : réglez-la</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="519"/>
+        <location filename="../lease/machine.py" line="573"/>
         <source>active must be a time between 1970 and 2514, not {active}</source>
         <translation>active doit être une heure entre 1970 et 2514, pas {active}</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="531"/>
+        <location filename="../lease/machine.py" line="585"/>
         <source>wrote must be a whole number from 0 to {top}, not {wrote}</source>
         <translation>wrote doit être un nombre entier de 0 à {top}, pas {wrote}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="454"/>
+        <location filename="../lease/lease.py" line="479"/>
         <source>the sharing folder {folder} is missing</source>
         <translation>le dossier de partage {folder} est absent</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="463"/>
-        <location filename="../share/seal.py" line="353"/>
+        <location filename="../install.py" line="69"/>
+        <location filename="../install.py" line="140"/>
+        <location filename="../install.py" line="176"/>
+        <location filename="../lease/lease.py" line="488"/>
+        <location filename="../share/seal.py" line="403"/>
         <source>cannot write {path}: {error}</source>
         <translation>impossible d’écrire {path} : {error}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="473"/>
+        <location filename="../lease/lease.py" line="498"/>
         <source>overlay cannot be written: {error}</source>
         <translation>impossible d’écrire la surcouche : {error}</translation>
     </message>
@@ -781,157 +855,198 @@ Inactivité lue par : {idle}</translation>
         <translation>{file} est endommagé : {what} n’est pas en base64</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="39"/>
+        <location filename="../commands.py" line="40"/>
         <source>SIOUL_PASSPHRASE is empty</source>
         <translation>SIOUL_PASSPHRASE est vide</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="43"/>
+        <location filename="../commands.py" line="44"/>
         <source>no passphrase: set SIOUL_PASSPHRASE, or run setup in a terminal</source>
         <translation>pas de phrase secrète : définissez SIOUL_PASSPHRASE, ou lancez setup dans un terminal</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="47"/>
-        <location filename="../share/seal.py" line="164"/>
+        <location filename="../commands.py" line="48"/>
+        <location filename="../share/seal.py" line="181"/>
         <location filename="../tray/setup.py" line="63"/>
         <source>the passphrase is empty</source>
         <translation>la phrase secrète est vide</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="49"/>
+        <location filename="../commands.py" line="50"/>
         <location filename="../tray/setup.py" line="76"/>
         <source>the two passphrases differ; nothing was changed</source>
         <translation>les deux phrases secrètes diffèrent ; rien n’a été changé</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="57"/>
+        <location filename="../commands.py" line="58"/>
+        <source>no passphrase given; nothing was changed</source>
+        <translation>aucune phrase secrète saisie ; rien n’a été changé</translation>
+    </message>
+    <message>
+        <location filename="../commands.py" line="67"/>
+        <source>the passphrase is not valid text (UTF-8); nothing was changed</source>
+        <translation>la phrase secrète n’est pas un texte valide (UTF-8) ; rien n’a été changé</translation>
+    </message>
+    <message>
+        <location filename="../commands.py" line="74"/>
+        <source>--share needs the path of a folder your sync tool syncs</source>
+        <translation>--share demande le chemin d’un dossier que votre outil de synchronisation synchronise</translation>
+    </message>
+    <message>
+        <location filename="../commands.py" line="120"/>
+        <location filename="../commands.py" line="126"/>
         <source>{folder} is not a folder</source>
         <translation>{folder} n’est pas un dossier</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="61"/>
+        <location filename="../commands.py" line="129"/>
         <location filename="../tray/setup.py" line="67"/>
         <source>{folder} does not exist: choose a folder your sync tool syncs</source>
         <translation>{folder} n’existe pas : choisissez un dossier que votre outil de synchronisation synchronise</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="296"/>
-        <location filename="../share/seal.py" line="329"/>
+        <location filename="../commands.py" line="136"/>
+        <source>cannot make {folder}: {error}</source>
+        <translation>impossible de créer {folder} : {error}</translation>
+    </message>
+    <message>
+        <location filename="../share/seal.py" line="346"/>
+        <location filename="../share/seal.py" line="379"/>
         <source>{path} exists already: join it with its passphrase</source>
         <translation>{path} existe déjà : rejoignez-le avec sa phrase secrète</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="196"/>
+        <location filename="../share/seal.py" line="222"/>
         <source>the salt</source>
         <translation>le sel</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="202"/>
+        <location filename="../share/seal.py" line="122"/>
+        <source>the passphrase is not valid text (UTF-8)</source>
+        <translation>la phrase secrète n’est pas un texte valide (UTF-8)</translation>
+    </message>
+    <message>
+        <location filename="../share/seal.py" line="186"/>
+        <source>the passphrase is too short: use at least {n} characters (a few words are easy to remember)</source>
+        <translation>la phrase secrète est trop courte : utilisez au moins {n} caractères (quelques mots se retiennent facilement)</translation>
+    </message>
+    <message>
+        <location filename="../share/seal.py" line="228"/>
         <source>{path} is damaged: unknown key derivation</source>
         <translation>{path} est endommagé : dérivation de clé inconnue</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="206"/>
-        <source>{path} is damaged: absurd key derivation cost</source>
-        <translation>{path} est endommagé : coût de dérivation de clé absurde</translation>
+        <location filename="../share/seal.py" line="238"/>
+        <source>{path} asks for a key derivation this version does not make (scrypt n=2^{cost}, r={r}, p={p}): refused</source>
+        <translation>{path} demande une dérivation de clé que cette version ne fait pas (scrypt n=2^{cost}, r={r}, p={p}) : refusé</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="209"/>
+        <location filename="../share/seal.py" line="246"/>
         <source>the check value</source>
         <translation>la valeur de contrôle</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="211"/>
+        <location filename="../share/seal.py" line="250"/>
+        <source>{path} is damaged: the salt or the check value is cut short</source>
+        <translation>{path} est endommagé : le sel ou la valeur de contrôle est tronqué</translation>
+    </message>
+    <message>
+        <location filename="../share/seal.py" line="261"/>
         <source>wrong passphrase for {folder}</source>
         <translation>mauvaise phrase secrète pour {folder}</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="213"/>
+        <location filename="../share/seal.py" line="263"/>
         <source>the nonce</source>
         <translation>le nonce</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="214"/>
+        <location filename="../share/seal.py" line="264"/>
         <source>the wrapped key</source>
         <translation>la clé enveloppée</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="222"/>
+        <location filename="../share/seal.py" line="272"/>
         <source>{path} is damaged: the passphrase fits but the key does not open</source>
         <translation>{path} est endommagé : la phrase secrète convient mais la clé ne s’ouvre pas</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="247"/>
+        <location filename="../share/seal.py" line="297"/>
         <source>the key kept on this computer does not open {folder}</source>
         <translation>la clé gardée sur cet ordinateur n’ouvre pas {folder}</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="262"/>
+        <location filename="../share/seal.py" line="312"/>
         <source>truncated: still syncing or damaged</source>
         <translation>tronqué : synchronisation en cours ou fichier endommagé</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="265"/>
+        <location filename="../share/seal.py" line="315"/>
         <source>not a Sioul claim</source>
         <translation>pas une réservation Sioul</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="268"/>
+        <location filename="../share/seal.py" line="318"/>
         <source>made by a newer version of sioul-tray</source>
         <translation>fait par une version plus récente de sioul-tray</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="270"/>
+        <location filename="../share/seal.py" line="320"/>
         <source>unknown claim format {version}</source>
         <translation>format de réservation inconnu {version}</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="272"/>
+        <location filename="../share/seal.py" line="322"/>
         <source>sealed with another key (another sharing folder&apos;s seal)</source>
         <translation>scellé avec une autre clé (le sceau d’un autre dossier de partage)</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="279"/>
+        <location filename="../share/seal.py" line="329"/>
         <source>damaged or still syncing</source>
         <translation>endommagé ou synchronisation en cours</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="291"/>
+        <location filename="../share/seal.py" line="341"/>
         <source>{path} is damaged or still arriving: wait for the sync to bring it whole, then join the folder; it is never sealed over</source>
         <translation>{path} est endommagé ou encore en cours d’arrivée : attendez que la synchronisation l’apporte en entier, puis rejoignez le dossier ; il n’est jamais scellé par-dessus</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="301"/>
+        <location filename="../share/seal.py" line="351"/>
         <source>{folder} holds claims but no {file}: the sync has not brought the seal yet; wait for it, then join the folder</source>
         <translation>{folder} contient des réservations mais pas de {file} : la synchronisation n’a pas encore apporté le sceau ; attendez-le, puis rejoignez le dossier</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="376"/>
+        <location filename="../share/seal.py" line="426"/>
         <source>{folder} has no {file}: it is not a Sioul sharing folder yet</source>
         <translation>{folder} n’a pas de {file} : ce n’est pas encore un dossier de partage Sioul</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="386"/>
+        <location filename="../share/seal.py" line="436"/>
         <source>{path} is damaged: too large</source>
         <translation>{path} est endommagé : trop grand</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="392"/>
+        <location filename="../share/seal.py" line="440"/>
+        <source>{path} is empty: the sync may still be bringing it (wait a minute); if it stays empty, a setup that failed left it: remove it, then set up again</source>
+        <translation>{path} est vide : la synchronisation est peut-être encore en train de l’apporter (attendez une minute) ; s’il reste vide, c’est une configuration échouée qui l’a laissé : supprimez-le, puis configurez de nouveau</translation>
+    </message>
+    <message>
+        <location filename="../share/seal.py" line="450"/>
         <source>{path} is damaged: not a Sioul seal</source>
         <translation>{path} est endommagé : ce n’est pas un sceau Sioul</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="395"/>
+        <location filename="../share/seal.py" line="453"/>
         <source>{path} is damaged: no version</source>
         <translation>{path} est endommagé : pas de version</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="399"/>
+        <location filename="../share/seal.py" line="457"/>
         <source>{path} was made by a newer version of sioul-tray: update this one</source>
         <translation>{path} a été fait par une version plus récente de sioul-tray : mettez celle-ci à jour</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="404"/>
+        <location filename="../share/seal.py" line="462"/>
         <source>{path} is damaged: {key} is missing</source>
         <translation>{path} est endommagé : {key} manque</translation>
     </message>

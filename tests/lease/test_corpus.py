@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from sioul_tray.errors import SioulError
 from sioul_tray.lease import Claim, Lease, codec
 from sioul_tray.lease import folder as folder_module
 from sioul_tray.share import Share
@@ -504,3 +505,81 @@ def test_stale_copy_is_ignored_not_adopted_by_state(scene: Scene) -> None:
     claims = {c.computer: c for c in scene.reader.claims(PART)}
     assert claims["alpha"].seq == newest
     assert any("stale copy" in r for n, r in scene.reader.problems(PART) if n == "alpha.lease")
+
+
+# -- found by the hostile-input review (issue: hostile input and faults) ----------------------
+
+
+def test_thousands_of_damaged_files_cost_a_read_linear_work(
+    scene: Scene, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Files holding the seal's key id and random bytes: each is reported damaged, and a read
+    opens each once, plus a bounded number of tries to explain some of them (it was every
+    damaged file against every name: 1000 files took 1.7 s, 10,000 took 80 s)."""
+    header = good(scene)[:HEADER_SIZE]
+    n = 1000
+    for i in range(n):
+        scene.put(f"j{i}.lease", header + _rand(i, 120))
+    calls = 0
+    real = Share.unseal
+
+    def counted(self: Share, relpath: str, data: bytes) -> bytes:
+        nonlocal calls
+        calls += 1
+        return real(self, relpath, data)
+
+    monkeypatch.setattr(Share, "unseal", counted)
+    fresh = Lease(scene.share, "fresh", name="Fresh", clock=scene.clock)
+    assert fresh.look(PART).computer == "bravo"
+    damaged = [name for name, why in fresh.problems(PART) if "damaged" in why]
+    assert len(damaged) == n
+    assert calls <= 2 * n + 16 * 256 * 2 + 10, calls
+    calls = 0
+    fresh.look(PART)  # the same bytes again: nothing is opened twice
+    assert calls <= 10, calls
+
+
+def test_a_part_folder_that_is_a_link_is_refused(scene: Scene, tmp_path: Path) -> None:
+    """Sync tools carry links: `leases/invoices -> /etc` must be neither listed nor written."""
+    elsewhere = tmp_path / "etc"
+    elsewhere.mkdir()
+    (elsewhere / "passwd").write_text("root:x:0:0")
+    invoices = part_folder(scene.share, "invoices")
+    for f in invoices.iterdir():
+        f.unlink()
+    invoices.rmdir()
+    invoices.symlink_to(elsewhere)
+    for lease in (scene.reader, Lease(scene.share, "fresh", name="Fresh", clock=scene.clock)):
+        assert lease.claims("invoices") == [] or all(
+            c.computer in ("alpha", "bravo") for c in lease.claims("invoices")
+        )
+        (problem,) = lease.problems("invoices")
+        assert "leases/invoices is a link" in problem[1]
+        with pytest.raises(SioulError, match="is a link"):
+            lease.renew("invoices")
+    assert sorted(p.name for p in elsewhere.iterdir()) == ["passwd"]  # nothing written there
+    assert scene.reader.look(PART).computer == "bravo"  # the other part reads as before
+
+
+def test_a_name_with_escape_sequences_reaches_no_terminal(scene: Scene) -> None:
+    place = bad_field(2, "\x1b]0;owned\x07\x1b[2JZed\r\n")
+    place(scene)
+    zed = next(c for c in scene.reader.claims(PART) if c.computer == "zed")
+    assert zed.name.isprintable() and "owned" in zed.name and "Zed" in zed.name
+    assert scene.reader.problems(PART) == []
+
+
+def test_another_installation_with_this_id_stops_invoices_here(scene: Scene) -> None:
+    """A copied configuration: two computers write one id's claims. Each would think it keeps
+    invoices; the one that sees a claim of its id it did not write says so and does not act."""
+    clock = scene.clock
+    me = Lease(scene.share, "twin", name="Twin", clock=clock)
+    for _ in range(3):
+        me.renew("invoices", take=True)
+        clock.advance(60)
+    copy = Lease(scene.share, "twin", name="Twin's copy", clock=clock)
+    copy.renew("invoices")
+    k = me.renew("invoices")
+    assert not k.acting and k.blocked is not None and "copied" in k.blocked
+    assert any("another computer writes this computer's claims" in r
+               for _, r in me.problems("invoices"))  # fmt: skip

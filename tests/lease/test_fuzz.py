@@ -290,7 +290,7 @@ claims = st.builds(
     Claim,
     computer=ids,
     part=st.sampled_from(sorted(PARTS)),
-    name=st.text(max_size=64),
+    name=st.text(max_size=64).map(codec.short_name),  # as a writer makes it
     seq=counts,
     since=times,
     renewed=times,
@@ -311,6 +311,16 @@ def test_a_claim_survives_sealing_unchanged(claim: Claim, old_size: int | None) 
     assert codec.decode(KEY.unseal(path, sealed)) == claim
     # Every write changes the size: sync tools comparing size and mtime see the rewrite.
     assert len(sealed) != old_size
+
+
+@PURE
+@given(claim=claims, name=st.text(max_size=64))
+def test_any_name_reads_printable(claim: Claim, name: str) -> None:
+    """What another computer wrote as its name is shown, never obeyed by a terminal."""
+    path = relpath(claim.part, f"{claim.computer}.lease")
+    text = codec.encode(dataclasses.replace(claim, name=name))
+    read = codec.decode(KEY.unseal(path, KEY.seal(path, text.encode())))
+    assert read.name.isprintable() and len(read.name) == len(name)
 
 
 long_ids = st.text(ID_CHARS, min_size=63, max_size=63)

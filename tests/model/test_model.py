@@ -95,3 +95,19 @@ def test_the_model_assumes_late_files_arrive() -> None:
     report = explore(2, 5, alphabet=no_arrival)
     assert report.violation is not None
     assert any("sets the folder up again" in line for line in report.violation)
+
+
+def test_the_canonical_form_holds_all_a_machine_knows() -> None:
+    """A state merged with another must not differ in anything the machine decides on: every
+    attribute a Machine has is in its canonical form, but those fixed for its life or shown."""
+    import inspect
+    import re
+
+    from sioul_tray.lease.machine import Machine
+
+    from . import world
+
+    form = inspect.getsource(world._machine)
+    machine = Machine("invoices", "aa", "aa", created=True)
+    left_out = {name for name in vars(machine) if not re.search(rf"\bm\.{name}\b", form)}
+    assert left_out == world.UNJUDGED

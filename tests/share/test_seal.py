@@ -32,23 +32,23 @@ def test_the_seal_is_plain_json_without_the_secret(folder: Path) -> None:
 
 
 def test_create_never_overwrites(folder: Path) -> None:
-    Share.create(folder, "first", "aa", cost=10)
+    Share.create(folder, "first passphrase", "aa", cost=10)
     before = (folder / SEAL_NAME).read_bytes()
     with pytest.raises(FileExistsError):
-        Share.create(folder, "second", "bb", cost=10)
+        Share.create(folder, "second passphrase", "bb", cost=10)
     with pytest.raises(SealExists):
-        Share.create(folder, "second", "bb", cost=10)
+        Share.create(folder, "second passphrase", "bb", cost=10)
     assert (folder / SEAL_NAME).read_bytes() == before
 
 
 def test_a_wrong_passphrase_is_said_as_such(folder: Path) -> None:
-    Share.create(folder, "right", "aa", cost=10)
+    Share.create(folder, "the right one", "aa", cost=10)
     with pytest.raises(WrongPassphrase, match="wrong passphrase"):
         Share.open(folder, "wrong")
 
 
 def test_a_wrong_cached_key_is_said_as_such(folder: Path) -> None:
-    Share.create(folder, "right", "aa", cost=10)
+    Share.create(folder, "the right one", "aa", cost=10)
     with pytest.raises(WrongPassphrase):
         Share.unlock(folder, os.urandom(32))
 
@@ -73,10 +73,10 @@ def edit_seal(folder: Path, change: dict[str, object]) -> None:
 def test_a_damaged_seal_is_not_a_wrong_passphrase(
     folder: Path, change: dict[str, object], words: str
 ) -> None:
-    Share.create(folder, "right", "aa", cost=10)
+    Share.create(folder, "the right one", "aa", cost=10)
     edit_seal(folder, change)
     with pytest.raises(SealDamaged, match=words):
-        Share.open(folder, "right")
+        Share.open(folder, "the right one")
 
 
 @pytest.mark.parametrize("content", [b"", b"{", b"[]", b"\xff\xfe", b"x" * 70000])
@@ -107,7 +107,7 @@ def test_claims_are_bound_to_their_path_and_key(share: Share, tmp_path: Path) ->
         share.unseal("leases/medicines/aa.lease", sealed)
     other_folder = tmp_path / "other"
     other_folder.mkdir()
-    other = Share.create(other_folder, "x", "zz", cost=10)
+    other = Share.create(other_folder, "another passphrase", "zz", cost=10)
     with pytest.raises(Unreadable, match="another key"):
         other.unseal("leases/invoices/aa.lease", sealed)
 

@@ -36,7 +36,7 @@ class Present:
 
 folder = Path(sys.argv[1])
 folder.mkdir(parents=True)
-lease = Lease(Share.create(folder, "pass", "home_pc", cost=10), "home_pc", name="Home PC")
+lease = Lease(Share.create(folder, "a passphrase", "home_pc", cost=10), "home_pc", name="Home PC")
 app = QApplication([])
 install_language(app)
 controller = Controller(lease, "home_pc", folder, Present(), folder.parent / "state")

@@ -50,7 +50,7 @@ def test_wrong_passphrase_or_mismatch_changes_nothing(inst: Installation, tmp_pa
         setup.join_or_create(inst, folder, "one", "two")
     assert not (folder / "sioul.seal").exists() and inst.share_folder() is None
     folder.mkdir()
-    Share.create(folder, "right", "first_pc")
+    Share.create(folder, "the right one", "first_pc")
     seal = (folder / "sioul.seal").read_bytes()
     with pytest.raises(WrongPassphrase):
         setup.join_or_create(inst, folder, "wrong", None)
@@ -64,7 +64,7 @@ def test_window_says_create_or_join_and_reports_a_wrong_passphrase(
 ) -> None:
     folder = tmp_path / "share"
     folder.mkdir()
-    Share.create(folder, "right", "first_pc")
+    Share.create(folder, "the right one", "first_pc")
     window = setup.SetupWindow(inst)
     qtbot.addWidget(window)
     window.folder.setText(str(folder))
@@ -73,7 +73,7 @@ def test_window_says_create_or_join_and_reports_a_wrong_passphrase(
     window.accept()
     assert window.made is None and "Nothing was changed" in window.error.text()
     assert inst.share_folder() is None
-    window.passphrase.setText("right")
+    window.passphrase.setText("the right one")
     window.accept()
     assert window.made == "joined" and inst.share_folder() == folder
     fresh = setup.SetupWindow(Installation(tmp_path / "other"))

@@ -1,0 +1,345 @@
+"""Hostile input and faults, as a hostile user or folder member would try them.
+
+Each case is one the hostile-input review reproduced against the installed program: a clear
+message and nothing lost, or nothing let in. Real processes and real folders where a person would
+have them; a patched write only for a full disk (a tmpfs needs root).
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sioul_tray.errors import SealDamaged, SioulError
+from sioul_tray.install import Installation
+from sioul_tray.share import SEAL_NAME, Share
+from tests.helpers import python_env
+from tests.test_cli import PASS, cli, ok
+
+
+def one_line_error(done: subprocess.CompletedProcess[str], words: str) -> None:
+    """Exit non-zero with one line on stderr, ours, saying `words`: never a traceback."""
+    assert done.returncode != 0, done.stdout
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("sioul-tray:"), done.stderr
+    assert words in lines[0], lines[0]
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    made = tmp_path / "Sync" / "Sioul"
+    made.parent.mkdir()
+    return made
+
+
+# -- 1. the computer id file ------------------------------------------------------------------
+
+
+def test_an_empty_id_file_is_replaced_not_looped_on(tmp_path: Path, folder: Path) -> None:
+    home = tmp_path / "home"
+    (home / "config").mkdir(parents=True)
+    (home / "config" / "computer").write_text("")  # a first setup killed mid-write
+    done = ok(cli(home, "setup", "--share", str(folder), passphrase=PASS))
+    made = (home / "config" / "computer").read_text().strip()
+    assert made and f"this computer is {made}" in done
+    ok(cli(home, "look"))
+
+
+def test_a_damaged_id_file_is_named(tmp_path: Path, folder: Path) -> None:
+    home = tmp_path / "home"
+    (home / "config").mkdir(parents=True)
+    (home / "config" / "computer").write_text("Not An Id!\n")
+    done = cli(home, "setup", "--share", str(folder), passphrase=PASS)
+    one_line_error(done, str(home / "config" / "computer"))
+    assert "remove that file" in done.stderr
+    assert not folder.exists() or not (folder / SEAL_NAME).exists()
+
+
+# -- 2. a full disk during setup ----------------------------------------------------------
+
+
+def test_a_full_disk_leaves_no_seal(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder.mkdir()
+    real = os.write
+
+    def full(fd: int, data: bytes) -> int:
+        if len(data) > 200:  # the seal's document; smaller writes pass
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real(fd, data)
+
+    monkeypatch.setattr(os, "write", full)
+    with pytest.raises(SioulError, match=r"cannot write .*sioul\.seal: No space left on device"):
+        Share.create(folder, PASS, "aa", cost=10)
+    monkeypatch.undo()
+    assert sorted(p.name for p in folder.iterdir()) == []  # no seal, no temporary
+    Share.create(folder, PASS, "aa", cost=10)  # and the folder can still be set up
+
+
+def test_an_empty_seal_says_what_to_do(tmp_path: Path, folder: Path) -> None:
+    folder.mkdir()
+    (folder / SEAL_NAME).write_bytes(b"")  # left by an older version on a full disk
+    done = cli(tmp_path / "home", "setup", "--share", str(folder), passphrase=PASS)
+    one_line_error(done, "is empty: the sync may still be bringing it")
+    assert (folder / SEAL_NAME).read_bytes() == b""
+
+
+# -- 5. the key cache ------------------------------------------------------------------------
+
+
+def test_the_key_cache_is_private_whatever_the_umask(tmp_path: Path, folder: Path) -> None:
+    home = tmp_path / "home"
+    old = os.umask(0)
+    try:
+        ok(cli(home, "setup", "--share", str(folder), passphrase=PASS))
+    finally:
+        os.umask(old)
+    for d in (home / "config", home / "config" / "keys", home / "state"):
+        assert stat.S_IMODE(d.stat().st_mode) == 0o700, d
+    (key,) = (home / "config" / "keys").iterdir()
+    assert stat.S_IMODE(key.stat().st_mode) == 0o600
+
+
+def test_a_link_planted_in_an_open_keys_folder_reads_nothing(tmp_path: Path, folder: Path) -> None:
+    home = tmp_path / "home"
+    ok(cli(home, "setup", "--share", str(folder), passphrase=PASS))
+    keys = home / "config" / "keys"
+    (key,) = keys.iterdir()
+    keys.chmod(0o777)  # as an older version left it under umask 000
+    trap = tmp_path / "stolen"
+    trap.write_bytes(b"")
+    (keys / f".~{key.name}.tmp").symlink_to(trap)  # the fixed name the older version used
+    key.write_bytes(key.read_bytes().splitlines()[0] + b"\n")  # an old key file: rewritten
+    ok(cli(home, "look"))
+    assert trap.read_bytes() == b""
+    assert stat.S_IMODE(keys.stat().st_mode) == 0o700  # tightened
+
+
+# -- 7. a planted seal's cost --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("kdf", "words"),
+    [({"log2n": 22, "r": 32}, r"n=2\^22, r=32"), ({"log2n": 18, "p": 16}, "p=16")],
+)
+def test_a_seal_that_asks_a_ruinous_key_derivation_is_refused(
+    folder: Path, kdf: dict[str, int], words: str
+) -> None:
+    folder.mkdir()
+    Share.create(folder, PASS, "aa", cost=10)
+    doc = json.loads((folder / SEAL_NAME).read_text())
+    doc["kdf"].update(kdf)
+    (folder / SEAL_NAME).write_text(json.dumps(doc))
+    with pytest.raises(SealDamaged, match=words):
+        Share.open(folder, PASS)
+
+
+# -- 8. tracebacks ------------------------------------------------------------------------
+
+
+def test_a_passphrase_that_is_not_text(tmp_path: Path, folder: Path) -> None:
+    env = python_env(SIOUL_TRAY_HOME=str(tmp_path / "home"))
+    env_bytes = {k.encode(): v.encode("utf-8", "surrogateescape") for k, v in env.items()}
+    env_bytes[b"SIOUL_PASSPHRASE"] = b"caf\xe9 au lait"  # Latin-1, not UTF-8
+    done = subprocess.run(
+        [sys.executable, "-m", "sioul_tray.cli", "setup", "--share", str(folder)],
+        capture_output=True, text=True, timeout=120, env=env_bytes,  # type: ignore[arg-type]
+    )  # fmt: skip
+    one_line_error(done, "not valid text")
+    assert not (folder / SEAL_NAME).exists()
+
+
+def test_ctrl_d_at_the_passphrase_prompt(
+    tmp_path: Path, folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sioul_tray import cli as cli_module
+    from sioul_tray import commands
+
+    def eof(prompt: str) -> str:
+        raise EOFError
+
+    monkeypatch.setattr(commands.getpass, "getpass", eof)
+    monkeypatch.setattr(commands.sys.stdin, "isatty", lambda: True, raising=False)
+    monkeypatch.setenv("SIOUL_TRAY_HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("SIOUL_PASSPHRASE", raising=False)
+    assert cli_module.main(["setup", "--share", str(folder)]) == 1
+    assert not (folder / SEAL_NAME).exists()
+
+
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [
+        (b'{"share": "caf\xe9"}', "not JSON"),
+        (b"[" * 100_000 + b"]" * 100_000, "not JSON"),
+        (json.dumps({"share": "/tmp/a\0b"}).encode(), "NUL"),
+    ],
+    ids=["not-utf8", "nested-100k", "nul-in-path"],
+)
+def test_damaged_settings_are_named(tmp_path: Path, content: bytes, words: str) -> None:
+    home = tmp_path / "home"
+    (home / "config").mkdir(parents=True)
+    (home / "config" / "settings.json").write_bytes(content)
+    one_line_error(cli(home, "look"), words)
+
+
+def test_a_deeply_nested_seal_is_damaged(tmp_path: Path, folder: Path) -> None:
+    folder.mkdir()
+    (folder / SEAL_NAME).write_bytes(b"[" * 20_000 + b"]" * 20_000)  # within the 64 KB read
+    one_line_error(cli(tmp_path / "h", "setup", "--share", str(folder), passphrase=PASS), "damaged")
+
+
+@pytest.mark.parametrize("var", ["--lang", "LANG", "LANGUAGE", "SIOUL_TRAY_LANG"])
+def test_a_300_character_language_is_english(tmp_path: Path, var: str) -> None:
+    long = "f" * 300
+    if var == "--lang":
+        done = cli(tmp_path, "--lang", long, "--version")
+    else:
+        env = python_env(**{var: long}, SIOUL_TRAY_HOME=str(tmp_path))
+        if var != "SIOUL_TRAY_LANG":
+            del env["SIOUL_TRAY_LANG"]  # the tests' English would come first
+        done = subprocess.run(
+            [sys.executable, "-m", "sioul_tray.cli", "--version"], capture_output=True,
+            text=True, timeout=60, env=env,
+        )  # fmt: skip
+    assert done.returncode == 0 and "sioul-tray" in done.stdout, done.stderr
+
+
+# -- 9. silent successes ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("share", ["", "   "])
+def test_an_empty_share_is_refused(tmp_path: Path, share: str) -> None:
+    done = cli(tmp_path / "home", "setup", "--share", share, passphrase=PASS)
+    one_line_error(done, "--share needs the path of a folder")
+    assert not list(Path.cwd().glob(SEAL_NAME))
+
+
+def test_moving_to_another_folder_closes_the_claims_left(tmp_path: Path) -> None:
+    first, second = tmp_path / "first", tmp_path / "second"
+    home = tmp_path / "home"
+    ok(cli(home, "setup", "--share", str(first), passphrase=PASS))
+    ok(cli(home, "renew"))
+    moved = ok(cli(home, "setup", "--share", str(second), passphrase=PASS))
+    assert f"Closed this computer's claims in {first}" in moved
+    other = Installation(tmp_path / "other")
+    other.update_settings(share=str(first))
+    other.remember_key(Share.open(first, PASS))
+    claims = other.lease().claims("invoices")
+    assert claims and all(c.closed for c in claims)
+
+
+def test_a_state_that_cannot_be_written_is_said(tmp_path: Path, folder: Path) -> None:
+    home = tmp_path / "home"
+    ok(cli(home, "setup", "--share", str(folder), passphrase=PASS))
+    ok(cli(home, "renew"))
+    (state,) = (home / "state").glob("lease-*.state")
+    state.unlink()
+    state.mkdir()  # a folder where the state file should be
+    done = cli(home, "renew")
+    assert done.returncode == 0 and "Traceback" not in done.stderr
+    assert "sioul-tray: warning:" in done.stderr and str(state) in done.stderr
+
+
+@pytest.mark.parametrize("weak", ["x", "        ", "short"])
+def test_a_weak_passphrase_is_refused_when_creating(
+    tmp_path: Path, folder: Path, weak: str
+) -> None:
+    done = cli(tmp_path / "home", "setup", "--share", str(folder), passphrase=weak)
+    one_line_error(done, "too short")
+    assert not (folder / SEAL_NAME).exists()
+
+
+def test_one_passphrase_in_two_spellings_opens(folder: Path) -> None:
+    folder.mkdir()
+    composed, decomposed = "caf\u00e9 au lait", "cafe\u0301 au lait"
+    Share.create(folder, decomposed, "aa", cost=10)
+    Share.open(folder, composed)
+    Share.open(folder, decomposed)
+
+
+def test_a_seal_made_before_spellings_were_unified_still_opens(
+    folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sioul_tray.share import seal
+
+    folder.mkdir()
+    decomposed = "cafe\u0301 au lait"
+    monkeypatch.setattr(seal, "_nfc", lambda text: text)  # as the version before made it
+    Share.create(folder, decomposed, "aa", cost=10)
+    monkeypatch.undo()
+    Share.open(folder, decomposed)
+
+
+# -- 10. unclear messages -----------------------------------------------------------------
+
+
+def test_a_share_under_a_file_names_the_file(tmp_path: Path) -> None:
+    afile = tmp_path / "afile"
+    afile.write_text("")
+    done = cli(tmp_path / "home", "setup", "--share", str(afile / "sub"), passphrase=PASS)
+    one_line_error(done, f"{afile} is not a folder")
+
+
+@pytest.mark.parametrize("content", [b"", b"c2hvcnQ=\n"], ids=["empty", "short"])
+def test_a_damaged_key_file_is_not_a_new_seal(tmp_path: Path, folder: Path, content: bytes) -> None:
+    home = tmp_path / "home"
+    ok(cli(home, "setup", "--share", str(folder), passphrase=PASS))
+    (key,) = (home / "config" / "keys").iterdir()
+    key.write_bytes(content)
+    done = cli(home, "look")
+    one_line_error(done, "is damaged (its key is cut short")
+    assert "sealed again" not in done.stderr
+
+
+def test_an_empty_salt_is_a_damaged_seal(folder: Path) -> None:
+    folder.mkdir()
+    Share.create(folder, PASS, "aa", cost=10)
+    doc = json.loads((folder / SEAL_NAME).read_text())
+    doc["kdf"]["salt"] = ""
+    (folder / SEAL_NAME).write_text(json.dumps(doc))
+    with pytest.raises(SealDamaged, match="cut short"):
+        Share.open(folder, PASS)
+
+
+def test_a_seal_of_version_minus_one_is_damaged(folder: Path) -> None:
+    folder.mkdir()
+    Share.create(folder, PASS, "aa", cost=10)
+    doc = json.loads((folder / SEAL_NAME).read_text())
+    doc["version"] = -1
+    (folder / SEAL_NAME).write_text(json.dumps(doc))
+    with pytest.raises(SealDamaged, match="no version"):
+        Share.open(folder, PASS)
+
+
+def test_close_tries_every_part_and_says_each_failure(
+    tmp_path: Path,
+    folder: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from sioul_tray import cli as cli_module
+    from sioul_tray.lease import lease as lease_module
+
+    home = tmp_path / "home"
+    ok(cli(home, "setup", "--share", str(folder), passphrase=PASS))
+    ok(cli(home, "renew"))
+    real = lease_module.write_atomic
+
+    def read_only_medicines(path: Path, data: bytes, **kw: bool) -> None:
+        if path.parent.name == "medicines":  # as if that folder were read-only
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(path))
+        real(path, data, **kw)
+
+    monkeypatch.setattr(lease_module, "write_atomic", read_only_medicines)
+    monkeypatch.setenv("SIOUL_TRAY_HOME", str(home))
+    assert cli_module.main(["close"]) == 1
+    out, err = capsys.readouterr()
+    assert "Closed: invoices" in out
+    (line,) = err.strip().splitlines()
+    assert line.startswith("sioul-tray:") and "medicines" in line and "Permission denied" in line
