@@ -144,7 +144,7 @@ def _leave_previous(inst: Installation, folder: Path, out: TextIO) -> None:
         previous = inst.share_folder()
         if previous is None or previous.absolute() == folder:
             return
-        lease = inst.lease()
+        lease = inst.lease(verify=True)
     except SioulError:
         return  # nothing readable to close there (moved, sealed again, never joined)
     try:
@@ -228,7 +228,7 @@ def _tray_view(inst: Installation) -> dict[str, Any] | None:
 
 
 def cmd_look(args: argparse.Namespace, inst: Installation, out: TextIO) -> int:
-    lease = inst.lease()
+    lease = inst.lease(verify=True)
     keepers = {part: lease.look(part) for part in _parts(args.part)}
     tray = _tray_view(inst)
     if args.json:
@@ -275,7 +275,7 @@ def claim_json(claim: Claim) -> dict[str, Any]:
 
 
 def cmd_claims(args: argparse.Namespace, inst: Installation, out: TextIO) -> int:
-    lease = inst.lease()
+    lease = inst.lease(verify=True)
     parts = _parts(args.part)
     claims = {part: lease.claims(part) for part in parts}
     problems = [(part, name, why) for part in parts for name, why in lease.problems(part)]
@@ -320,7 +320,7 @@ def cmd_claims(args: argparse.Namespace, inst: Installation, out: TextIO) -> int
 
 def cmd_take(args: argparse.Namespace, inst: Installation, out: TextIO) -> int:
     with inst.writer():
-        lease = inst.lease()
+        lease = inst.lease(verify=True)
         keeper = lease.renew(args.part, take=True)
         _state_warning(lease)
     text = CommandLine.tr(
@@ -338,7 +338,7 @@ def cmd_close(args: argparse.Namespace, inst: Installation, out: TextIO) -> int:
     failed: list[str] = []
     closed: list[str] = []
     with inst.writer():
-        lease = inst.lease()
+        lease = inst.lease(verify=True)
         for part in _parts(args.part):
             try:
                 lease.close(part)
@@ -364,7 +364,7 @@ def _state_warning(lease: Lease) -> None:
 
 def cmd_renew(args: argparse.Namespace, inst: Installation, out: TextIO) -> int:
     with inst.writer():
-        lease = inst.lease()
+        lease = inst.lease(verify=True)
         now = time.time()
         for part in _parts(args.part):
             print(describe(lease.renew(part), lease, now), file=out)
@@ -374,7 +374,7 @@ def cmd_renew(args: argparse.Namespace, inst: Installation, out: TextIO) -> int:
 
 def cmd_forget(args: argparse.Namespace, inst: Installation, out: TextIO) -> int:
     with inst.writer():
-        lease = inst.lease()
+        lease = inst.lease(verify=True)
         lease.forget(args.computer)
         _state_warning(lease)
     text = CommandLine.tr("{computer} is declared gone for good; it counts again if it comes back.")
@@ -385,7 +385,7 @@ def cmd_forget(args: argparse.Namespace, inst: Installation, out: TextIO) -> int
 def cmd_wrote(args: argparse.Namespace, inst: Installation, out: TextIO) -> int:
     """No tray runs: carry `wrote` in this computer's claim, closed or open as it is."""
     with inst.writer():
-        lease = inst.lease()
+        lease = inst.lease(verify=True)
         mine = next((c for c in lease.claims(args.part) if c.computer == lease.computer), None)
         if mine is None or mine.closed:
             lease.close(args.part, wrote=args.n)

@@ -176,8 +176,13 @@ class Installation:
                 Core.mark("cannot write {path}: {error}", path=path, error=e.strerror or str(e))
             ) from None
 
-    def open_share(self) -> Share:
-        """The sharing folder set up here, opened with the cached key (no passphrase)."""
+    def open_share(self, verify: bool = False) -> Share:
+        """The sharing folder set up here, opened with the cached key (no passphrase).
+
+        `verify`: derive the claim key from the folder key again and use it if the cached one
+        differs (a cache edited by hand passes its CRC: claims sealed with it would read to
+        nobody). The command line verifies; the tray does not (HKDF would stay in its memory).
+        """
         folder = self.share_folder()
         if folder is None:
             raise NotSetUp(
@@ -218,6 +223,11 @@ class Installation:
                 )
             )
         derived = _derived(lines[1]) if len(lines) > 1 else None
+        if verify and derived is not None:
+            from sioul_tray.share.seal import derive
+
+            if derived != derive(key):
+                derived = None  # the key alone is trusted: derived again, and the cache rewritten
         try:
             share = Share.unlock(folder, key, derived)
         except WrongPassphrase:
@@ -234,9 +244,10 @@ class Installation:
                 self.remember_key(share)
         return share
 
-    def lease(self, clock: Callable[[], float] = time.time) -> Lease:
+    def lease(self, clock: Callable[[], float] = time.time, verify: bool = False) -> Lease:
         _private_dir(self.state_dir)
-        return Lease(self.open_share(), self.computer(), clock=clock, state_dir=self.state_dir)
+        share = self.open_share(verify)
+        return Lease(share, self.computer(), clock=clock, state_dir=self.state_dir)
 
     # -- one writer -----------------------------------------------------------------------
 

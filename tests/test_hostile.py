@@ -343,3 +343,25 @@ def test_close_tries_every_part_and_says_each_failure(
     assert "Closed: invoices" in out
     (line,) = err.strip().splitlines()
     assert line.startswith("sioul-tray:") and "medicines" in line and "Permission denied" in line
+
+
+def test_a_key_cache_with_a_wrong_claim_key_is_mended(tmp_path: Path, folder: Path) -> None:
+    """The second line of the key file (the keys derived from the folder key) edited with a
+    valid CRC: the command line derives them again instead of sealing claims nobody reads."""
+    import base64
+    import zlib
+
+    home = tmp_path / "home"
+    ok(cli(home, "setup", "--share", str(folder), passphrase=PASS))
+    (key,) = (home / "config" / "keys").iterdir()
+    first, second = key.read_bytes().splitlines()
+    derived = base64.b64decode(second)[:-4]
+    wrong = derived[:8] + bytes(32)  # the right key id, a wrong claim key
+    key.write_bytes(first + b"\n" + base64.b64encode(wrong + zlib.crc32(wrong).to_bytes(4, "big")))
+    ok(cli(home, "renew"))
+    other = Installation(tmp_path / "other")
+    other.update_settings(share=str(folder))
+    other.remember_key(Share.open(folder, PASS))
+    lease = other.lease()
+    assert [c.computer for c in lease.claims("invoices")] and lease.problems("invoices") == []
+    assert base64.b64decode(key.read_bytes().splitlines()[1])[:-4] == derived  # mended
