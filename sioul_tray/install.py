@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from sioul_tray.errors import Busy, NotSetUp, SioulError, WrongPassphrase
+from sioul_tray.files import write_new
 from sioul_tray.i18n import Core
 from sioul_tray.lease import Lease
 from sioul_tray.lease.folder import write_atomic
@@ -61,7 +62,7 @@ class Installation:
             _private_dir(self.config_dir)
             made = new_computer_id(host_name())
             try:
-                _write_new(path, (made + "\n").encode("ascii"), replace=text is not None)
+                write_new(path, (made + "\n").encode("ascii"), replace=text is not None)
             except FileExistsError:
                 pass  # another process made it a moment ago: take that one
             except OSError as e:
@@ -170,7 +171,7 @@ class Installation:
         derived = share.derived + zlib.crc32(share.derived).to_bytes(4, "big")
         data = base64.b64encode(share.folder_key) + b"\n" + base64.b64encode(derived) + b"\n"
         try:
-            _write_new(path, data, replace=True, mode=0o600)
+            write_new(path, data, replace=True, mode=0o600)
         except OSError as e:
             raise SioulError(
                 Core.mark("cannot write {path}: {error}", path=path, error=e.strerror or str(e))
@@ -311,32 +312,6 @@ def _private_dir(path: Path) -> None:
                     error=e.strerror or str(e),
                 )
             ) from None
-
-
-def _write_new(path: Path, data: bytes, *, replace: bool, mode: int = 0o644) -> None:
-    """Write `path` whole or not at all: a temporary with a random name, created exclusively
-    and without following links (nobody can plant one to read it), fsynced, then linked to its
-    name (FileExistsError if it exists and `replace` is false) or renamed over it."""
-    tmp = path.with_name(f".~{path.name}.{os.urandom(8).hex()}.tmp")
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
-    fd = os.open(tmp, flags | getattr(os, "O_BINARY", 0), mode)
-    try:
-        try:
-            if os.name != "nt":
-                os.fchmod(fd, mode)  # the umask must not widen it, nor narrow it
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view) :]
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        if replace:
-            os.replace(tmp, path)
-        else:
-            os.link(tmp, path)
-    finally:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
 
 
 def _derived(line: bytes) -> bytes | None:

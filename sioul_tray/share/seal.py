@@ -13,7 +13,6 @@ The header carries a key id, so "sealed with another key" is told apart from "da
 from __future__ import annotations
 
 import base64
-import contextlib
 import json
 import os
 from pathlib import Path
@@ -29,6 +28,7 @@ from sioul_tray.errors import (
     Unreadable,
     WrongPassphrase,
 )
+from sioul_tray.files import write_new
 from sioul_tray.i18n import Core
 
 SEAL_NAME = "sioul.seal"
@@ -357,62 +357,19 @@ def _refuse_to_seal_over(folder: Path) -> None:
 
 
 def _write_new(path: Path, data: bytes) -> None:
-    """Write a file that must appear whole or not at all, and never over an existing one.
-
-    A temporary is written and fsynced, then linked to its name (a link fails where the name
-    exists: two computers creating at once, or a seal that arrived meanwhile). Where the file
-    system has no links, the file is created exclusively and removed again if writing fails.
-    """
-    tmp = path.with_name(f".~{path.name}.{os.urandom(4).hex()}.tmp")
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
-
-    def write(target: Path) -> None:
-        fd = os.open(target, flags, 0o644)
-        try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view) :]
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-
-    exists = Core.mark("{path} exists already: join it with its passphrase", path=path)
+    """The seal, whole or not at all, and never over another (`files.write_new`)."""
     try:
-        try:
-            write(tmp)
-            os.link(tmp, path)
-        except FileExistsError:
-            if os.path.lexists(path):
-                raise SealExists(exists) from None
-            raise
-        except OSError as e:
-            if os.path.lexists(tmp) and e.filename2 is not None:  # no links here: write in place
-                try:
-                    write(path)
-                except FileExistsError:
-                    raise SealExists(exists) from None
-                except OSError:
-                    with contextlib.suppress(OSError):
-                        os.unlink(path)
-                    raise
-            else:
-                raise
+        write_new(path, data)
+    except FileExistsError:
+        raise SealExists(
+            Core.mark("{path} exists already: join it with its passphrase", path=path)
+        ) from None
     except OSError as e:
         raise SioulError(
             Core.mark(
                 "cannot write {path}: {error}", path=path, error=e.strerror or type(e).__name__
             )
         ) from None
-    finally:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-    if os.name != "nt":
-        with contextlib.suppress(OSError):
-            fd = os.open(path.parent, os.O_RDONLY)
-            try:
-                os.fsync(fd)
-            finally:
-                os.close(fd)
 
 
 def read_seal(folder: Path) -> dict[str, Any]:
