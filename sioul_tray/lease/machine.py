@@ -133,6 +133,7 @@ class Machine:
         self.started: float | None = None  # this run's first call, by ticks
         self.first_seq: int | None = None  # the first seq this run wrote
         self.last_tick: float | None = None
+        self.last_wall: float | None = None
         self.remembers = remembers
         self.distrust_until: float | None = None
         self.ahead: dict[str, int] = {}  # clocks seen ahead of the wall clock, by seconds
@@ -167,7 +168,7 @@ class Machine:
         `foreign`: the computers whose claim files are sealed with another key. Returns the
         problems of this read: stale copies (a seq below one already read).
         """
-        self._time(tick)
+        self._time(wall, tick)
         self._after_write = None
         problems: list[tuple[str, str]] = []
         flowing = False  # another computer's claim heard within ALIVE: the sync is flowing
@@ -297,7 +298,7 @@ class Machine:
     ) -> Claim:
         """This computer's claim, open: the one to write now. A take starts a new tenure."""
         t = wall_seconds(wall)
-        self._time(tick)
+        self._time(wall, tick)
         mine = self.best.get(self.me)
         open_run = self.tenure is not None and mine is not None and not mine.closed
         if not open_run:
@@ -327,7 +328,7 @@ class Machine:
         t = wall_seconds(wall)
         mine = self.best.get(self.me)
         wrote = _wrote(mine, wrote)
-        self._time(tick)
+        self._time(wall, tick)
         self.kept = None
         self.opened = self.opened_tick = self.tenure = None
         self.written = {}
@@ -395,7 +396,7 @@ class Machine:
         claim = self.plan_forget(computer, wall)
         if claim is None:
             return None
-        self._time(tick)
+        self._time(wall, tick)
         self.forgets[computer] = claim.forgets[computer]
         if "forget_holds" in self.without:
             # The rule before: a declaration lapsed two days after the claim was last heard.
@@ -502,7 +503,7 @@ class Machine:
 
     def judge(self, wall: float, tick: float) -> Keeper:
         """Who keeps the part as seen here now, and whether this computer may act on it."""
-        self._time(tick)
+        self._time(wall, tick)
         cached, self._after_write = self._after_write, None
         if cached is not None and cached[0] == tick:
             view = dataclasses.replace(cached[1], present=self._present(wall))
@@ -533,15 +534,23 @@ class Machine:
 
     # -- time and memory ------------------------------------------------------------------
 
-    def _time(self, tick: float) -> None:
+    def _time(self, wall: float, tick: float) -> None:
+        """Settle again after a gap in the ticks (slept or stopped without telling us: the others
+        may have moved on) or a wall clock set (its step differs from the ticks' by over 2 *
+        RENEW): as the contract always said, forward or back. Nothing heard is aged by a set
+        clock; only settling starts again, so a connected pair resumes within SETTLING + RENEW."""
         if self.started is None:
             self.started = tick
-        last = self.last_tick
-        if last is not None and tick - last > 2 * RENEW and self.kept is not None:
-            # Slept or stopped without telling us: the others may have moved on; settle again.
-            self.kept = (self.kept[0], tick)
-        if last is None or tick > last:
-            self.last_tick = tick
+        last, last_wall = self.last_tick, self.last_wall
+        if last is not None and self.kept is not None:
+            gap = tick - last > 2 * RENEW
+            set_clock = (
+                last_wall is not None and abs((wall - last_wall) - (tick - last)) > 2 * RENEW
+            )
+            if gap or set_clock:
+                self.kept = (self.kept[0], tick)
+        if last is None or tick >= last:
+            self.last_tick, self.last_wall = tick, wall
 
     def memory(self) -> Memory:
         return Memory(dict(self.best), dict(self.forgets), dict(self.named))

@@ -459,13 +459,13 @@ def test_a_vanished_claim_stands_and_lapses(share: Share, clock: FakeClock, tmp_
 # -- settling and jumps ---------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("gap", [3 * RENEW, 86400])
-def test_a_gap_in_the_ticks_restarts_settling(share: Share, clock: FakeClock, gap: int) -> None:
-    """Slept or stopped without telling the lease: the others may have moved on."""
+@pytest.mark.parametrize("jump", [3 * RENEW, -3 * RENEW, 86400])
+def test_a_clock_jump_restarts_settling(share: Share, clock: FakeClock, jump: int) -> None:
+    """Slept or stopped without telling the lease, or the clock was set: settle again."""
     a = computer(share, "aa", clock)  # ticks made from the fake clock (`Steady`)
     run(clock, SETTLING + RENEW, a)
     assert a.renew("invoices").acting
-    clock.advance(gap)
+    clock.advance(jump)
     k = a.renew("invoices")
     assert not k.settled and not k.acting and k.since == int(clock.now)
     clock.advance(SETTLING)
@@ -473,24 +473,31 @@ def test_a_gap_in_the_ticks_restarts_settling(share: Share, clock: FakeClock, ga
 
 
 @pytest.mark.parametrize("jump", [-3 * RENEW, -3600, 3 * RENEW, 86400])
-def test_a_wall_clock_set_changes_no_local_judgement(
+def test_a_wall_clock_set_ages_nothing_and_only_settles_again(
     share: Share, clock: FakeClock, jump: int
 ) -> None:
-    """Judged on ticks (a clock that is never set), a wall clock set back or forward, by any
-    amount, keeps settling, hearing and acknowledgements as they were."""
+    """On ticks (a clock never set), a wall clock set back or forward, by any amount, leaves
+    hearing and acknowledgements as they were; settling starts again, as the contract says, so
+    the keeper numbers again SETTLING later."""
     ticks = FakeClock(1000.0)
     own = Share.unlock(share.folder, share.folder_key)
     a = Lease(own, "aa", name="AA", clock=clock, ticks=ticks)
+    b = computer(share, "bb", clock)
     for _ in range(3):
-        a.renew("invoices")
+        a.renew("invoices"), b.renew("invoices")
         clock.advance(RENEW)
         ticks.advance(RENEW)
-    since = a.renew("invoices").since
     assert a.renew("invoices").acting
+    heard = a.heard("invoices")["bb"]
     clock.advance(jump)
     k = a.renew("invoices")
-    assert k.acting and k.settled and k.since == since + jump
+    assert k.computer == "aa" and not k.settled and k.others_heard
+    assert a.heard("invoices")["bb"] == heard + jump  # the same moment, read on the new clock
     assert a.claims("invoices")[0].renewed == int(clock.now)
+    ticks.advance(SETTLING)
+    clock.advance(SETTLING)
+    b.renew("invoices")
+    assert a.renew("invoices").acting
 
 
 def test_a_small_gap_keeps_settling(share: Share, clock: FakeClock) -> None:

@@ -558,6 +558,7 @@ def _machine(m: Machine | None, names: dict[str, str], order: tuple[str, ...]) -
         m.started,
         m.first_seq,
         m.last_tick,
+        m.last_wall,
         m.remembers,
         m.distrust_until,
         tuple(sorted(names.get(c, c) for c in m.foreign)),
