@@ -453,85 +453,85 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>Core</name>
     <message>
-        <location filename="../install.py" line="97"/>
-        <location filename="../install.py" line="113"/>
-        <location filename="../share/seal.py" line="433"/>
+        <location filename="../install.py" line="98"/>
+        <location filename="../install.py" line="114"/>
+        <location filename="../share/seal.py" line="390"/>
         <source>cannot read {path}: {error}</source>
         <translation>impossible de lire {path} : {error}</translation>
     </message>
     <message>
-        <location filename="../install.py" line="78"/>
+        <location filename="../install.py" line="79"/>
         <source>{path} holds {text}, which is not a computer id: remove that file to make a new id (this computer&apos;s claims then start anew)</source>
         <translation>{path} contient {text}, qui n’est pas un identifiant d’ordinateur : supprimez ce fichier pour en créer un nouveau (les réservations de cet ordinateur repartent alors de zéro)</translation>
     </message>
     <message>
-        <location filename="../install.py" line="119"/>
-        <location filename="../share/seal.py" line="448"/>
+        <location filename="../install.py" line="120"/>
+        <location filename="../share/seal.py" line="405"/>
         <source>{path} is damaged: not JSON</source>
         <translation>{path} est endommagé : ce n’est pas du JSON</translation>
     </message>
     <message>
-        <location filename="../install.py" line="123"/>
+        <location filename="../install.py" line="124"/>
         <source>{path} is damaged: not a table of settings</source>
         <translation>{path} est endommagé : ce n’est pas une table de réglages</translation>
     </message>
     <message>
-        <location filename="../install.py" line="150"/>
+        <location filename="../install.py" line="151"/>
         <source>{path} is damaged: the sharing folder&apos;s path holds a NUL character</source>
         <translation>{path} est endommagé : le chemin du dossier de partage contient un caractère NUL</translation>
     </message>
     <message>
-        <location filename="../install.py" line="184"/>
+        <location filename="../install.py" line="190"/>
         <source>no sharing folder is set up here: run `sioul-tray setup --share DIR`</source>
         <translation>aucun dossier de partage n’est configuré ici : lancez `sioul-tray setup --share DOSSIER`</translation>
     </message>
     <message>
-        <location filename="../install.py" line="191"/>
+        <location filename="../install.py" line="197"/>
         <source>{path} is damaged: no folder id</source>
         <translation>{path} est endommagé : pas d’identifiant de dossier</translation>
     </message>
     <message>
-        <location filename="../install.py" line="200"/>
+        <location filename="../install.py" line="206"/>
         <source>this computer has no key for {folder}: run `sioul-tray setup --share {folder}`</source>
         <translation>cet ordinateur n’a pas de clé pour {folder} : lancez `sioul-tray setup --share {folder}`</translation>
     </message>
     <message>
-        <location filename="../install.py" line="207"/>
+        <location filename="../install.py" line="213"/>
         <source>cannot read the key in {path}: {error}</source>
         <translation>impossible de lire la clé dans {path} : {error}</translation>
     </message>
     <message>
-        <location filename="../install.py" line="214"/>
+        <location filename="../install.py" line="220"/>
         <source>{path} is damaged (its key is cut short or not base64): run `sioul-tray setup --share {folder}` to write it again</source>
         <translation>{path} est endommagé (sa clé est tronquée ou n’est pas en base64) : lancez `sioul-tray setup --share {folder}` pour l’écrire de nouveau</translation>
     </message>
     <message>
-        <location filename="../install.py" line="226"/>
+        <location filename="../install.py" line="237"/>
         <source>the key kept in {path} does not open {folder}: the folder was sealed again; run `sioul-tray setup --share {folder}`</source>
         <translation>la clé gardée dans {path} n’ouvre pas {folder} : le dossier a été scellé de nouveau ; lancez `sioul-tray setup --share {folder}`</translation>
     </message>
     <message>
-        <location filename="../install.py" line="255"/>
+        <location filename="../install.py" line="267"/>
         <source>another sioul-tray process (pid {pid}) writes this computer&apos;s claims; try again when it has quit</source>
         <translation>un autre processus sioul-tray (pid {pid}) écrit les réservations de cet ordinateur ; réessayez quand il aura quitté</translation>
     </message>
     <message>
-        <location filename="../install.py" line="282"/>
+        <location filename="../install.py" line="294"/>
         <source>cannot make {path}: {error}</source>
         <translation>impossible de créer {path} : {error}</translation>
     </message>
     <message>
-        <location filename="../install.py" line="287"/>
+        <location filename="../install.py" line="299"/>
         <source>{path} is not a folder (a link?): remove it</source>
         <translation>{path} n’est pas un dossier (un lien ?) : supprimez-le</translation>
     </message>
     <message>
-        <location filename="../install.py" line="290"/>
+        <location filename="../install.py" line="302"/>
         <source>{path} belongs to another user: it must be this user&apos;s own</source>
         <translation>{path} appartient à un autre utilisateur : il doit appartenir à cet utilisateur</translation>
     </message>
     <message>
-        <location filename="../install.py" line="298"/>
+        <location filename="../install.py" line="310"/>
         <source>{path} is open to other users and cannot be made private: {error}</source>
         <translation>{path} est ouvert aux autres utilisateurs et ne peut pas être rendu privé : {error}</translation>
     </message>
@@ -793,12 +793,12 @@ Inactivité lue par : {idle}</translation>
         <translation>copiée d’un autre nom ({file})</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="258"/>
+        <location filename="../lease/machine.py" line="259"/>
         <source>stale copy: seq {seq}, already read seq {known}</source>
         <translation>copie périmée : seq {seq}, seq {known} déjà lu</translation>
     </message>
     <message numerus="yes">
-        <location filename="../lease/machine.py" line="382"/>
+        <location filename="../lease/machine.py" line="383"/>
         <source>this computer&apos;s claim has no room to declare {computer} gone: %n computers are declared gone already</source>
         <translation>
             <numerusform>la réservation de cet ordinateur n’a plus de place pour déclarer {computer} parti : %n ordinateur est déjà déclaré parti</numerusform>
@@ -806,22 +806,22 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="497"/>
+        <location filename="../lease/machine.py" line="498"/>
         <source>another computer writes this computer&apos;s claims ({computer}): its configuration was copied from this one; there, remove the file named computer in its configuration folder and run setup again</source>
         <translation>un autre ordinateur écrit les réservations de cet ordinateur ({computer}) : sa configuration a été copiée de celle-ci ; sur celui-là, supprimez le fichier nommé computer de son dossier de configuration et relancez setup</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="561"/>
+        <location filename="../lease/machine.py" line="570"/>
         <source>this computer&apos;s clock reads {clock}, not a time between 1970 and 2514: set it</source>
         <translation>l’horloge de cet ordinateur indique {clock}, pas une heure entre 1970 et 2514 : réglez-la</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="573"/>
+        <location filename="../lease/machine.py" line="582"/>
         <source>active must be a time between 1970 and 2514, not {active}</source>
         <translation>active doit être une heure entre 1970 et 2514, pas {active}</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="585"/>
+        <location filename="../lease/machine.py" line="594"/>
         <source>wrote must be a whole number from 0 to {top}, not {wrote}</source>
         <translation>wrote doit être un nombre entier de 0 à {top}, pas {wrote}</translation>
     </message>
@@ -831,11 +831,11 @@ Inactivité lue par : {idle}</translation>
         <translation>le dossier de partage {folder} est absent</translation>
     </message>
     <message>
-        <location filename="../install.py" line="69"/>
-        <location filename="../install.py" line="140"/>
-        <location filename="../install.py" line="176"/>
+        <location filename="../install.py" line="70"/>
+        <location filename="../install.py" line="141"/>
+        <location filename="../install.py" line="177"/>
         <location filename="../lease/lease.py" line="488"/>
-        <location filename="../share/seal.py" line="403"/>
+        <location filename="../share/seal.py" line="370"/>
         <source>cannot write {path}: {error}</source>
         <translation>impossible d’écrire {path} : {error}</translation>
     </message>
@@ -911,7 +911,7 @@ Inactivité lue par : {idle}</translation>
     </message>
     <message>
         <location filename="../share/seal.py" line="346"/>
-        <location filename="../share/seal.py" line="379"/>
+        <location filename="../share/seal.py" line="365"/>
         <source>{path} exists already: join it with its passphrase</source>
         <translation>{path} existe déjà : rejoignez-le avec sa phrase secrète</translation>
     </message>
@@ -1016,37 +1016,37 @@ Inactivité lue par : {idle}</translation>
         <translation>{folder} contient des réservations mais pas de {file} : la synchronisation n’a pas encore apporté le sceau ; attendez-le, puis rejoignez le dossier</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="426"/>
+        <location filename="../share/seal.py" line="383"/>
         <source>{folder} has no {file}: it is not a Sioul sharing folder yet</source>
         <translation>{folder} n’a pas de {file} : ce n’est pas encore un dossier de partage Sioul</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="436"/>
+        <location filename="../share/seal.py" line="393"/>
         <source>{path} is damaged: too large</source>
         <translation>{path} est endommagé : trop grand</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="440"/>
+        <location filename="../share/seal.py" line="397"/>
         <source>{path} is empty: the sync may still be bringing it (wait a minute); if it stays empty, a setup that failed left it: remove it, then set up again</source>
         <translation>{path} est vide : la synchronisation est peut-être encore en train de l’apporter (attendez une minute) ; s’il reste vide, c’est une configuration échouée qui l’a laissé : supprimez-le, puis configurez de nouveau</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="450"/>
+        <location filename="../share/seal.py" line="407"/>
         <source>{path} is damaged: not a Sioul seal</source>
         <translation>{path} est endommagé : ce n’est pas un sceau Sioul</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="453"/>
+        <location filename="../share/seal.py" line="410"/>
         <source>{path} is damaged: no version</source>
         <translation>{path} est endommagé : pas de version</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="457"/>
+        <location filename="../share/seal.py" line="414"/>
         <source>{path} was made by a newer version of sioul-tray: update this one</source>
         <translation>{path} a été fait par une version plus récente de sioul-tray : mettez celle-ci à jour</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="462"/>
+        <location filename="../share/seal.py" line="419"/>
         <source>{path} is damaged: {key} is missing</source>
         <translation>{path} est endommagé : {key} manque</translation>
     </message>
@@ -1064,17 +1064,17 @@ Inactivité lue par : {idle}</translation>
         <translation>Factures</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="136"/>
+        <location filename="../tray/model.py" line="137"/>
         <source>{name}, last heard {time}</source>
         <translation>{name}, dernières nouvelles à {time}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="138"/>
+        <location filename="../tray/model.py" line="139"/>
         <source>{name}, not heard yet</source>
         <translation>{name}, pas encore de nouvelles</translation>
     </message>
     <message numerus="yes">
-        <location filename="../tray/model.py" line="140"/>
+        <location filename="../tray/model.py" line="141"/>
         <source>%n more</source>
         <translation>
             <numerusform>%n autre</numerusform>
@@ -1082,77 +1082,82 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="141"/>
+        <location filename="../tray/model.py" line="142"/>
         <source>waiting for {computers}</source>
         <translation>en attente de {computers}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="168"/>
+        <location filename="../tray/model.py" line="169"/>
         <source>{part}: no computer keeps them</source>
         <translation>{part} : aucun ordinateur ne les tient</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="172"/>
+        <location filename="../tray/model.py" line="173"/>
         <source>{part}: {computer}</source>
         <translation>{part} : {computer}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="173"/>
+        <location filename="../tray/model.py" line="174"/>
         <source>{part}: {computer} (since {time})</source>
         <translation>{part} : {computer} (depuis {time})</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="177"/>
+        <location filename="../tray/model.py" line="178"/>
         <source>{part}: stopped, the sharing folder&apos;s seal changed</source>
         <translation>{part} : arrêtées, le sceau du dossier de partage a changé</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="179"/>
+        <location filename="../tray/model.py" line="180"/>
         <source>{part}: here</source>
         <translation>{part} : ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="182"/>
+        <location filename="../tray/model.py" line="183"/>
         <source>{part}: here from {time} (settling)</source>
         <translation>{part} : ici à partir de {time} (stabilisation)</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="188"/>
+        <location filename="../tray/model.py" line="189"/>
         <source>{part}: here, {waiting} (is the sync running?)</source>
         <translation>{part} : ici, {waiting} (la synchronisation tourne-t-elle ?)</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="191"/>
+        <location filename="../tray/model.py" line="192"/>
         <source>{part}: here, {waiting}</source>
         <translation>{part} : ici, {waiting}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="193"/>
+        <location filename="../tray/model.py" line="194"/>
         <source>{part}: here, waiting to hear another computer</source>
         <translation>{part} : ici, en attente de nouvelles d’un autre ordinateur</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="194"/>
+        <location filename="../tray/model.py" line="195"/>
         <source>{part}: here, paused while you are away</source>
         <translation>{part} : ici, en pause pendant votre absence</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="204"/>
+        <location filename="../tray/model.py" line="205"/>
         <source>Sharing folder: {error}</source>
         <translation>Dossier de partage : {error}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="208"/>
+        <location filename="../tray/model.py" line="207"/>
+        <source>This computer&apos;s state: {problem}</source>
+        <translation>État de cet ordinateur : {problem}</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="211"/>
         <source>{computer}&apos;s clock is {span} ahead of this one</source>
         <translation>L’horloge de {computer} a {span} d’avance sur celle-ci</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="210"/>
+        <location filename="../tray/model.py" line="213"/>
         <source>{computer}&apos;s clock is {span} behind this one</source>
         <translation>L’horloge de {computer} a {span} de retard sur celle-ci</translation>
     </message>
     <message numerus="yes">
-        <location filename="../tray/model.py" line="217"/>
+        <location filename="../tray/model.py" line="220"/>
         <source>%n files in the sharing folder do not read</source>
         <translation>
             <numerusform>%n fichier du dossier de partage est illisible</numerusform>
@@ -1160,52 +1165,52 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="224"/>
+        <location filename="../tray/model.py" line="227"/>
         <source>Idle time unknown: counting from the session start</source>
         <translation>Inactivité inconnue : décompte depuis le début de la session</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="279"/>
+        <location filename="../tray/model.py" line="282"/>
         <source>Make invoices here…</source>
         <translation>Faire les factures ici…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="281"/>
+        <location filename="../tray/model.py" line="284"/>
         <source>{computer} is gone for good…</source>
         <translation>{computer} est parti pour de bon…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="284"/>
+        <location filename="../tray/model.py" line="287"/>
         <source>Computers…</source>
         <translation>Ordinateurs…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="285"/>
+        <location filename="../tray/model.py" line="288"/>
         <source>Open sharing folder</source>
         <translation>Ouvrir le dossier de partage</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="286"/>
+        <location filename="../tray/model.py" line="289"/>
         <source>Change sharing folder…</source>
         <translation>Changer de dossier de partage…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="288"/>
+        <location filename="../tray/model.py" line="291"/>
         <source>Start at login</source>
         <translation>Lancer à l’ouverture de session</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="289"/>
+        <location filename="../tray/model.py" line="292"/>
         <source>About sioul-tray</source>
         <translation>À propos de sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="290"/>
+        <location filename="../tray/model.py" line="293"/>
         <source>Quit</source>
         <translation>Quitter</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="327"/>
+        <location filename="../tray/model.py" line="330"/>
         <source>{computer} makes invoices now. Make them here instead?
 
 {computer} stops numbering as soon as it sees this; this computer starts once every other computer has confirmed it.</source>
@@ -1217,87 +1222,87 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>Notification</name>
     <message>
-        <location filename="../tray/model.py" line="367"/>
+        <location filename="../tray/model.py" line="370"/>
         <source>Medicine reminders are now on {computer}</source>
         <translation>Les rappels de médicaments sont maintenant sur {computer}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="368"/>
+        <location filename="../tray/model.py" line="371"/>
         <source>Invoices are now made on {computer}</source>
         <translation>Les factures sont maintenant faites sur {computer}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="373"/>
+        <location filename="../tray/model.py" line="376"/>
         <source>Medicine reminders are here now</source>
         <translation>Les rappels de médicaments sont maintenant ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="374"/>
+        <location filename="../tray/model.py" line="377"/>
         <source>Invoices are made here now</source>
         <translation>Les factures sont maintenant faites ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="379"/>
+        <location filename="../tray/model.py" line="382"/>
         <source>Medicine reminders paused here</source>
         <translation>Rappels de médicaments en pause ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="380"/>
+        <location filename="../tray/model.py" line="383"/>
         <source>Invoices paused here</source>
         <translation>Factures en pause ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="385"/>
+        <location filename="../tray/model.py" line="388"/>
         <source>No computer keeps medicines now</source>
         <translation>Aucun ordinateur ne tient les médicaments maintenant</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="386"/>
+        <location filename="../tray/model.py" line="389"/>
         <source>No computer keeps invoices now</source>
         <translation>Aucun ordinateur ne tient les factures maintenant</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="399"/>
+        <location filename="../tray/model.py" line="402"/>
         <source>{part}: this computer acts now.</source>
         <translation>{part} : cet ordinateur agit maintenant.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="419"/>
+        <location filename="../tray/model.py" line="422"/>
         <source>Invoices stopped: the seal changed</source>
         <translation>Factures arrêtées : le sceau a changé</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="426"/>
+        <location filename="../tray/model.py" line="429"/>
         <source>{computer} has not been heard from since {time}. If it is gone for good, say so in the menu.</source>
         <translation>Pas de nouvelles de {computer} depuis {time}. S’il est parti pour de bon, dites-le dans le menu.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="431"/>
+        <location filename="../tray/model.py" line="434"/>
         <source>{computer} has not been heard from yet. If it is gone for good, say so in the menu.</source>
         <translation>Pas encore de nouvelles de {computer}. S’il est parti pour de bon, dites-le dans le menu.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="437"/>
+        <location filename="../tray/model.py" line="440"/>
         <source>Invoices wait for {computer}</source>
         <translation>Les factures attendent {computer}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="442"/>
+        <location filename="../tray/model.py" line="445"/>
         <source>A claim in the sharing folder does not read</source>
         <translation>Une réservation du dossier de partage est illisible</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="448"/>
+        <location filename="../tray/model.py" line="451"/>
         <source>It is {span} ahead of this computer&apos;s clock.</source>
         <translation>Elle a {span} d’avance sur l’horloge de cet ordinateur.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="450"/>
+        <location filename="../tray/model.py" line="453"/>
         <source>It is {span} behind this computer&apos;s clock.</source>
         <translation>Elle a {span} de retard sur l’horloge de cet ordinateur.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="452"/>
+        <location filename="../tray/model.py" line="455"/>
         <source>{computer}&apos;s clock is off</source>
         <translation>L’horloge de {computer} est décalée</translation>
     </message>

@@ -217,6 +217,7 @@ class Controller(QObject):
             idle_source=self.active.name,
             idle_known=self.active.known,
             error=error,
+            state_problem=getattr(self.lease, "state_problem", None),
         )
         self.view = view
         self.notifier.update(view, self.monotonic())

@@ -86,6 +86,7 @@ class View:
     idle_source: str = ""
     idle_known: bool = True
     error: str | None = None  # the last read or write of the sharing folder that failed
+    state_problem: str | None = None  # this computer's local state cannot be read or written
 
     def worrying_problems(self) -> tuple[tuple[str, str, str], ...]:
         """The claim files worth a warning: not the temporaries and placeholders of a sync under
@@ -202,6 +203,8 @@ def notes(view: View) -> list[str]:
         lines.append(translated(seal))
     if view.error:
         lines.append(Menu.tr("Sharing folder: {error}").format(error=translated(view.error)))
+    if view.state_problem:
+        lines.append(Menu.tr("This computer's state: {problem}").format(problem=view.state_problem))
     for computer, offset in sorted(view.offsets.items()):
         if abs(offset) > CLOCK_WARNING:
             text = (

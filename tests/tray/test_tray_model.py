@@ -286,3 +286,23 @@ def test_a_folder_sealed_again_is_shown_loudly(tmp_path: Path) -> None:
     status = model.status(v, "pc", 1, True, T0)
     assert status["parts"]["invoices"]["acting"] is False
     assert "sealed again" in status["parts"]["invoices"]["blocked"]
+
+
+def test_a_state_that_cannot_be_saved_is_a_line(tmp_path: Path) -> None:
+    """From a real Lease whose state file's place holds a folder: the menu says so."""
+    clock = FakeClock(T0)
+    folder = tmp_path / "share"
+    folder.mkdir()
+    share = Share.create(folder, "correct horse", "pc", cost=10)
+    state = tmp_path / "state"
+    lease = Lease(share, "pc", name="This PC", clock=clock, state_dir=state)
+    lease.renew("invoices")
+    (path,) = state.glob("lease-*.state")
+    path.unlink()
+    path.mkdir()
+    clock.advance(ALIVE + 1)
+    lease.renew("invoices", take=True)  # news: written at once, or said
+    assert lease.state_problem is not None
+    v = view(state_problem=lease.state_problem)
+    (line,) = [n for n in model.notes(v) if n.startswith("This computer's state:")]
+    assert str(path) in line
