@@ -16,14 +16,15 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any, TextIO
 
-from sioul_tray import i18n
+from sioul_tray import i18n, phrases
 from sioul_tray.errors import SealExists, SioulError
 from sioul_tray.i18n import CommandLine, Core
 from sioul_tray.install import Installation
 from sioul_tray.lease import PARTS, Claim, Keeper, Lease
 from sioul_tray.lease.codec import printable
+from sioul_tray.lease.status import SCHEMA, Status, Why
 from sioul_tray.share import SEAL_NAME, Share
-from sioul_tray.timefmt import ago, clock_time
+from sioul_tray.timefmt import ago
 
 
 def _title(part: str) -> str:
@@ -176,41 +177,16 @@ def keeper_json(keeper: Keeper) -> dict[str, Any]:
         "agreed": keeper.agreed,
         "acting": keeper.acting,
         "waiting": list(keeper.waiting),
+        "status": keeper.status.to_json() if keeper.status is not None else None,
     }
 
 
-def describe(keeper: Keeper, lease: Lease, now: float, acting: bool | None = None) -> str:
-    """One line for a part, as the tray's menu says it; `acting` as the running tray knows it
-    (None: no tray says, so a keeper here that has not settled is said to be settling)."""
-    title = _title(keeper.part)
-    if keeper.computer is None:
-        return CommandLine.tr("{part}: nobody keeps it").format(part=title)
-    if keeper.here:
-        line = CommandLine.tr("{part}: here").format(part=title)
-    else:
-        who = keeper.name or keeper.computer
-        line = CommandLine.tr("{part}: {computer}").format(part=title, computer=who)
-    if keeper.since is not None:
-        line = CommandLine.tr("{line} (seen since {time})").format(
-            line=line, time=clock_time(keeper.since)
-        )
-    if keeper.waiting:
-        heard = lease.heard(keeper.part)
-        names = {c.computer: c.name for c in lease.claims(keeper.part)}
-        waits = ", ".join(
-            CommandLine.tr("{computer}, last heard {ago}").format(
-                computer=names.get(c, c), ago=ago(heard[c], now)
-            )
-            if c in heard
-            else names.get(c, c)
-            for c in keeper.waiting
-        )
-        line = CommandLine.tr("{line}; waiting for {computers}").format(line=line, computers=waits)
-    elif acting is None and keeper.here and not keeper.settled:
-        line = CommandLine.tr("{line}; settling").format(line=line)
-    if acting:
-        line = CommandLine.tr("{line}; acting here").format(line=line)
-    return line
+def line(part: str, status: Status, tray: bool) -> str:
+    """A part's line in the phrasebook's words. Without a tray, nothing acts here: a part kept
+    here and settling or acting (in this one-off process's view) is said so."""
+    if not tray and status.why in (Why.SETTLING, Why.ACTING):
+        return phrases.unattended_line(part)
+    return phrases.part_line(part, status)
 
 
 def _tray_view(inst: Installation) -> dict[str, Any] | None:
@@ -231,34 +207,37 @@ def cmd_look(args: argparse.Namespace, inst: Installation, out: TextIO) -> int:
     lease = inst.lease(verify=True)
     keepers = {part: lease.look(part) for part in _parts(args.part)}
     tray = _tray_view(inst)
+    running = tray is not None and bool(tray.get("running"))
+    # The running tray has kept watch: its status (settling, acting, since when) is the real one.
+    seen = {
+        part: Status.from_json(tray["parts"].get(part, {}).get("status"))
+        if running and tray is not None and isinstance(tray["parts"].get(part), dict)
+        else None
+        for part in keepers
+    }
     if args.json:
-        doc: dict[str, Any] = {}
+        doc: dict[str, Any] = {"schema": SCHEMA}
         for part, k in keepers.items():
             doc[part] = keeper_json(k) | {"source": "read now"}
-            seen = tray["parts"].get(part) if tray else None
-            if isinstance(seen, dict) and tray and tray.get("running"):
-                # The running tray has kept watch: its settled and acting flags are the real ones.
+            flags = tray["parts"].get(part) if running and tray is not None else None
+            if isinstance(flags, dict) and seen[part] is not None:
                 doc[part] = {
-                    key: seen.get(key, doc[part][key])
+                    key: flags.get(key, doc[part][key])
                     for key in keeper_json(k)
                     if key != "computer"
-                } | {"computer": seen.get("keeper"), "source": "tray"}
+                } | {"computer": flags.get("keeper"), "source": "tray"}
         json.dump(doc, out, indent=2)
         out.write("\n")
         return 0
-    now = time.time()
-    for keeper in keepers.values():
-        seen = tray["parts"].get(keeper.part) if tray and tray.get("running") else None
-        acting = None
-        if isinstance(seen, dict) and seen.get("keeper") == keeper.computer:
-            acting = bool(seen.get("acting"))
-        print(describe(keeper, lease, now, acting), file=out)
+    for part, keeper in keepers.items():
+        status = seen[part] or keeper.status or Status(Why.NOBODY)
+        print(line(part, status, seen[part] is not None), file=out)
         for computer, offset in sorted(lease.clock_offsets(keeper.part).items()):
             text = CommandLine.tr(
                 "  the clock of {computer} is %n min ahead of this one", None, offset // 60
             )
             print(text.format(computer=computer), file=out)
-    if tray is None:
+    if not running:
         print(
             CommandLine.tr(
                 "(no tray runs here: whether this computer acts is known to the tray only)"
@@ -365,9 +344,9 @@ def _state_warning(lease: Lease) -> None:
 def cmd_renew(args: argparse.Namespace, inst: Installation, out: TextIO) -> int:
     with inst.writer():
         lease = inst.lease(verify=True)
-        now = time.time()
         for part in _parts(args.part):
-            print(describe(lease.renew(part), lease, now), file=out)
+            keeper = lease.renew(part)
+            print(line(part, keeper.status or Status(Why.NOBODY), tray=False), file=out)
         _state_warning(lease)
     return 0
 

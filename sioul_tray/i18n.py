@@ -99,6 +99,7 @@ Core = Context("Core")  # the core's errors and the reasons a file does not read
 CommandLine = Context("CommandLine")
 Time = Context("Time")
 Menu = Context("Menu")
+Phrase = Context("Phrase")  # the words for a part's status: menu, command line, notifications
 Notification = Context("Notification")
 App = Context("App")  # the tray application: its dialogs and its answers to requests
 Setup = Context("Setup")

@@ -102,8 +102,10 @@ def test_a_handover_from_the_command_line(pair: tuple[Path, Path, Path]) -> None
     (taker,) = set(ids) - {keeper}
     assert "taken here" in ok(cli(ids[taker], "take", "invoices"))
     looked = json.loads(ok(cli(ids[keeper], "look", "invoices", "--json")))
-    assert set(looked) == {"invoices"}
+    assert set(looked) == {"schema", "invoices"} and looked["schema"] == 1
     assert looked["invoices"]["computer"] == taker and looked["invoices"]["here"] is False
+    assert looked["invoices"]["status"]["why"] == "elsewhere"
+    assert looked["invoices"]["status"]["keeper"] == taker
     claims = json.loads(ok(cli(one, "claims", "--json")))
     assert set(claims) == {"medicines", "invoices", "problems"}
     assert [c["computer"] for c in claims["invoices"] if c["taken"] is not None] == [taker]
@@ -114,7 +116,9 @@ def test_a_handover_from_the_command_line(pair: tuple[Path, Path, Path]) -> None
     ok(cli(ids[taker], "close", "invoices"))
     claims = json.loads(ok(cli(one, "claims", "invoices", "--json")))
     assert [c["closed"] for c in claims["invoices"] if c["taken"]] == [True]
-    assert "Invoices:" in ok(cli(one, "look"))
+    lines = ok(cli(one, "look")).splitlines()
+    assert lines[-1].startswith("(no tray runs here")
+    assert all(line.startswith(("Medicines: ", "Invoices: ")) for line in lines[:-1])
 
 
 def test_damaged_files_are_listed_with_their_reason(pair: tuple[Path, Path, Path]) -> None:

@@ -11,6 +11,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from sioul_tray.lease.rules import ALIVE, SETTLING, UNCLOSED, Claim, Rule
+from sioul_tray.lease.status import Status
 
 # An acknowledgement of this computer's tenure counts while the version of its claim that it
 # answers was written at most this long ago, by this computer's ticks. A keeper cut off from
@@ -38,6 +39,8 @@ class Keeper:
     # Why this computer may not act on a part that must never happen twice, whatever the claims
     # say: the sharing folder's seal is not the one it joined (docs/protocol.md, "One seal").
     blocked: str | None = None
+    # Why the part is as it is here, as data (`status.Status`), filled by the state machine.
+    status: Status | None = None
 
 
 @dataclass(frozen=True)

@@ -32,12 +32,14 @@ from sioul_tray.lease.rules import (
     ALIVE,
     PARTS,
     RENEW,
+    SETTLING,
     UNCLOSED,
     Claim,
     choose,
     forgotten,
     made,
 )
+from sioul_tray.lease.status import Status, Waited, Why
 
 STATE_EVERY = ALIVE  # the state file is rewritten at most this often for mere renewals
 FORGET_SPARE = 16  # bytes a claim keeps free after a declaration, for later, longer numbers
@@ -517,7 +519,7 @@ class Machine:
         if self.kept is None or self.kept[0] != chosen:
             self.kept = (chosen, tick)
         since = self.kept[1] if chosen is not None else None
-        return judge(
+        verdict = judge(
             self.part,
             self.rule,
             self.me,
@@ -531,6 +533,50 @@ class Machine:
             or self.clone_problem(tick),
             shown_since=None if since is None else int(wall - (tick - since)),
         )
+        status = self._status(verdict, view, wall, tick, since)
+        return dataclasses.replace(verdict, status=status)
+
+    def _status(
+        self, k: Keeper, view: Seen, wall: float, tick: float, since: float | None
+    ) -> Status:
+        """Why the part is as it is here (`Keeper.status`), from what this machine knows."""
+        if k.computer is None:
+            return Status(Why.NOBODY)
+        base = Status(Why.ACTING, k.computer, k.name, k.since)
+        if not k.here:
+            h = self.heard.get(k.computer)
+            live = h is not None and tick - h <= ALIVE
+            return dataclasses.replace(base, why=Why.ELSEWHERE, live=live)
+        if k.blocked is not None:
+            cause = "clone" if k.blocked == self.clone_problem(tick) else "seal"
+            return dataclasses.replace(base, why=Why.BLOCKED, problem=k.blocked, cause=cause)
+        if k.acting:
+            return base
+        if not k.settled:
+            until = None if since is None else int(wall + (since + SETTLING - tick))
+            return dataclasses.replace(base, why=Why.SETTLING, until=until)
+        heard = self.heard
+        waited = tuple(
+            Waited(
+                c,
+                self.best[c].name if c in self.best else c,
+                wall_of(heard.get(c), wall, tick),
+                silent=(heard.get(c) is None or tick - (heard.get(c) or 0.0) > ALIVE),
+            )
+            for c in k.waiting
+        )
+        others = [c for c in view.claims if c.computer != self.me]
+        if not self.rule.never_twice and not any(view.alive(c, tick) for c in others):
+            # Out of touch with the others, the person away: paused.
+            return dataclasses.replace(base, why=Why.AWAY, waiting=waited)
+        if not waited:
+            return dataclasses.replace(base, why=Why.ALONE)
+        # Nothing heard from anyone lately though some computer is open: more likely this
+        # computer's own sync stopped than all of them.
+        stalled = any(not c.closed for c in others) and all(
+            tick - view.when(c) > ALIVE for c in others
+        )
+        return dataclasses.replace(base, why=Why.WAITING, waiting=waited, stalled=stalled)
 
     # -- time and memory ------------------------------------------------------------------
 

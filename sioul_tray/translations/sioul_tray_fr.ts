@@ -94,12 +94,12 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>CommandLine</name>
     <message>
-        <location filename="../commands.py" line="30"/>
+        <location filename="../commands.py" line="31"/>
         <source>Medicines</source>
         <translation>Médicaments</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="30"/>
+        <location filename="../commands.py" line="31"/>
         <source>Invoices</source>
         <translation>Factures</translation>
     </message>
@@ -199,82 +199,42 @@ Inactivité lue par : {idle}</translation>
         <translation>sioul-tray : cette version n’a pas d’icône ; utilisez les commandes (sioul-tray --help)</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="46"/>
+        <location filename="../commands.py" line="47"/>
         <source>Passphrase for the sharing folder: </source>
         <translation>Phrase secrète du dossier de partage : </translation>
     </message>
     <message>
-        <location filename="../commands.py" line="49"/>
+        <location filename="../commands.py" line="50"/>
         <source>The same passphrase again: </source>
         <translation>La même phrase secrète, encore : </translation>
     </message>
     <message>
-        <location filename="../commands.py" line="101"/>
+        <location filename="../commands.py" line="102"/>
         <source>Created the sharing folder {folder}; this computer is {computer}.</source>
         <translation>Dossier de partage {folder} créé ; cet ordinateur est {computer}.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="105"/>
+        <location filename="../commands.py" line="106"/>
         <source>On each other computer, run: sioul-tray setup --share &lt;its copy of it&gt;</source>
         <translation>Sur chacun des autres ordinateurs, lancez : sioul-tray setup --share &lt;sa copie du dossier&gt;</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="110"/>
+        <location filename="../commands.py" line="111"/>
         <source>Joined the sharing folder {folder}; this computer is {computer}.</source>
         <translation>Dossier de partage {folder} rejoint ; cet ordinateur est {computer}.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="154"/>
+        <location filename="../commands.py" line="155"/>
         <source>Could not close this computer&apos;s claims in {folder}: {error}</source>
         <translation>Impossible de fermer les réservations de cet ordinateur dans {folder} : {error}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="157"/>
+        <location filename="../commands.py" line="158"/>
         <source>Closed this computer&apos;s claims in {folder}.</source>
         <translation>Réservations de cet ordinateur fermées dans {folder}.</translation>
     </message>
-    <message>
-        <location filename="../commands.py" line="187"/>
-        <source>{part}: nobody keeps it</source>
-        <translation>{part} : personne ne les tient</translation>
-    </message>
-    <message>
-        <location filename="../commands.py" line="189"/>
-        <source>{part}: here</source>
-        <translation>{part} : ici</translation>
-    </message>
-    <message>
-        <location filename="../commands.py" line="192"/>
-        <source>{part}: {computer}</source>
-        <translation>{part} : {computer}</translation>
-    </message>
-    <message>
-        <location filename="../commands.py" line="194"/>
-        <source>{line} (seen since {time})</source>
-        <translation>{line} (vu depuis {time})</translation>
-    </message>
-    <message>
-        <location filename="../commands.py" line="201"/>
-        <source>{computer}, last heard {ago}</source>
-        <translation>{computer}, dernières nouvelles {ago}</translation>
-    </message>
-    <message>
-        <location filename="../commands.py" line="208"/>
-        <source>{line}; waiting for {computers}</source>
-        <translation>{line} ; en attente de {computers}</translation>
-    </message>
-    <message>
-        <location filename="../commands.py" line="210"/>
-        <source>{line}; settling</source>
-        <translation>{line} ; stabilisation</translation>
-    </message>
-    <message>
-        <location filename="../commands.py" line="212"/>
-        <source>{line}; acting here</source>
-        <translation>{line} ; agit ici</translation>
-    </message>
     <message numerus="yes">
-        <location filename="../commands.py" line="258"/>
+        <location filename="../commands.py" line="237"/>
         <source>  the clock of {computer} is %n min ahead of this one</source>
         <translation>
             <numerusform>  l’horloge de {computer} a %n min d’avance sur celle-ci</numerusform>
@@ -282,97 +242,97 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../commands.py" line="264"/>
+        <location filename="../commands.py" line="243"/>
         <source>(no tray runs here: whether this computer acts is known to the tray only)</source>
         <translation>(aucune icône ne tourne ici : seule l’icône sait si cet ordinateur agit)</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="290"/>
+        <location filename="../commands.py" line="269"/>
         <source>{part}:</source>
         <translation>{part} :</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="292"/>
+        <location filename="../commands.py" line="271"/>
         <source>  no claims</source>
         <translation>  aucune réservation</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="296"/>
+        <location filename="../commands.py" line="275"/>
         <source>{name} (this computer)</source>
         <translation>{name} (cet ordinateur)</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="298"/>
+        <location filename="../commands.py" line="277"/>
         <source>closed</source>
         <translation>fermée</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="298"/>
+        <location filename="../commands.py" line="277"/>
         <source>open</source>
         <translation>ouverte</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="299"/>
+        <location filename="../commands.py" line="278"/>
         <source>renewed {ago}</source>
         <translation>renouvelée {ago}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="300"/>
+        <location filename="../commands.py" line="279"/>
         <source>used {ago}</source>
         <translation>utilisé {ago}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="303"/>
+        <location filename="../commands.py" line="282"/>
         <source>taken {ago}</source>
         <translation>prise {ago}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="305"/>
+        <location filename="../commands.py" line="284"/>
         <source>sees {computer}</source>
         <translation>voit {computer}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="306"/>
+        <location filename="../commands.py" line="285"/>
         <source>wrote {n}</source>
         <translation>écrit {n}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="307"/>
+        <location filename="../commands.py" line="286"/>
         <source>  {computer}: {facts}</source>
         <translation>  {computer} : {facts}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="312"/>
+        <location filename="../commands.py" line="291"/>
         <source>  not read: {file}: {reason}</source>
         <translation>  illisible : {file} : {reason}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="327"/>
+        <location filename="../commands.py" line="306"/>
         <source>Invoices are taken here. This computer starts once it has kept them for 2 minutes and every other computer has seen it.</source>
         <translation>Les factures sont prises ici. Cet ordinateur commence quand il les a tenues 2 minutes et que tous les autres ordinateurs l’ont vu.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="332"/>
+        <location filename="../commands.py" line="311"/>
         <source>Waiting for: {computers}</source>
         <translation>En attente de : {computers}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="351"/>
+        <location filename="../commands.py" line="330"/>
         <source>Closed: {parts}</source>
         <translation>Fermé : {parts}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="361"/>
+        <location filename="../commands.py" line="340"/>
         <source>sioul-tray: warning: {problem}</source>
         <translation>sioul-tray : attention : {problem}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="380"/>
+        <location filename="../commands.py" line="359"/>
         <source>{computer} is declared gone for good; it counts again if it comes back.</source>
         <translation>{computer} est déclaré parti pour de bon ; il comptera de nouveau s’il revient.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="394"/>
+        <location filename="../commands.py" line="373"/>
         <source>No claim here yet: run `sioul-tray renew` or start the tray.</source>
         <translation>Pas encore de réservation ici : lancez `sioul-tray renew` ou l’icône.</translation>
     </message>
@@ -793,12 +753,12 @@ Inactivité lue par : {idle}</translation>
         <translation>copiée d’un autre nom ({file})</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="259"/>
+        <location filename="../lease/machine.py" line="261"/>
         <source>stale copy: seq {seq}, already read seq {known}</source>
         <translation>copie périmée : seq {seq}, seq {known} déjà lu</translation>
     </message>
     <message numerus="yes">
-        <location filename="../lease/machine.py" line="383"/>
+        <location filename="../lease/machine.py" line="385"/>
         <source>this computer&apos;s claim has no room to declare {computer} gone: %n computers are declared gone already</source>
         <translation>
             <numerusform>la réservation de cet ordinateur n’a plus de place pour déclarer {computer} parti : %n ordinateur est déjà déclaré parti</numerusform>
@@ -806,22 +766,22 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="498"/>
+        <location filename="../lease/machine.py" line="500"/>
         <source>another computer writes this computer&apos;s claims ({computer}): its configuration was copied from this one; there, remove the file named computer in its configuration folder and run setup again</source>
         <translation>un autre ordinateur écrit les réservations de cet ordinateur ({computer}) : sa configuration a été copiée de celle-ci ; sur celui-là, supprimez le fichier nommé computer de son dossier de configuration et relancez setup</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="570"/>
+        <location filename="../lease/machine.py" line="616"/>
         <source>this computer&apos;s clock reads {clock}, not a time between 1970 and 2514: set it</source>
         <translation>l’horloge de cet ordinateur indique {clock}, pas une heure entre 1970 et 2514 : réglez-la</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="582"/>
+        <location filename="../lease/machine.py" line="628"/>
         <source>active must be a time between 1970 and 2514, not {active}</source>
         <translation>active doit être une heure entre 1970 et 2514, pas {active}</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="594"/>
+        <location filename="../lease/machine.py" line="640"/>
         <source>wrote must be a whole number from 0 to {top}, not {wrote}</source>
         <translation>wrote doit être un nombre entier de 0 à {top}, pas {wrote}</translation>
     </message>
@@ -855,57 +815,57 @@ Inactivité lue par : {idle}</translation>
         <translation>{file} est endommagé : {what} n’est pas en base64</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="40"/>
+        <location filename="../commands.py" line="41"/>
         <source>SIOUL_PASSPHRASE is empty</source>
         <translation>SIOUL_PASSPHRASE est vide</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="44"/>
+        <location filename="../commands.py" line="45"/>
         <source>no passphrase: set SIOUL_PASSPHRASE, or run setup in a terminal</source>
         <translation>pas de phrase secrète : définissez SIOUL_PASSPHRASE, ou lancez setup dans un terminal</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="48"/>
+        <location filename="../commands.py" line="49"/>
         <location filename="../share/seal.py" line="181"/>
         <location filename="../tray/setup.py" line="63"/>
         <source>the passphrase is empty</source>
         <translation>la phrase secrète est vide</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="50"/>
+        <location filename="../commands.py" line="51"/>
         <location filename="../tray/setup.py" line="76"/>
         <source>the two passphrases differ; nothing was changed</source>
         <translation>les deux phrases secrètes diffèrent ; rien n’a été changé</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="58"/>
+        <location filename="../commands.py" line="59"/>
         <source>no passphrase given; nothing was changed</source>
         <translation>aucune phrase secrète saisie ; rien n’a été changé</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="67"/>
+        <location filename="../commands.py" line="68"/>
         <source>the passphrase is not valid text (UTF-8); nothing was changed</source>
         <translation>la phrase secrète n’est pas un texte valide (UTF-8) ; rien n’a été changé</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="74"/>
+        <location filename="../commands.py" line="75"/>
         <source>--share needs the path of a folder your sync tool syncs</source>
         <translation>--share demande le chemin d’un dossier que votre outil de synchronisation synchronise</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="120"/>
-        <location filename="../commands.py" line="126"/>
+        <location filename="../commands.py" line="121"/>
+        <location filename="../commands.py" line="127"/>
         <source>{folder} is not a folder</source>
         <translation>{folder} n’est pas un dossier</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="129"/>
+        <location filename="../commands.py" line="130"/>
         <location filename="../tray/setup.py" line="67"/>
         <source>{folder} does not exist: choose a folder your sync tool syncs</source>
         <translation>{folder} n’existe pas : choisissez un dossier que votre outil de synchronisation synchronise</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="136"/>
+        <location filename="../commands.py" line="137"/>
         <source>cannot make {folder}: {error}</source>
         <translation>impossible de créer {folder} : {error}</translation>
     </message>
@@ -1054,110 +1014,27 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>Menu</name>
     <message>
-        <location filename="../tray/model.py" line="25"/>
-        <source>Medicines</source>
-        <translation>Médicaments</translation>
-    </message>
-    <message>
-        <location filename="../tray/model.py" line="27"/>
-        <source>Invoices</source>
-        <translation>Factures</translation>
-    </message>
-    <message>
-        <location filename="../tray/model.py" line="137"/>
-        <source>{name}, last heard {time}</source>
-        <translation>{name}, dernières nouvelles à {time}</translation>
-    </message>
-    <message>
-        <location filename="../tray/model.py" line="139"/>
-        <source>{name}, not heard yet</source>
-        <translation>{name}, pas encore de nouvelles</translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../tray/model.py" line="141"/>
-        <source>%n more</source>
-        <translation>
-            <numerusform>%n autre</numerusform>
-            <numerusform>%n autres</numerusform>
-        </translation>
-    </message>
-    <message>
-        <location filename="../tray/model.py" line="142"/>
-        <source>waiting for {computers}</source>
-        <translation>en attente de {computers}</translation>
-    </message>
-    <message>
-        <location filename="../tray/model.py" line="169"/>
-        <source>{part}: no computer keeps them</source>
-        <translation>{part} : aucun ordinateur ne les tient</translation>
-    </message>
-    <message>
-        <location filename="../tray/model.py" line="173"/>
-        <source>{part}: {computer}</source>
-        <translation>{part} : {computer}</translation>
-    </message>
-    <message>
-        <location filename="../tray/model.py" line="174"/>
-        <source>{part}: {computer} (since {time})</source>
-        <translation>{part} : {computer} (depuis {time})</translation>
-    </message>
-    <message>
-        <location filename="../tray/model.py" line="178"/>
-        <source>{part}: stopped, the sharing folder&apos;s seal changed</source>
-        <translation>{part} : arrêtées, le sceau du dossier de partage a changé</translation>
-    </message>
-    <message>
-        <location filename="../tray/model.py" line="180"/>
-        <source>{part}: here</source>
-        <translation>{part} : ici</translation>
-    </message>
-    <message>
-        <location filename="../tray/model.py" line="183"/>
-        <source>{part}: here from {time} (settling)</source>
-        <translation>{part} : ici à partir de {time} (stabilisation)</translation>
-    </message>
-    <message>
-        <location filename="../tray/model.py" line="189"/>
-        <source>{part}: here, {waiting} (is the sync running?)</source>
-        <translation>{part} : ici, {waiting} (la synchronisation tourne-t-elle ?)</translation>
-    </message>
-    <message>
-        <location filename="../tray/model.py" line="192"/>
-        <source>{part}: here, {waiting}</source>
-        <translation>{part} : ici, {waiting}</translation>
-    </message>
-    <message>
-        <location filename="../tray/model.py" line="194"/>
-        <source>{part}: here, waiting to hear another computer</source>
-        <translation>{part} : ici, en attente de nouvelles d’un autre ordinateur</translation>
-    </message>
-    <message>
-        <location filename="../tray/model.py" line="195"/>
-        <source>{part}: here, paused while you are away</source>
-        <translation>{part} : ici, en pause pendant votre absence</translation>
-    </message>
-    <message>
-        <location filename="../tray/model.py" line="205"/>
+        <location filename="../tray/model.py" line="140"/>
         <source>Sharing folder: {error}</source>
         <translation>Dossier de partage : {error}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="207"/>
+        <location filename="../tray/model.py" line="142"/>
         <source>This computer&apos;s state: {problem}</source>
         <translation>État de cet ordinateur : {problem}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="211"/>
+        <location filename="../tray/model.py" line="146"/>
         <source>{computer}&apos;s clock is {span} ahead of this one</source>
         <translation>L’horloge de {computer} a {span} d’avance sur celle-ci</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="213"/>
+        <location filename="../tray/model.py" line="148"/>
         <source>{computer}&apos;s clock is {span} behind this one</source>
         <translation>L’horloge de {computer} a {span} de retard sur celle-ci</translation>
     </message>
     <message numerus="yes">
-        <location filename="../tray/model.py" line="220"/>
+        <location filename="../tray/model.py" line="155"/>
         <source>%n files in the sharing folder do not read</source>
         <translation>
             <numerusform>%n fichier du dossier de partage est illisible</numerusform>
@@ -1165,52 +1042,52 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="227"/>
+        <location filename="../tray/model.py" line="162"/>
         <source>Idle time unknown: counting from the session start</source>
         <translation>Inactivité inconnue : décompte depuis le début de la session</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="282"/>
+        <location filename="../tray/model.py" line="212"/>
         <source>Make invoices here…</source>
         <translation>Faire les factures ici…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="284"/>
+        <location filename="../tray/model.py" line="214"/>
         <source>{computer} is gone for good…</source>
         <translation>{computer} est parti pour de bon…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="287"/>
+        <location filename="../tray/model.py" line="217"/>
         <source>Computers…</source>
         <translation>Ordinateurs…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="288"/>
+        <location filename="../tray/model.py" line="218"/>
         <source>Open sharing folder</source>
         <translation>Ouvrir le dossier de partage</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="289"/>
+        <location filename="../tray/model.py" line="219"/>
         <source>Change sharing folder…</source>
         <translation>Changer de dossier de partage…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="291"/>
+        <location filename="../tray/model.py" line="221"/>
         <source>Start at login</source>
         <translation>Lancer à l’ouverture de session</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="292"/>
+        <location filename="../tray/model.py" line="222"/>
         <source>About sioul-tray</source>
         <translation>À propos de sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="293"/>
+        <location filename="../tray/model.py" line="223"/>
         <source>Quit</source>
         <translation>Quitter</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="330"/>
+        <location filename="../tray/model.py" line="257"/>
         <source>{computer} makes invoices now. Make them here instead?
 
 {computer} stops numbering as soon as it sees this; this computer starts once every other computer has confirmed it.</source>
@@ -1222,89 +1099,190 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>Notification</name>
     <message>
-        <location filename="../tray/model.py" line="370"/>
+        <location filename="../tray/model.py" line="305"/>
         <source>Medicine reminders are now on {computer}</source>
         <translation>Les rappels de médicaments sont maintenant sur {computer}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="371"/>
+        <location filename="../tray/model.py" line="306"/>
         <source>Invoices are now made on {computer}</source>
         <translation>Les factures sont maintenant faites sur {computer}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="376"/>
+        <location filename="../tray/model.py" line="311"/>
         <source>Medicine reminders are here now</source>
         <translation>Les rappels de médicaments sont maintenant ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="377"/>
+        <location filename="../tray/model.py" line="312"/>
         <source>Invoices are made here now</source>
         <translation>Les factures sont maintenant faites ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="382"/>
+        <location filename="../tray/model.py" line="317"/>
         <source>Medicine reminders paused here</source>
         <translation>Rappels de médicaments en pause ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="383"/>
+        <location filename="../tray/model.py" line="318"/>
         <source>Invoices paused here</source>
         <translation>Factures en pause ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="388"/>
+        <location filename="../tray/model.py" line="323"/>
         <source>No computer keeps medicines now</source>
         <translation>Aucun ordinateur ne tient les médicaments maintenant</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="389"/>
+        <location filename="../tray/model.py" line="324"/>
         <source>No computer keeps invoices now</source>
         <translation>Aucun ordinateur ne tient les factures maintenant</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="402"/>
+        <location filename="../tray/model.py" line="337"/>
         <source>{part}: this computer acts now.</source>
         <translation>{part} : cet ordinateur agit maintenant.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="422"/>
+        <location filename="../tray/model.py" line="357"/>
         <source>Invoices stopped: the seal changed</source>
         <translation>Factures arrêtées : le sceau a changé</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="429"/>
+        <location filename="../tray/model.py" line="364"/>
         <source>{computer} has not been heard from since {time}. If it is gone for good, say so in the menu.</source>
         <translation>Pas de nouvelles de {computer} depuis {time}. S’il est parti pour de bon, dites-le dans le menu.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="434"/>
+        <location filename="../tray/model.py" line="369"/>
         <source>{computer} has not been heard from yet. If it is gone for good, say so in the menu.</source>
         <translation>Pas encore de nouvelles de {computer}. S’il est parti pour de bon, dites-le dans le menu.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="440"/>
+        <location filename="../tray/model.py" line="375"/>
         <source>Invoices wait for {computer}</source>
         <translation>Les factures attendent {computer}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="445"/>
+        <location filename="../tray/model.py" line="380"/>
         <source>A claim in the sharing folder does not read</source>
         <translation>Une réservation du dossier de partage est illisible</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="451"/>
+        <location filename="../tray/model.py" line="386"/>
         <source>It is {span} ahead of this computer&apos;s clock.</source>
         <translation>Elle a {span} d’avance sur l’horloge de cet ordinateur.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="453"/>
+        <location filename="../tray/model.py" line="388"/>
         <source>It is {span} behind this computer&apos;s clock.</source>
         <translation>Elle a {span} de retard sur l’horloge de cet ordinateur.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="455"/>
+        <location filename="../tray/model.py" line="390"/>
         <source>{computer}&apos;s clock is off</source>
         <translation>L’horloge de {computer} est décalée</translation>
+    </message>
+</context>
+<context>
+    <name>Phrase</name>
+    <message>
+        <location filename="../phrases.py" line="20"/>
+        <source>Medicines</source>
+        <translation>Médicaments</translation>
+    </message>
+    <message>
+        <location filename="../phrases.py" line="22"/>
+        <source>Invoices</source>
+        <translation>Factures</translation>
+    </message>
+    <message>
+        <location filename="../phrases.py" line="31"/>
+        <source>{part}: no computer keeps them</source>
+        <translation>{part} : aucun ordinateur ne les tient</translation>
+    </message>
+    <message>
+        <location filename="../phrases.py" line="35"/>
+        <source>{part}: {computer}</source>
+        <translation>{part} : {computer}</translation>
+    </message>
+    <message>
+        <location filename="../phrases.py" line="36"/>
+        <source>{part}: {computer} (since {time})</source>
+        <translation>{part} : {computer} (depuis {time})</translation>
+    </message>
+    <message>
+        <location filename="../phrases.py" line="40"/>
+        <source>{part}: here</source>
+        <translation>{part} : ici</translation>
+    </message>
+    <message>
+        <location filename="../phrases.py" line="43"/>
+        <source>{part}: here (settling)</source>
+        <translation>{part} : ici (stabilisation)</translation>
+    </message>
+    <message>
+        <location filename="../phrases.py" line="44"/>
+        <source>{part}: here from {time} (settling)</source>
+        <translation>{part} : ici à partir de {time} (stabilisation)</translation>
+    </message>
+    <message>
+        <location filename="../phrases.py" line="50"/>
+        <source>{part}: here, {waiting} (is the sync running?)</source>
+        <translation>{part} : ici, {waiting} (la synchronisation tourne-t-elle ?)</translation>
+    </message>
+    <message>
+        <location filename="../phrases.py" line="53"/>
+        <source>{part}: here, {waiting}</source>
+        <translation>{part} : ici, {waiting}</translation>
+    </message>
+    <message>
+        <location filename="../phrases.py" line="55"/>
+        <source>{part}: here, waiting to hear another computer</source>
+        <translation>{part} : ici, en attente de nouvelles d’un autre ordinateur</translation>
+    </message>
+    <message>
+        <location filename="../phrases.py" line="57"/>
+        <source>{part}: here, paused while you are away</source>
+        <translation>{part} : ici, en pause pendant votre absence</translation>
+    </message>
+    <message>
+        <location filename="../phrases.py" line="59"/>
+        <source>{part}: stopped, another computer uses this computer&apos;s id</source>
+        <translation>{part} : arrêtées, un autre ordinateur utilise l’identifiant de celui-ci</translation>
+    </message>
+    <message>
+        <location filename="../phrases.py" line="62"/>
+        <source>{part}: stopped, the sharing folder&apos;s seal changed</source>
+        <translation>{part} : arrêtées, le sceau du dossier de partage a changé</translation>
+    </message>
+    <message>
+        <location filename="../phrases.py" line="71"/>
+        <source>{name}, last heard {time}</source>
+        <translation>{name}, dernières nouvelles à {time}</translation>
+    </message>
+    <message>
+        <location filename="../phrases.py" line="74"/>
+        <source>{name}, not heard yet</source>
+        <translation>{name}, pas encore de nouvelles</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../phrases.py" line="76"/>
+        <source>%n more</source>
+        <translation>
+            <numerusform>%n autre</numerusform>
+            <numerusform>%n autres</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../phrases.py" line="77"/>
+        <source>waiting for {computers}</source>
+        <translation>en attente de {computers}</translation>
+    </message>
+    <message>
+        <location filename="../phrases.py" line="82"/>
+        <source>{part}: kept here; no tray runs, so nothing acts here</source>
+        <translation>{part} : gardées ici ; aucune icône ne tourne, donc rien n’agit ici</translation>
     </message>
 </context>
 <context>

@@ -6,26 +6,20 @@ a `View` into menu lines, the tooltip, the icon's state, the status file and the
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
+from sioul_tray import phrases
 from sioul_tray.i18n import Menu, Notification, translated
-from sioul_tray.lease import ALIVE, PARTS, SETTLING, Keeper, Rule
+from sioul_tray.lease import PARTS, Keeper
 from sioul_tray.lease.folder import PASSING
+from sioul_tray.lease.status import SCHEMA, Status, Why
 from sioul_tray.share import SEAL_NAME
-from sioul_tray.timefmt import span
+from sioul_tray.timefmt import clock_time, span
 
-
-def label(part: str) -> str:
-    """A part's name as the menu shows it (translated when asked, not at import)."""
-    if part == "medicines":
-        return Menu.tr("Medicines")
-    if part == "invoices":
-        return Menu.tr("Invoices")
-    return part.capitalize()
+label = phrases.label  # a part's name as the menu shows it
 
 
 # A clock that is off by more than this is worth a warning (the spec reports offsets over RENEW).
@@ -45,6 +39,7 @@ class PartView:
     acting: bool
     waiting: tuple[str, ...] = ()
     blocked: str | None = None  # the seal forbids acting on it (see Keeper.blocked)
+    status: Status = field(default_factory=lambda: Status(Why.NOBODY))  # why, as the core says
 
     @classmethod
     def of(cls, keeper: Keeper) -> PartView:
@@ -60,6 +55,7 @@ class PartView:
             acting=keeper.acting,
             waiting=keeper.waiting,
             blocked=keeper.blocked,
+            status=keeper.status or Status(Why.NOBODY),
         )
 
 
@@ -124,75 +120,13 @@ class Icon(Enum):
 
 
 def hhmm(t: float) -> str:
-    """A local time of day, the way the menu shows it."""
-    return time.strftime("%H:%M", time.localtime(t))
-
-
-def _waiting_text(view: View, part: str, waiting: Iterable[str]) -> str:
-    names = []
-    for computer in waiting:
-        heard = view.heard(part, computer)
-        name = view.name_of(computer)
-        if heard is not None:
-            names.append(Menu.tr("{name}, last heard {time}").format(name=name, time=hhmm(heard)))
-        else:
-            names.append(Menu.tr("{name}, not heard yet").format(name=name))
-    if len(names) > 2:
-        names = [*names[:2], Menu.tr("%n more", None, len(names) - 2)]
-    return Menu.tr("waiting for {computers}").format(computers="; ".join(names))
-
-
-def stopped_sync(view: View, part: str) -> bool:
-    """Every other computer that this one waits on has been silent for longer than ALIVE.
-
-    Nothing reached us lately from anyone: more likely our sync stopped than all of them.
-    """
-    waiting = view.parts[part].waiting
-    if not waiting:
-        return False
-    for computer in waiting:
-        heard = view.heard(part, computer)
-        if heard is not None and view.now - heard <= ALIVE:
-            return False
-    return any(
-        peer.heard is not None and not peer.closed for peer in view.peers.get(part, ())
-    ) and all(
-        peer.heard is None or view.now - peer.heard > ALIVE for peer in view.peers.get(part, ())
-    )
+    """A local time, the way the menu shows it (with the date when not today)."""
+    return clock_time(t)
 
 
 def part_line(view: View, part: str) -> str:
-    """One menu line: who keeps the part, and why it waits when it does."""
-    name = label(part)
-    p = view.parts[part]
-    if p.keeper is None:
-        return Menu.tr("{part}: no computer keeps them").format(part=name)
-    if not p.here:
-        who = p.name or p.keeper
-        if p.since is None:
-            return Menu.tr("{part}: {computer}").format(part=name, computer=who)
-        return Menu.tr("{part}: {computer} (since {time})").format(
-            part=name, computer=who, time=hhmm(p.since)
-        )
-    if p.blocked is not None:
-        return Menu.tr("{part}: stopped, the sharing folder's seal changed").format(part=name)
-    if p.acting:
-        return Menu.tr("{part}: here").format(part=name)
-    if not p.settled:
-        start = p.since if p.since is not None else view.now
-        return Menu.tr("{part}: here from {time} (settling)").format(
-            part=name, time=hhmm(start + SETTLING)
-        )
-    if p.waiting:
-        waiting = _waiting_text(view, part, p.waiting)
-        if stopped_sync(view, part):
-            return Menu.tr("{part}: here, {waiting} (is the sync running?)").format(
-                part=name, waiting=waiting
-            )
-        return Menu.tr("{part}: here, {waiting}").format(part=name, waiting=waiting)
-    if PARTS.get(part) is Rule.STAYS:
-        return Menu.tr("{part}: here, waiting to hear another computer").format(part=name)
-    return Menu.tr("{part}: here, paused while you are away").format(part=name)
+    """One menu line: who keeps the part, and why it waits when it does (the core's status)."""
+    return phrases.part_line(part, view.parts[part].status)
 
 
 def notes(view: View) -> list[str]:
@@ -229,16 +163,11 @@ def notes(view: View) -> list[str]:
 
 
 def gone_candidates(view: View) -> list[str]:
-    """Computers invoices wait on that have not been heard lately: the person may forget them."""
+    """Computers invoices wait on, silent lately (as the core says): the person may forget them."""
     p = view.parts.get("invoices")
-    if p is None or not p.here:
+    if p is None or p.status.why is not Why.WAITING:
         return []
-    out = []
-    for computer in p.waiting:
-        heard = view.heard("invoices", computer)
-        if heard is None or view.now - heard > ALIVE:
-            out.append(computer)
-    return out
+    return [w.computer for w in p.status.waiting if w.silent]
 
 
 class Action(Enum):
@@ -321,10 +250,7 @@ def icon(view: View) -> Icon:
 def take_confirmation(view: View) -> str | None:
     """The question before "Make invoices here", or None when nobody else keeps them alive."""
     p = view.parts.get("invoices")
-    if p is None or p.here or p.keeper is None:
-        return None
-    heard = view.heard("invoices", p.keeper)
-    if heard is None or view.now - heard > ALIVE:
+    if p is None or p.status.why is not Why.ELSEWHERE or not p.status.live:
         return None
     return Menu.tr(
         "{computer} makes invoices now. Make them here instead?\n\n"
@@ -341,7 +267,7 @@ def status(view: View | None, computer: str, pid: int, running: bool, now: float
         if p is None or not running:
             parts[part] = {"keeper": None, "name": None, "here": False, "settled": False,
                            "others_heard": False, "agreed": False, "acting": False,
-                           "since": None}  # fmt: skip
+                           "since": None, "status": None}  # fmt: skip
             continue
         parts[part] = {
             "keeper": p.keeper,
@@ -354,8 +280,16 @@ def status(view: View | None, computer: str, pid: int, running: bool, now: float
             "since": p.since,
             "waiting": list(p.waiting),
             "blocked": p.blocked,
+            "status": p.status.to_json(),
         }
-    return {"computer": computer, "pid": pid, "running": running, "at": int(now), "parts": parts}
+    return {
+        "schema": SCHEMA,
+        "computer": computer,
+        "pid": pid,
+        "running": running,
+        "at": int(now),
+        "parts": parts,
+    }
 
 
 @dataclass(frozen=True)
@@ -438,7 +372,7 @@ def warnings(view: View) -> dict[str, Note]:
         out[f"unheard:{computer}"] = Note(
             f"unheard:{computer}",
             Notification.tr("Invoices wait for {computer}").format(computer=name),
-            body.format(computer=name, time=hhmm(heard) if heard is not None else ""),
+            body.format(computer=name, time=clock_time(heard) if heard is not None else ""),
         )
     for part, name, reason in view.worrying_problems():
         key = f"problem:{part}/{name}:{reason}"

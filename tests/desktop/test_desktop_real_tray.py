@@ -331,3 +331,18 @@ def test_the_real_tray_notifies_a_handover_over_dbus(
         finally:
             proc.terminate()
             proc.wait(15)
+
+
+def test_look_while_the_tray_runs_says_what_the_tray_says(tray: Running) -> None:
+    """Found by the review: `look` printed "seen since" as the time of the look itself and
+    dropped "settling" while the tray's status said settled: false. It now prints the running
+    tray's own status, in the same words as the menu."""
+    wait_for(lambda: (status(tray.home) or {}).get("running") is True)
+    time.sleep(2)  # the look below runs seconds after the tray's own since
+    done = cli(tray.home, "look")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    texts = tray.menu()["texts"]
+    assert lines[:2] == texts[:2], (lines, texts)
+    assert lines[0].startswith("Medicines: here from ") and lines[0].endswith("(settling)")
+    assert not any("no tray runs" in line for line in lines)

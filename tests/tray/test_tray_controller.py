@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from pytestqt.qtbot import QtBot
 
+from sioul_tray.lease.status import Status, Waited, Why
 from sioul_tray.tray.controller import Controller
 from sioul_tray.tray.model import Note, View
 
@@ -31,6 +32,21 @@ class K:
     acting: bool = True
     waiting: tuple[str, ...] = ()
     blocked: str | None = None
+
+    @property
+    def status(self) -> Status:
+        """What the core would say with these flags (this double tests scheduling, not words:
+        the words are tested on real leases in test_tray_model.py)."""
+        if self.computer is None:
+            return Status(Why.NOBODY)
+        if not self.here:
+            return Status(Why.ELSEWHERE, self.computer, self.name, int(self.since or 0))
+        if self.acting:
+            return Status(Why.ACTING, self.computer, self.name)
+        if not self.settled:
+            return Status(Why.SETTLING, self.computer, self.name, until=int(self.since or 0))
+        waited = tuple(Waited(c, c, None) for c in self.waiting)
+        return Status(Why.WAITING, self.computer, self.name, waiting=waited)
 
 
 @dataclass(frozen=True)

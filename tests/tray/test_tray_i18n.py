@@ -11,12 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from sioul_tray import i18n
+from sioul_tray import i18n, phrases
 from sioul_tray.i18n import Core
+from sioul_tray.lease.status import Why
 from sioul_tray.tray import model
-from sioul_tray.tray.model import Peer, View
 from tests.helpers import python_env
-from tests.tray.views import T0, part
+from tests.tray import views
+from tests.tray.views import make
 
 TRAY = """
 import json, sys
@@ -110,24 +111,18 @@ def french() -> Iterator[None]:
     i18n.install("en")
 
 
-def test_the_model_speaks_french(french: None) -> None:
-    away = part("invoices", keeper="office", name="Office PC", here=False, acting=False)
-    waiting = part(
-        "medicines", acting=False, waiting=("laptop", "office", "tablet", "phone")
-    )  # STAYS does not apply to medicines: waits on everyone it heard
-    peers = (Peer("laptop", "Laptop", None, False), Peer("office", "Office PC", T0, False))
-    view = View(
-        computer="pc",
-        now=T0,
-        parts={"medicines": waiting, "invoices": away},
-        peers={"invoices": peers, "medicines": peers},
+def test_the_model_speaks_french(french: None, tmp_path: Path) -> None:
+    waiting = make(Why.WAITING, tmp_path / "waiting", variant="silent")
+    away = make(Why.ELSEWHERE, tmp_path / "elsewhere")
+    view = views.view(
+        waiting,
+        away,
+        peers={"medicines": waiting.peers["invoices"], "invoices": away.peers["invoices"]},
         offsets={"laptop": 400},
         problems=(("invoices", "zz.lease", Core.mark("not a Sioul claim")),),
         idle_known=False,
     )
     texts = [item.text for item in model.menu(view, autostart=False)]
-    assert texts[0].startswith("Médicaments : ici, en attente de Laptop, pas encore de nouvelles")
-    assert texts[0].endswith("; 2 autres")
     assert texts[1].startswith("Factures : Office PC (depuis ")
     assert "L’horloge de Laptop a 6 min d’avance sur celle-ci" in texts
     assert "1 fichier du dossier de partage est illisible" in texts
@@ -142,3 +137,38 @@ def test_the_model_speaks_french(french: None) -> None:
     assert problem.key == "problem:invoices/zz.lease:not a Sioul claim"
     assert problem.title == "Une réservation du dossier de partage est illisible"
     assert problem.body == "leases/invoices/zz.lease: pas une réservation Sioul"
+
+
+FRENCH = {
+    "acting": "Factures : ici",
+    "settling": "Factures : ici à partir de ",
+    "elsewhere": "Factures : Office PC (depuis ",
+    "nobody": "Factures : aucun ordinateur ne les tient",
+    "waiting": "Factures : ici, en attente de ",
+    "stalled": "(la synchronisation tourne-t-elle ?)",
+    "alone": "Factures : ici, en attente de nouvelles d’un autre ordinateur",
+    "away": "Médicaments : ici, en pause pendant votre absence",
+    "sealed": "Factures : arrêtées, le sceau du dossier de partage a changé",
+    "clone": "Factures : arrêtées, un autre ordinateur utilise l’identifiant de celui-ci",
+}
+KINDS = {
+    "acting": (Why.ACTING, "invoices", ""),
+    "settling": (Why.SETTLING, "invoices", ""),
+    "elsewhere": (Why.ELSEWHERE, "invoices", ""),
+    "nobody": (Why.NOBODY, "invoices", ""),
+    "waiting": (Why.WAITING, "invoices", ""),
+    "stalled": (Why.WAITING, "invoices", "stalled"),
+    "alone": (Why.ALONE, "invoices", ""),
+    "away": (Why.AWAY, "medicines", ""),
+    "sealed": (Why.BLOCKED, "invoices", ""),
+    "clone": (Why.BLOCKED, "invoices", "clone"),
+}
+
+
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_every_status_has_a_french_line(french: None, tmp_path: Path, kind: str) -> None:
+    why, part, variant = KINDS[kind]
+    status = make(why, tmp_path, part, variant).parts[part].status
+    assert status.why is why
+    line = phrases.part_line(part, status)
+    assert FRENCH[kind] in line, line

@@ -1,0 +1,105 @@
+"""Why a part is as it is here: the verdict's reason, as data. No words, no Qt.
+
+The state machine (`machine.Machine.judge`) fills one `Status` beside each `Keeper`, from what
+only it knows (hearing times, settling, the flow of the sync, the seal). The tray's menu, the
+command line, the notifications and the status file turn it into words with one phrasebook
+(`sioul_tray.phrases`); none of them applies a rule again. docs/protocol.md says the rules;
+docs/tray.md the schema of `Status.to_json`.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Any
+
+SCHEMA = 1  # the version of `Status.to_json`'s shape, in status.json and `look --json`
+
+
+class Why(enum.Enum):
+    """The reason, one of a few; the fields of `Status` that go with each are named."""
+
+    ACTING = "acting"  # this computer acts on the part now
+    SETTLING = "settling"  # kept here; acts from `until` if nothing changes
+    WAITING = "waiting"  # kept here, settled; waits for `waiting` (`stalled`: its own sync?)
+    ALONE = "alone"  # kept here, settled; has heard no other computer yet (a joiner)
+    AWAY = "away"  # medicines kept here, out of touch with `waiting`: paused while you are away
+    ELSEWHERE = "elsewhere"  # `keeper` (`name`) keeps it, seen here `since`
+    NOBODY = "nobody"  # no claim holds it
+    BLOCKED = "blocked"  # may not act whatever the claims say: `problem`
+
+
+@dataclass(frozen=True)
+class Waited:
+    """A computer waited for, and when this computer last heard its claim change."""
+
+    computer: str
+    name: str
+    heard: int | None  # by this computer's wall clock; None: not heard in this run
+    silent: bool = False  # not heard change within ALIVE: the person may say it is gone
+
+
+@dataclass(frozen=True)
+class Status:
+    why: Why
+    keeper: str | None = None
+    name: str | None = None
+    since: int | None = None  # since when this computer has seen `keeper` keep it (wall clock)
+    until: int | None = None  # SETTLING: when it acts, if nothing changes (wall clock)
+    waiting: tuple[Waited, ...] = ()
+    stalled: bool = False  # WAITING: nothing heard from anyone lately: its own sync looks stopped
+    problem: str | None = None  # BLOCKED: the reason (sealed again, missing, a copied config)
+    cause: str | None = None  # BLOCKED: "seal" (another seal, or none) or "clone" (this id twice)
+    live: bool = False  # ELSEWHERE: the keeper's claim was heard within ALIVE
+
+    def to_json(self) -> dict[str, Any]:
+        """The status as plain JSON (the schema `SCHEMA`, documented in docs/tray.md)."""
+        return {
+            "why": self.why.value,
+            "keeper": self.keeper,
+            "name": self.name,
+            "since": self.since,
+            "until": self.until,
+            "waiting": [
+                {"computer": w.computer, "name": w.name, "heard": w.heard, "silent": w.silent}
+                for w in self.waiting
+            ],
+            "stalled": self.stalled,
+            "problem": None if self.problem is None else str(self.problem),
+            "cause": self.cause,
+            "live": self.live,
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> Status | None:
+        """A status as `to_json` wrote it (by this version or a later one), or None."""
+        try:
+            why = Why(data["why"])
+            waiting = tuple(
+                Waited(
+                    str(w["computer"]), str(w["name"]), _int(w.get("heard")), bool(w.get("silent"))
+                )
+                for w in data.get("waiting") or ()
+            )
+            return cls(
+                why,
+                _str(data.get("keeper")),
+                _str(data.get("name")),
+                _int(data.get("since")),
+                _int(data.get("until")),
+                waiting,
+                bool(data.get("stalled")),
+                _str(data.get("problem")),
+                _str(data.get("cause")),
+                bool(data.get("live")),
+            )
+        except (KeyError, TypeError, ValueError, AttributeError):
+            return None
+
+
+def _int(value: Any) -> int | None:
+    return value if type(value) is int else None
+
+
+def _str(value: Any) -> str | None:
+    return value if isinstance(value, str) else None

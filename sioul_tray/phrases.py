@@ -1,0 +1,84 @@
+"""The phrasebook: a part's status (`lease.status.Status`) in words. No Qt here.
+
+One place for the words that the tray's menu, the command line and the notifications say of a
+part: none of them applies a rule of the lease again, they say what the core decided. Texts are
+in context "Phrase" (translated like every other, `sioul_tray.i18n`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from sioul_tray.i18n import Phrase
+from sioul_tray.lease.status import Status, Waited, Why
+from sioul_tray.timefmt import clock_time
+
+
+def label(part: str) -> str:
+    """A part's name as people read it."""
+    if part == "medicines":
+        return Phrase.tr("Medicines")
+    if part == "invoices":
+        return Phrase.tr("Invoices")
+    return part.capitalize()
+
+
+def part_line(part: str, status: Status) -> str:
+    """One line: who keeps the part, and why it waits when it does."""
+    name = label(part)
+    why = status.why
+    if why is Why.NOBODY:
+        return Phrase.tr("{part}: no computer keeps them").format(part=name)
+    if why is Why.ELSEWHERE:
+        who = status.name or status.keeper or "?"
+        if status.since is None:
+            return Phrase.tr("{part}: {computer}").format(part=name, computer=who)
+        return Phrase.tr("{part}: {computer} (since {time})").format(
+            part=name, computer=who, time=clock_time(status.since)
+        )
+    if why is Why.ACTING:
+        return Phrase.tr("{part}: here").format(part=name)
+    if why is Why.SETTLING:
+        if status.until is None:
+            return Phrase.tr("{part}: here (settling)").format(part=name)
+        return Phrase.tr("{part}: here from {time} (settling)").format(
+            part=name, time=clock_time(status.until)
+        )
+    if why is Why.WAITING:
+        waiting = waiting_text(status.waiting)
+        if status.stalled:
+            return Phrase.tr("{part}: here, {waiting} (is the sync running?)").format(
+                part=name, waiting=waiting
+            )
+        return Phrase.tr("{part}: here, {waiting}").format(part=name, waiting=waiting)
+    if why is Why.ALONE:
+        return Phrase.tr("{part}: here, waiting to hear another computer").format(part=name)
+    if why is Why.AWAY:
+        return Phrase.tr("{part}: here, paused while you are away").format(part=name)
+    if status.cause == "clone":
+        return Phrase.tr("{part}: stopped, another computer uses this computer's id").format(
+            part=name
+        )
+    return Phrase.tr("{part}: stopped, the sharing folder's seal changed").format(part=name)
+
+
+def waiting_text(waiting: Iterable[Waited]) -> str:
+    """ "waiting for Laptop, last heard 10:12; Office PC, not heard yet" (two named at most)."""
+    names = []
+    for w in waiting:
+        if w.heard is not None:
+            names.append(
+                Phrase.tr("{name}, last heard {time}").format(name=w.name, time=clock_time(w.heard))
+            )
+        else:
+            names.append(Phrase.tr("{name}, not heard yet").format(name=w.name))
+    if len(names) > 2:
+        names = [*names[:2], Phrase.tr("%n more", None, len(names) - 2)]
+    return Phrase.tr("waiting for {computers}").format(computers="; ".join(names))
+
+
+def unattended_line(part: str) -> str:
+    """The command line's line for a part kept here when no tray runs: it cannot act."""
+    return Phrase.tr("{part}: kept here; no tray runs, so nothing acts here").format(
+        part=label(part)
+    )

@@ -1,0 +1,118 @@
+"""Every status the core can produce, each from real Leases on a real folder (no hand-built state).
+
+`scene(why, ...)` returns the `Keeper` this computer ("pc", "This PC") sees for a part in a
+situation that gives that reason, with the lease and the clock, so the menu, the command line and
+the notifications are tested on what the core really says. Times start at `T0` (a fake clock).
+"""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from sioul_tray.lease import ALIVE, RENEW, SETTLING, Keeper, Lease
+from sioul_tray.lease.status import Why
+from sioul_tray.share import SEAL_NAME, Share
+from tests.helpers import FakeClock
+
+T0 = 1_800_000_000.0  # 2027-01-15 08:00:00 UTC
+PASS = "correct horse battery"
+
+
+@dataclass
+class Scene:
+    keeper: Keeper
+    lease: Lease  # this computer's
+    clock: FakeClock
+    share: Share
+
+
+class _Folder:
+    def __init__(self, root: Path, creator: str = "office") -> None:
+        self.folder = root / "share"
+        self.folder.mkdir(parents=True)
+        self.share = Share.create(self.folder, PASS, creator, cost=10)
+        self.clock = FakeClock(T0)
+
+    def lease(self, cid: str, name: str) -> Lease:
+        own = Share.unlock(self.folder, self.share.folder_key)
+        return Lease(own, cid, name=name, clock=self.clock)
+
+    def run(self, seconds: float, *leases: Lease, part: str, **kw: float) -> list[Keeper]:
+        keepers: list[Keeper] = []
+        for _ in range(int(seconds // RENEW)):
+            self.clock.advance(RENEW)
+            keepers = [lease.renew(part, **kw) for lease in leases]
+        return keepers
+
+
+def scene(why: Why, root: Path, part: str = "invoices", variant: str = "") -> Scene:
+    """This computer's view of `part` for `why`. Variants: WAITING "silent" (a computer waited
+    for went quiet) or "stalled" (nothing heard from anyone); ELSEWHERE "silent" (the keeper went
+    quiet); BLOCKED "clone" (another installation with this id)."""
+    f = _Folder(root, creator="pc" if why in (Why.ACTING, Why.SETTLING, Why.BLOCKED) else "office")
+    pc = f.lease("pc", "This PC")
+    if why is Why.NOBODY:
+        return Scene(pc.look(part), pc, f.clock, f.share)
+    if why is Why.SETTLING:
+        return Scene(pc.renew(part), pc, f.clock, f.share)
+    if why is Why.ACTING:  # both parts, alone in the folder this computer made
+        for other in ("medicines", "invoices"):
+            pc.renew(other)
+        f.clock.advance(SETTLING)
+        pc.renew("medicines" if part == "invoices" else "invoices")
+        return Scene(pc.renew(part), pc, f.clock, f.share)
+    if why is Why.ALONE:  # joined a folder made by "office", whose claims never arrived
+        f.run(SETTLING + RENEW, pc, part=part)
+        return Scene(pc.renew(part), pc, f.clock, f.share)
+    if why is Why.BLOCKED:
+        f.run(SETTLING + RENEW, pc, part=part)
+        if variant == "clone":
+            twin = f.lease("pc", "This PC's copy")
+            twin.renew(part)
+        else:
+            other = root / "other"
+            other.mkdir()
+            Share.create(other, "another passphrase", "laptop", cost=10)
+            shutil.copyfile(other / SEAL_NAME, f.folder / SEAL_NAME)
+        return Scene(pc.renew(part), pc, f.clock, f.share)
+    office = f.lease("office", "Office PC")
+    if why is Why.ELSEWHERE:  # "silent": the office went quiet, its claim still holds invoices
+        other = "medicines" if part == "invoices" else "invoices"
+        for p in (other, part):  # the office keeps both: the older claim, the person there
+            office.renew(p)
+        f.clock.advance(1)
+        for p in (other, part):
+            pc.renew(p, active=T0 - 3600)
+        for _ in range(SETTLING // RENEW):
+            f.clock.advance(RENEW)
+            for p in (other, part):
+                office.renew(p)
+                pc.renew(p, active=T0 - 3600)
+        if variant == "silent":
+            f.run(ALIVE + RENEW, pc, part=part, active=T0 - 3600)
+        return Scene(pc.renew(part, active=T0 - 3600), pc, f.clock, f.share)
+    laptop = f.lease("laptop", "Laptop")
+    if why is Why.AWAY:  # medicines: the person was here, then left; the laptop went silent
+        office.close("medicines")
+        for _ in range(3):  # the person at this computer; the laptop agrees
+            f.clock.advance(RENEW)
+            laptop.renew("medicines", active=T0 - 3600)
+            pc.renew("medicines")
+        left = f.clock.now
+        for _ in range((ALIVE + RENEW) // RENEW + 1):  # the laptop is not heard any more
+            f.clock.advance(RENEW)
+            keeper = pc.renew("medicines", active=left)
+        return Scene(keeper, pc, f.clock, f.share)
+    # WAITING: pc takes invoices; office and laptop have not answered yet.
+    f.run(SETTLING, office, laptop, pc, part=part)
+    if variant == "silent":  # the laptop stops renewing: it may be gone
+        f.run(ALIVE + RENEW, office, pc, part=part)
+    if variant == "stalled":  # nothing reaches pc any more: its own sync looks stopped
+        f.run(ALIVE + RENEW, pc, part=part)
+    pc.renew(part, take=True)
+    f.clock.advance(SETTLING)
+    if variant == "silent":
+        office.renew(part)
+    return Scene(pc.renew(part), pc, f.clock, f.share)
