@@ -231,6 +231,19 @@ class Lease:
 
     # -- more for the tray ----------------------------------------------------------------
 
+    def last_read(self, part: str) -> Snapshot:
+        """What the last call on `part` read, without reading again: every claim that reads
+        (with when each was heard, by the wall clock), the clocks seen ahead, the problems.
+        The tray publishes this after each tick: one scan of each part's folder a tick."""
+        _known(part)
+        m = self._machines[part]
+        return Snapshot(
+            sorted(m.best.values(), key=lambda c: c.computer),
+            self.heard(part),
+            dict(m.ahead),
+            self.problems(part),
+        )
+
     def heard(self, part: str) -> dict[str, int]:
         """When each computer's claim on `part` was last heard changing, by the wall clock."""
         _known(part)
@@ -541,6 +554,15 @@ class Lease:
             return
         for m in ms:
             m.saved(tick)
+
+
+class Snapshot(NamedTuple):
+    """One part as the last read found it (`Lease.last_read`)."""
+
+    claims: list[Claim]
+    heard: dict[str, int]
+    offsets: dict[str, int]
+    problems: list[tuple[str, str]]
 
 
 class _Skip(NamedTuple):

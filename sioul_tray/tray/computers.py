@@ -44,11 +44,11 @@ class ComputersWindow(QDialog):
         lease = controller.lease
         view = controller.view
         rows: list[list[str]] = []
-        for part in PARTS:
-            heard = lease.heard(part)
+        snapshots = {part: lease.last_read(part) for part in PARTS}  # no scan: the last tick's
+        for part, seen in snapshots.items():
             keeper = view.parts[part].keeper if view is not None and part in view.parts else None
-            for c in lease.claims(part):
-                when = heard.get(c.computer)
+            for c in seen.claims:
+                when = seen.heard.get(c.computer)
                 rows.append([
                     model.label(part),
                     Computers.tr("{name} (this computer)").format(name=c.name)
@@ -63,8 +63,8 @@ class ComputersWindow(QDialog):
         for r, row in enumerate(rows):
             for col, text in enumerate(row):
                 self.table.setItem(r, col, QTableWidgetItem(text))
-        problems = [f"leases/{p}/{name}: {translated(reason)}" for p in PARTS
-                    for name, reason in lease.problems(p)]  # fmt: skip
+        problems = [f"leases/{p}/{name}: {translated(reason)}" for p, seen in snapshots.items()
+                    for name, reason in seen.problems]  # fmt: skip
         self.problems.setText(
             Computers.tr("Files that do not read:") + "\n" + "\n".join(problems)
             if problems

@@ -10,7 +10,7 @@ import contextlib
 import json
 import os
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -34,9 +34,7 @@ class LeaseLike(Protocol):
     def look(self, part: str) -> Any: ...
     def claims(self, part: str) -> list[Any]: ...
     def forget(self, computer: str) -> None: ...
-    def problems(self, part: str) -> list[tuple[str, str]]: ...
-    def heard(self, part: str) -> Mapping[str, float]: ...
-    def clock_offsets(self, part: str) -> dict[str, int]: ...
+    def last_read(self, part: str) -> Any: ...
 
 
 class ActiveLike(Protocol):
@@ -192,19 +190,16 @@ class Controller(QObject):
         problems: list[tuple[str, str, str]] = []
         for part, keeper in keepers.items():
             parts[part] = PartView.of(keeper)
-            try:
-                heard = self.lease.heard(part)
-                peers[part] = tuple(
-                    Peer(c.computer, c.name, heard.get(c.computer), bool(c.closed))
-                    for c in self.lease.claims(part)
-                    if c.computer != self.computer
-                )
-                for computer, offset in self.lease.clock_offsets(part).items():
-                    if abs(offset) > abs(offsets.get(computer, 0)):
-                        offsets[computer] = offset
-                problems += [(part, name, reason) for name, reason in self.lease.problems(part)]
-            except OSError as exc:
-                error = _describe(exc)
+            seen = self.lease.last_read(part)  # what this tick read: no second scan
+            peers[part] = tuple(
+                Peer(c.computer, c.name, seen.heard.get(c.computer), bool(c.closed))
+                for c in seen.claims
+                if c.computer != self.computer
+            )
+            for computer, offset in seen.offsets.items():
+                if abs(offset) > abs(offsets.get(computer, 0)):
+                    offsets[computer] = offset
+            problems += [(part, name, reason) for name, reason in seen.problems]
         if not parts and self.view is not None:
             parts = dict(self.view.parts)  # keep showing the last known keepers with the error
         view = View(

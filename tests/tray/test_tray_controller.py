@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from pytestqt.qtbot import QtBot
 
+from sioul_tray.lease.lease import Snapshot
 from sioul_tray.lease.status import Status, Waited, Why
 from sioul_tray.tray.controller import Controller
 from sioul_tray.tray.model import Note, View
@@ -83,14 +84,9 @@ class ScriptedLease:
     def forget(self, computer: str) -> None:
         self.calls.append(("forget", computer))
 
-    def problems(self, part: str) -> list[tuple[str, str]]:
-        return []
-
-    def heard(self, part: str) -> dict[str, float]:
-        return {"office": 990.0}
-
-    def clock_offsets(self, part: str) -> dict[str, int]:
-        return {}
+    def last_read(self, part: str) -> Snapshot:
+        self.calls.append(("last_read", part))
+        return Snapshot(self.claims(part), {"office": 990}, {}, [])  # type: ignore[arg-type]
 
     def count(self, kind: str) -> int:
         return sum(1 for c in self.calls if c[0] == kind)

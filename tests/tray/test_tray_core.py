@@ -185,3 +185,26 @@ def test_the_command_line_does_the_work_itself_when_no_tray_runs(tmp_path: Path)
     assert client.through_tray(tmp_path / "state", ["take", "invoices"], out) is None
     assert client.through_tray(tmp_path / "state", ["setup"], out) is None  # never forwarded
     assert out.getvalue() == ""
+
+
+def test_a_tick_scans_each_part_s_folder_once(
+    tray: Tray, folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The controller publishes what the tick's renewals read (`Lease.last_read`): one scan of
+    each part's folder a tick (it was four: `claims` read every folder again)."""
+    from sioul_tray.lease import lease as lease_module
+
+    peer(folder, "office_pc", "Office PC").renew("invoices")
+    scanned: list[Path] = []
+    real = lease_module.scan
+
+    def counted(where: Path, careful: bool = False) -> object:
+        scanned.append(where)
+        return real(where, careful)
+
+    monkeypatch.setattr(lease_module, "scan", counted)
+    tray.controller.tick()
+    assert sorted(p.name for p in scanned) == ["invoices", "medicines"]
+    # ... and the menu lists the other computer read by that same scan.
+    assert tray.controller.view is not None
+    assert [p.computer for p in tray.controller.view.peers["invoices"]] == ["office_pc"]
