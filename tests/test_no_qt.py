@@ -7,7 +7,17 @@ import sys
 
 from tests.helpers import python_env
 
-CORE = ["sioul_tray.lease", "sioul_tray.share", "sioul_tray.install", "sioul_tray.cli"]
+CORE = [
+    "sioul_tray.lease",
+    "sioul_tray.share",
+    "sioul_tray.install",
+    "sioul_tray.cli",
+    "sioul_tray.commands",
+    "sioul_tray.phrases",
+    "sioul_tray.files",
+    "sioul_tray.tray.model",
+    "sioul_tray.tray.driver",  # the tray's loop: Qt only in its adapter (tray.controller)
+]
 
 
 def test_the_core_and_the_command_line_import_no_qt() -> None:

@@ -233,15 +233,18 @@ class Lease:
 
     def last_read(self, part: str) -> Snapshot:
         """What the last call on `part` read, without reading again: every claim that reads
-        (with when each was heard, by the wall clock), the clocks seen ahead, the problems.
+        (with when each was heard, by the wall clock), the clocks seen ahead, the problems, and
+        whether that call found the machine had slept without telling or its clock was set.
         The tray publishes this after each tick: one scan of each part's folder a tick."""
         _known(part)
         m = self._machines[part]
+        jumped = self._last is not None and m.jumped_at == self._last[1]
         return Snapshot(
             sorted(m.best.values(), key=lambda c: c.computer),
             self.heard(part),
             dict(m.ahead),
             self.problems(part),
+            jumped,
         )
 
     def heard(self, part: str) -> dict[str, int]:
@@ -563,6 +566,7 @@ class Snapshot(NamedTuple):
     heard: dict[str, int]
     offsets: dict[str, int]
     problems: list[tuple[str, str]]
+    jumped: bool = False  # that call saw the machine sleep without telling, or its clock set
 
 
 class _Skip(NamedTuple):

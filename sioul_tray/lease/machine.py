@@ -136,6 +136,7 @@ class Machine:
         self.first_seq: int | None = None  # the first seq this run wrote
         self.last_tick: float | None = None
         self.last_wall: float | None = None
+        self.jumped_at: float | None = None  # when a gap or a set clock was last seen (ticks)
         self.remembers = remembers
         self.distrust_until: float | None = None
         self.ahead: dict[str, int] = {}  # clocks seen ahead of the wall clock, by seconds
@@ -595,6 +596,7 @@ class Machine:
             )
             if gap or set_clock:
                 self.kept = (self.kept[0], tick)
+                self.jumped_at = tick  # the tray's loop hears of it (`Lease.last_read`)
         if last is None or tick >= last:
             self.last_tick, self.last_wall = tick, wall
 

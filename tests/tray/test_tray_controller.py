@@ -62,6 +62,7 @@ class ScriptedLease:
         self.keepers = {"medicines": K("medicines"), "invoices": K("invoices")}
         self.calls: list[tuple[Any, ...]] = []
         self.fail: OSError | None = None
+        self.jumped = False
 
     def renew(
         self, part: str, active: int | None = None, take: bool = False, wrote: int | None = None
@@ -86,7 +87,7 @@ class ScriptedLease:
 
     def last_read(self, part: str) -> Snapshot:
         self.calls.append(("last_read", part))
-        return Snapshot(self.claims(part), {"office": 990}, {}, [])  # type: ignore[arg-type]
+        return Snapshot(self.claims(part), {"office": 990}, {}, [], self.jumped)  # type: ignore[arg-type]
 
     def count(self, kind: str) -> int:
         return sum(1 for c in self.calls if c[0] == kind)
@@ -211,7 +212,9 @@ def test_sleep_closes_and_wake_renews_quietly(setup) -> None:
     assert notes == []  # the catch-up after wake is not news
 
 
-def test_a_wall_clock_gap_is_a_wake(setup) -> None:
+def test_a_sleep_the_core_saw_is_a_quiet_wake(setup) -> None:
+    """The core sees a gap in its ticks or a clock set (`Snapshot.jumped`); the loop then stays
+    quiet about the catch-up and re-shows the icon. The real core's side: test_tray_core.py."""
     c, lease, clock, notes = setup
     woke: list[bool] = []
     c.woke.connect(lambda: woke.append(True))
@@ -220,9 +223,11 @@ def test_a_wall_clock_gap_is_a_wake(setup) -> None:
     c.tick()
     assert woke == []
     lease.keepers["medicines"] = K("medicines", "laptop", "Laptop", here=False, acting=False)
-    clock.now += 3600  # slept without telling anyone
+    clock.now += 3600
+    lease.jumped = True  # slept without telling anyone
     c.tick()
     assert notes == [] and woke == [True]
+    lease.jumped = False
     clock.mono += 60
     clock.now += 60
     lease.keepers["medicines"] = K("medicines")

@@ -208,3 +208,25 @@ def test_a_tick_scans_each_part_s_folder_once(
     # ... and the menu lists the other computer read by that same scan.
     assert tray.controller.view is not None
     assert [p.computer for p in tray.controller.view.peers["invoices"]] == ["office_pc"]
+
+
+def test_a_gap_the_core_sees_is_a_wake(qtbot: QtBot, folder: Path, tmp_path: Path) -> None:
+    """A fake clock an hour on between two ticks: the core settles again and says it jumped;
+    the loop re-shows the icon (`woke`) and keeps the catch-up quiet."""
+    from tests.helpers import FakeClock
+
+    clock = FakeClock()
+    lease = Lease(Share.open(folder, PASSPHRASE), "home_pc", name="Home PC", clock=clock)
+    controller = Controller(lease, "home_pc", folder, Present(), tmp_path / "state", clock=clock)
+    woke: list[bool] = []
+    controller.woke.connect(lambda: woke.append(True))
+    controller.start()
+    clock.advance(60)
+    controller.tick()
+    assert woke == []
+    clock.advance(3600)
+    controller.tick()
+    assert woke == [True]
+    assert controller.view is not None
+    assert controller.view.parts["invoices"].status.why.value == "settling"
+    controller.shutdown()

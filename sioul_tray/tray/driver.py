@@ -1,0 +1,294 @@
+"""The tray's loop, without Qt: what to do at each event, and what to publish and notify.
+
+The events: a tick (every RENEW), a change in the sharing folder (read again shortly after), a
+take, a declaration of a computer gone, a part closed or reopened by the person, `wrote`, sleep
+and wake, quit. For each, the driver calls the core's `Lease`, turns what it says into a `View`
+(`model.View`), sends it to `publish`, and the notes a person should see to `notify`. Timing
+belongs to the adapter that drives it: the Qt controller (`controller.Controller`: a QTimer, a
+folder watcher) in the tray, the event loop of tests/simulation in the simulator. Whether the
+machine slept or its clock was set is the core's to see (`Snapshot.jumped`), not the loop's.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Protocol
+
+from sioul_tray.lease import PARTS, RENEW, Keeper
+from sioul_tray.lease.lease import Snapshot
+from sioul_tray.tray import model
+from sioul_tray.tray.model import Note, PartView, Peer, View
+
+INTERVAL = RENEW  # a tick this often, in seconds
+REREAD_DELAY = 0.1  # a change in the folder is read this long after it settles (a burst of files)
+QUIET_AFTER_WAKE = 10.0  # after a wake, the catch-up is not news: no notes this long (seconds)
+
+
+class LeaseLike(Protocol):
+    """What the driver asks of the core (`lease.Lease`)."""
+
+    def renew(
+        self, part: str, active: float | None = None, take: bool = False, wrote: int | None = None
+    ) -> Keeper: ...
+    def close(self, part: str, wrote: int | None = None) -> None: ...
+    def look(self, part: str) -> Keeper: ...
+    def forget(self, computer: str) -> None: ...
+    def last_read(self, part: str) -> Snapshot: ...
+
+
+class ActiveLike(Protocol):
+    """When the person was last at this computer (`desktop.idle`)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def known(self) -> bool: ...
+    def active(self, now: float) -> int: ...
+
+
+def write_status(path: Path, content: dict[str, Any]) -> None:
+    """Atomically: a reader sees the old file or the new one, never half of one."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".~{path.name}.{os.getpid()}.tmp")
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(content, f, indent=1, sort_keys=True)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+class Driver:
+    """One installation's loop over the core: call its methods for events, read `view`.
+
+    `publish(view)` receives each new View; `notify(note)` each note a person should see;
+    `woke()` is called when the machine slept without telling or its clock was set (the tray
+    shows its icon again then). `state_dir`: where status.json and closed.json live (None: no
+    files, as in the simulator).
+    """
+
+    def __init__(
+        self,
+        lease: LeaseLike,
+        computer: str,
+        active: ActiveLike,
+        state_dir: Path | None = None,
+        *,
+        clock: Callable[[], float] = time.time,
+        monotonic: Callable[[], float] = time.monotonic,
+        publish: Callable[[View], None] = lambda view: None,
+        notify: Callable[[Note], None] = lambda note: None,
+        woke: Callable[[], None] = lambda: None,
+    ) -> None:
+        self.lease = lease
+        self.computer = computer
+        self.active = active
+        self.clock = clock
+        self.monotonic = monotonic
+        self.publish = publish
+        self.woke = woke
+        self.status_path = Path(state_dir) / "status.json" if state_dir is not None else None
+        # Parts closed on request (`sioul-tray close PART`): kept closed across restarts of the
+        # tray until `sioul-tray renew`, as the person asked.
+        self.paused_path = Path(state_dir) / "closed.json" if state_dir is not None else None
+        self.paused: set[str] = self._load_paused()
+        self.wrote: dict[str, int | None] = dict.fromkeys(PARTS)
+        self.view: View | None = None
+        self.running = False
+        self.asleep = False
+        self._closed = False
+        self._status: dict[str, Any] | None = None
+        self.notifier = model.Notifier(notify)
+
+    # -- the loop ------------------------------------------------------------------------
+
+    def start(self) -> None:
+        self.running = True
+        self._closed = False
+        self.tick()
+
+    def tick(self) -> None:
+        """Renew both parts (the timer, a wake, a request); a part closed on request is read."""
+        if not self.running or self.asleep:
+            return
+        active = self.active.active(self.clock())
+        self._closed = False
+        keepers: dict[str, Keeper] = {}
+        error = None
+        for part in PARTS:
+            try:
+                if part in self.paused:
+                    keepers[part] = self.lease.look(part)
+                else:
+                    keepers[part] = self.lease.renew(part, active=active, wrote=self.wrote[part])
+            except OSError as exc:
+                error = describe(exc)
+        if any(self.lease.last_read(part).jumped for part in keepers):
+            # The core saw the machine sleep without telling, or its clock set: the catch-up
+            # that follows is not news, and the tray host may have lost the icon.
+            self.notifier.quiet(self.monotonic() + QUIET_AFTER_WAKE)
+            self.woke()
+        self._publish(keepers, error)
+
+    def reread(self) -> None:
+        """Read again without writing (a claim arrived); renew at once if a keeper changed: the
+        acknowledgement is what the handover waits on."""
+        if not self.running or self.asleep:
+            return
+        keepers: dict[str, Keeper] = {}
+        error = None
+        for part in PARTS:
+            try:
+                keepers[part] = self.lease.look(part)
+            except OSError as exc:
+                error = describe(exc)
+        before = self.view
+        changed = before is not None and any(
+            part in before.parts and before.parts[part].keeper != keeper.computer
+            for part, keeper in keepers.items()
+        )
+        if changed:
+            self.tick()
+        else:
+            self._publish(keepers, error)
+
+    # -- the person's requests -----------------------------------------------------------
+
+    def take(self, part: str = "invoices") -> Keeper:
+        keeper = self.lease.renew(
+            part, active=self.active.active(self.clock()), take=True, wrote=self.wrote[part]
+        )
+        self.tick()
+        return keeper
+
+    def forget(self, computer: str) -> None:
+        self.lease.forget(computer)
+        self.tick()
+
+    def pause(self, parts: list[str]) -> None:
+        """Close these parts and keep them closed until `unpause` (the command line's close)."""
+        for part in parts:
+            self.lease.close(part, wrote=self.wrote[part])
+            self.paused.add(part)
+        self._save_paused()
+        self.tick()
+
+    def unpause(self, parts: list[str]) -> None:
+        self.paused -= set(parts)
+        self._save_paused()
+        self.tick()
+
+    def set_wrote(self, part: str, wrote: int) -> None:
+        if part not in PARTS:
+            raise ValueError(f"no part named {part!r}")
+        self.wrote[part] = wrote
+
+    # -- sleep, wake, quit ---------------------------------------------------------------
+
+    def close_claims(self) -> None:
+        """Close both parts (with `wrote`): nothing is marked here until the next renew."""
+        if self._closed:
+            return
+        for part in PARTS:
+            with contextlib.suppress(OSError):
+                self.lease.close(part, wrote=self.wrote[part])
+        self._closed = True
+
+    def suspend(self) -> None:
+        """Before sleep: close both claims and stop renewing until `resume`."""
+        self.asleep = True
+        self.close_claims()
+        self._write_status(running=False)
+
+    def resume(self) -> None:
+        """After wake: renew at once, quietly."""
+        if not self.running:
+            return
+        self.asleep = False
+        self.notifier.quiet(self.monotonic() + QUIET_AFTER_WAKE)
+        self.tick()
+        self.woke()
+
+    def shutdown(self) -> None:
+        """Quit, SIGTERM, SIGINT, end of session: close both parts before the process exits."""
+        if not self.running:
+            return
+        self.running = False
+        self.close_claims()
+        self._write_status(running=False)
+
+    # -- what is published ---------------------------------------------------------------
+
+    def _publish(self, keepers: dict[str, Keeper], error: str | None) -> None:
+        parts: dict[str, PartView] = {}
+        peers: dict[str, tuple[Peer, ...]] = {}
+        offsets: dict[str, int] = {}
+        problems: list[tuple[str, str, str]] = []
+        for part, keeper in keepers.items():
+            parts[part] = PartView.of(keeper)
+            seen = self.lease.last_read(part)  # what this tick read: no second scan
+            peers[part] = tuple(
+                Peer(c.computer, c.name, seen.heard.get(c.computer), bool(c.closed))
+                for c in seen.claims
+                if c.computer != self.computer
+            )
+            for computer, offset in seen.offsets.items():
+                if abs(offset) > abs(offsets.get(computer, 0)):
+                    offsets[computer] = offset
+            problems += [(part, name, reason) for name, reason in seen.problems]
+        if not parts and self.view is not None:
+            parts = dict(self.view.parts)  # keep showing the last known keepers with the error
+        view = View(
+            computer=self.computer,
+            now=self.clock(),
+            parts=parts,
+            peers=peers,
+            offsets=offsets,
+            problems=tuple(problems),
+            idle_source=self.active.name,
+            idle_known=self.active.known,
+            error=error,
+            state_problem=getattr(self.lease, "state_problem", None),
+        )
+        self.view = view
+        self.notifier.update(view, self.monotonic())
+        self._write_status(running=True)
+        self.publish(view)
+
+    def _write_status(self, running: bool) -> None:
+        if self.status_path is None:
+            return
+        content = model.status(self.view, self.computer, os.getpid(), running, self.clock())
+        comparable = {k: v for k, v in content.items() if k != "at"}
+        if self._status == comparable and running:
+            return  # written on each change only
+        self._status = comparable
+        with contextlib.suppress(OSError):
+            write_status(self.status_path, content)
+
+    def _load_paused(self) -> set[str]:
+        if self.paused_path is None:
+            return set()
+        try:
+            content = json.loads(self.paused_path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return set()
+        except (OSError, ValueError, RecursionError):
+            return set()  # unreadable: both parts renew, as before any `close`
+        parts = content.get("closed") if isinstance(content, dict) else None
+        return {p for p in parts if p in PARTS} if isinstance(parts, list) else set()
+
+    def _save_paused(self) -> None:
+        if self.paused_path is None:
+            return
+        with contextlib.suppress(OSError):
+            write_status(self.paused_path, {"closed": sorted(self.paused)})
+
+
+def describe(exc: OSError) -> str:
+    where = f" ({exc.filename})" if exc.filename else ""
+    return f"{exc.strerror or exc}{where}"
