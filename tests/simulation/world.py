@@ -2,9 +2,10 @@
 
 A seeded discrete-event loop: it jumps from event to event (no ticking every second), and every
 random draw comes from seeded `random.Random`s, so a seed replays the same run. Each computer runs
-the real `Lease` on its own real replica folder, as the tray calls it: renew both parts every RENEW
-of its own clock; after a change lands in its folder, look, and renew at once when the keeper seen
-changed (the tray's `reread`).
+the shipped tray loop (`tray.driver.Driver`) over the real `Lease` on its own real replica folder,
+timed as the Qt controller times it: a timer every INTERVAL of its own clock, stopped while a told
+sleep lasts; a change landing in its folder read REREAD_DELAY later. The driver's calls reach the
+core through `Instruments`, which logs them, measures who acts and hands writes to the sync client.
 
 A computer *acts* on a part from a call whose Keeper said `acting` until its next call, while it is
 awake and its tray runs. The measures integrate over true time between events.
@@ -22,13 +23,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sioul_tray.lease import PARTS, RENEW, Keeper, Lease
+from sioul_tray.lease import PARTS, Keeper, Lease
+from sioul_tray.lease.lease import Snapshot
 from sioul_tray.share import SEAL_NAME, Share
+from sioul_tray.tray.driver import INTERVAL, REREAD_DELAY, Driver
 
 from .sync import Client, Cloud, Delay
 
 EPOCH = 1_800_000_000  # true time zero of every run (Unix seconds, January 2027)
-REREAD = 0.25  # the tray reads the folder this long after a change (its REREAD_DELAY_MS)
 SLEEP_GRACE = 5.0  # a told sleep waits this long for the tray and the sync (InhibitDelayMaxSec)
 STILL = 600.0  # a keeper change is a flap when the person has not moved nor taken for this long
 TRACE = 60  # calls kept for explaining a double-acting span
@@ -85,8 +87,60 @@ class Measures:
     events: int = 0
 
 
+class Instruments:
+    """The core as the simulated tray calls it: each call logged, counted, its acting measured,
+    and each write handed to the sync client. The loop itself is the shipped `Driver`'s."""
+
+    def __init__(self, computer: Computer, lease: Lease) -> None:
+        self.computer = computer
+        self.lease = lease
+
+    @property
+    def state_problem(self) -> str | None:
+        return self.lease.state_problem
+
+    def renew(
+        self, part: str, active: float | None = None, take: bool = False, wrote: int | None = None
+    ) -> Keeper:
+        keeper = self.lease.renew(part, active=active, take=take, wrote=wrote)
+        self.computer.wrote(part)
+        return self.computer.judged("renew take" if take else "renew", part, keeper)
+
+    def look(self, part: str) -> Keeper:
+        return self.computer.judged("look", part, self.lease.look(part))
+
+    def close(self, part: str, wrote: int | None = None) -> None:
+        self.lease.close(part, wrote=wrote)
+        self.computer.wrote(part)
+        self.computer.world.log(self.computer, f"close {part}")
+        self.computer.world.set_acting(self.computer, part, False)
+
+    def forget(self, computer: str) -> None:
+        self.lease.forget(computer)
+        self.computer.world.log(self.computer, f"forget {computer}")
+        for part in PARTS:
+            self.computer.wrote(part)
+
+    def last_read(self, part: str) -> Snapshot:
+        return self.lease.last_read(part)
+
+
+class Presence:
+    """When the person was last at a simulated computer, as `desktop.idle` says it."""
+
+    name = "simulated"
+    known = True
+
+    def __init__(self, computer: Computer) -> None:
+        self.computer = computer
+
+    def active(self, now: float) -> int:
+        return int(self.computer.active())
+
+
 class Computer:
-    """One computer: its machine state, its sync client, and its tray calling the real Lease."""
+    """One computer: its machine state, its sync client, and its tray: the shipped `Driver` over
+    the real `Lease`, timed by the world's event loop as the Qt controller times it."""
 
     def __init__(
         self, world: World, computer: str, clock: Clock, share: Share, delay: Delay
@@ -102,8 +156,8 @@ class Computer:
         self.awake = True
         self.given_away = False
         self.lease: Lease | None = None  # the tray runs
+        self.driver: Driver | None = None
         self.acting = dict.fromkeys(PARTS, False)
-        self.keeper: dict[str, str | None] = dict.fromkeys(PARTS)  # as last seen, for reread
         self.last: dict[str, Keeper | None] = dict.fromkeys(PARTS)
         self.present_since: float | None = None  # true time the person arrived, None: away
         self.last_present = -86400.0  # true time the person was last here
@@ -123,7 +177,7 @@ class Computer:
     @property
     def running(self) -> bool:
         """The tray runs and may act."""
-        return self.online and self.lease is not None and not self.dozing
+        return self.online and self.driver is not None and not self.dozing
 
     def now(self) -> float:
         return self.clock.local(self.world.now)
@@ -137,6 +191,18 @@ class Computer:
             return self.now()
         return self.clock.local(self.last_present)
 
+    # -- what the driver's calls do here ----------------------------------------------------
+
+    def judged(self, kind: str, part: str, keeper: Keeper) -> Keeper:
+        self.last[part] = keeper
+        self.world.measures.calls += 1
+        self.world.log(self, f"{kind} {part}: {describe(keeper)}")
+        self.world.set_acting(self, part, keeper.acting)
+        return keeper
+
+    def wrote(self, part: str) -> None:
+        self.client.local_changed(f"leases/{part}/{self.id}.lease")
+
     # -- the tray ---------------------------------------------------------------------------
 
     def start(self) -> None:
@@ -149,86 +215,60 @@ class Computer:
             state_dir=self.state_dir,
             ticks=self.ticks,
         )
-        self.keeper = dict.fromkeys(PARTS)
-        self.tick()
+        self.driver = Driver(
+            Instruments(self, self.lease),
+            self.id,
+            Presence(self),
+            clock=self.now,
+            monotonic=lambda: self.world.now,
+        )
+        self.driver.start()
+        self._schedule()
 
-    def tick(self) -> None:
-        """Renew both parts, and set the next tick RENEW later by this clock."""
-        if not self.running:
-            return
+    def _schedule(self) -> None:
+        """The tray's timer: every INTERVAL of this clock from its start (or a resume), whatever
+        ticks came between (a take, a reread that saw a new keeper), as the Qt controller's QTimer.
+        While the machine sleeps without telling, the timer fires into nothing: the first tick
+        after the wake comes within one INTERVAL."""
         self._timer += 1
-        for part in PARTS:
-            self._call("renew", part)
-        self.world.after(self.clock.true_span(RENEW), self._timed, self._timer)
+        self._next(self._timer)
+
+    def _next(self, generation: int) -> None:
+        self.world.after(self.clock.true_span(INTERVAL), self._timed, generation)
 
     def _timed(self, generation: int) -> None:
-        if generation == self._timer:
-            self.tick()
+        if generation != self._timer:
+            return
+        if self.running and self.driver is not None:
+            self.driver.tick()
+        self._next(generation)
 
     def folder_changed(self) -> None:
         """A file changed in this replica: the tray's watcher reads again shortly."""
         if self.running and not self._reread:
             self._reread = True
-            self.world.after(REREAD, self._look)
+            self.world.after(REREAD_DELAY, self._look)
 
     def _look(self) -> None:
         self._reread = False
-        if not self.running:
-            return
-        moved = False
-        for part in PARTS:
-            before = self.keeper[part]
-            keeper = self._call("look", part)
-            moved = moved or keeper.computer != before
-        if moved:
-            self.tick()  # acknowledge the new keeper at once: the handover waits on it
+        if self.running and self.driver is not None:
+            self.driver.reread()
 
     def take(self) -> None:
         """The person chose "Make invoices here"."""
-        if self.running:
-            self._call("renew", "invoices", take=True)
-            self.tick()
+        if self.running and self.driver is not None:
+            self.driver.take("invoices")
 
     def forget(self, other: str) -> None:
         """The person declared `other` gone for good."""
-        if self.running and self.lease is not None:
-            self.lease.forget(other)
-            self.world.log(self, f"forget {other}")
-            for part in PARTS:
-                self.client.local_changed(self._rel(part))
-            self.tick()
-
-    def _rel(self, part: str) -> str:
-        return f"leases/{part}/{self.id}.lease"
-
-    def _call(self, kind: str, part: str, take: bool = False) -> Keeper:
-        assert self.lease is not None
-        if kind == "renew":
-            keeper = self.lease.renew(part, active=self.active(), take=take)
-            self.client.local_changed(self._rel(part))
-        else:
-            keeper = self.lease.look(part)
-        self.keeper[part] = keeper.computer
-        self.last[part] = keeper
-        self.world.measures.calls += 1
-        self.world.log(self, f"{kind}{' take' if take else ''} {part}: {describe(keeper)}")
-        self.world.set_acting(self, part, keeper.acting)
-        return keeper
-
-    def _close(self) -> None:
-        if self.lease is not None:
-            for part in PARTS:
-                self.lease.close(part)
-                self.client.local_changed(self._rel(part))
-                self.world.log(self, f"close {part}")
-        self._stop_acting()
+        if self.running and self.driver is not None:
+            self.driver.forget(other)
 
     def _abandon(self) -> None:
         for part in PARTS:
             self.world.abandon(part, self.id)
 
     def _stop_acting(self) -> None:
-        self._timer += 1
         for part in PARTS:
             self.world.set_acting(self, part, False)
 
@@ -242,8 +282,9 @@ class Computer:
         """
         if not self.online or self.dozing:
             return
-        if tell:
-            self._close()
+        if tell and self.driver is not None:
+            self.driver.suspend()
+            self._timer += 1  # the controller stops its timer until the resume
         self._stop_acting()
         self._abandon()
         self.world.log(self, "sleep" if tell else "sleep without telling")
@@ -266,7 +307,7 @@ class Computer:
             self._sleeps += 1  # woken within the grace: the machine never went down
             self.dozing = False
             self.world.log(self, "wake")
-            self.tick()
+            self._resume()
             return
         if self.awake or not self.on or self.given_away:
             return
@@ -274,13 +315,26 @@ class Computer:
         self.silent = False
         self.world.log(self, "wake")
         self._reconnect(reconnect)
-        self.tick()
+        self._resume()
+
+    def _resume(self) -> None:
+        """A told sleep is resumed: the driver renews at once and the timer starts again. After a
+        silent one the running timer's next tick comes within INTERVAL, and the core sees the gap
+        on its own."""
+        if self.driver is None:
+            return
+        if self.driver.asleep:
+            self.driver.resume()
+            self._schedule()
 
     def quit(self) -> None:
         """The person quits the tray (the machine and its sync go on)."""
-        if self.running:
-            self._close()
+        if self.running and self.driver is not None:
+            self.driver.shutdown()
+            self._timer += 1
+            self._stop_acting()
             self._abandon()
+            self.driver = None
             self.lease = None
             self.world.log(self, "quit")
 
@@ -288,8 +342,10 @@ class Computer:
         """The machine goes down without closing anything."""
         if not self.on:
             return
+        self._timer += 1
         self._stop_acting()
         self._abandon()
+        self.driver = None
         self.lease = None
         self.on = False
         self.dozing = False
@@ -303,7 +359,7 @@ class Computer:
             self.on = True
             self.awake = True
             self._reconnect(reconnect)
-        if self.lease is None:
+        if self.driver is None:
             self.world.log(self, "start")
             self.start()
 
