@@ -94,7 +94,8 @@ def main() -> int:
             raise SystemExit(f"smoke: --version says {version!r}, the source {__version__}")
         run(program, env, "setup", "--share", str(share))
         look = json.loads(run(program, env, "look", "--json"))
-        if set(look) != set(PARTS):
+        # The parts, and the schema's version (Sioul reads it; docs/tray.md).
+        if set(look) != {*PARTS, "schema"} or look["schema"] != 1:
             raise SystemExit(f"smoke: look --json has {sorted(look)}")
         # The French catalogue is in the bundle: compiled by the wheel's build, found when frozen.
         french = run(program, dict(env, SIOUL_TRAY_LANG="fr"), "look")
