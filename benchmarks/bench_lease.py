@@ -19,7 +19,10 @@ before every baseline as before every tick. Figures are medians over the repeats
 (time.perf_counter), after a warm-up.
 
 The tick is timed twice: with local state in memory (``state_dir=None``) and with a ``state_dir``
-(what the tray passes: each renewal also rewrites the local state file, unsynced).
+(what the tray passes: each renewal also rewrites the local state file, unsynced). A third timing
+is the whole tray tick without Qt: the shipped loop (``tray.driver.Driver.tick``) over a Lease with
+a ``state_dir``, which also builds the menu's View from the tick's snapshot, updates the notifier
+and writes status.json when it changed, on a folder of its own.
 
 It also prints the bytes written per renewal, the largest claim file the writer can make against
 the 512-byte limit, the cost of ``Share.open`` (default scrypt cost) and ``Share.unlock`` (with the
@@ -64,6 +67,7 @@ from sioul_tray.lease import (  # noqa: E402
 from sioul_tray.lease.folder import write_atomic  # noqa: E402
 from sioul_tray.share import Share  # noqa: E402
 from sioul_tray.share import seal as seal_module  # noqa: E402
+from sioul_tray.tray.driver import Driver  # noqa: E402
 
 ME = "bench_here_a1b2"
 PASSPHRASE = "correct horse battery staple"
@@ -257,11 +261,27 @@ def tick(lease: Lease) -> float:
     return perf() - t0
 
 
-def tick_split(lease: Lease) -> tuple[float, float]:
+def tray_tick(driver: Driver) -> float:
+    t0 = perf()
+    driver.tick()
+    return perf() - t0
+
+
+def tick_split(run: Callable[[], float]) -> tuple[float, float]:
     """A tick's time, and the part of it spent in its two claim writes."""
     w0 = ClaimWrites.total
-    total = tick(lease)
+    total = run()
     return total, ClaimWrites.total - w0
+
+
+class Present:
+    """The person is at this computer (the presence source the driver asks)."""
+
+    name = "bench"
+    known = True
+
+    def active(self, now: float) -> int:
+        return int(now)
 
 
 # -- measuring ----------------------------------------------------------------------------------
@@ -278,33 +298,41 @@ class Row:
     tick_state: list[float] = field(default_factory=list)
     tick_rest: list[float] = field(default_factory=list)  # the tick minus its two claim writes
     tick_state_rest: list[float] = field(default_factory=list)
+    tray: list[float] = field(default_factory=list)  # the driver's tick: core, View, status.json
+    tray_rest: list[float] = field(default_factory=list)
 
 
 def measure(
     leases: tuple[Lease, Lease],
+    driver: Driver,
     others: Others,
     writes: list[tuple[Path, bytes]],
     row: Row,
     repeats: int,
     counter: Counter,
 ) -> None:
-    """Interleave baseline, tick (state in memory) and tick (state_dir), each on its own folder.
+    """Interleave baseline, tick (state in memory), tick (state_dir) and the tray's tick, each on
+    its own folder.
 
-    The two Leases have the same id and the same other claims, each in its own copy of the
-    folder, so neither sees the other. The order rotates at every repeat.
+    The three Leases have the same id and the same other claims, each in its own copy of the
+    folder, so none sees another. The order rotates at every repeat.
     """
     plain, stateful = leases
+    tray_lease: Lease = driver.lease  # type: ignore[assignment]
     rewrite = row.case == "b"
     for _ in range(3):  # warm-up: the Lease has read the folder before, as in the running tray
-        for lease in leases:
+        for lease in (*leases, tray_lease):
             if rewrite:
                 others.write_all(lease.share)
-            tick(lease)
+            if lease is tray_lease:
+                tray_tick(driver)
+            else:
+                tick(lease)
     baseline(plain.share, writes)
-    kinds = ("base", "tick", "state")
+    kinds = ("base", "tick", "state", "tray")
     for i in range(repeats):
-        for what in kinds[i % 3 :] + kinds[: i % 3]:
-            share = stateful.share if what == "state" else plain.share
+        for what in kinds[i % 4 :] + kinds[: i % 4]:
+            share = {"state": stateful.share, "tray": tray_lease.share}.get(what, plain.share)
             if rewrite:
                 others.write_all(share)
             gc.collect()
@@ -316,13 +344,17 @@ def measure(
                 continue
             d, k = counter.derive, counter.aead_keys
             if what == "tick":
-                total, writing = tick_split(plain)
+                total, writing = tick_split(lambda: tick(plain))
                 row.tick.append(total)
                 row.tick_rest.append(total - writing)
-            else:
-                total, writing = tick_split(stateful)
+            elif what == "state":
+                total, writing = tick_split(lambda: tick(stateful))
                 row.tick_state.append(total)
                 row.tick_state_rest.append(total - writing)
+            else:
+                total, writing = tick_split(lambda: tray_tick(driver))
+                row.tray.append(total)
+                row.tray_rest.append(total - writing)
             counter.tick_derive += counter.derive - d
             counter.tick_aead_keys += counter.aead_keys - k
 
@@ -602,11 +634,20 @@ def main() -> None:
             shares = (
                 make_folder(root, f"share-{n}", master),
                 make_folder(root, f"state-{n}", master),
+                make_folder(root, f"tray-{n}", master),
             )
             for share in shares:
                 others.write_all(share)
             plain = Lease(shares[0], ME, name="Bench here")
             stateful = Lease(shares[1], ME, name="Bench here", state_dir=root / f"state-dir-{n}")
+            tray_dir = root / f"tray-dir-{n}"
+            driver = Driver(
+                Lease(shares[2], ME, name="Bench here", state_dir=tray_dir),
+                ME,
+                Present(),
+                tray_dir,
+            )
+            driver.running = True  # started: its first tick is the warm-up's
             tick(plain)
             # The baseline's two claim writes: the bytes the Lease wrote, in a folder of their own.
             writes = []
@@ -617,7 +658,7 @@ def main() -> None:
             for case in ("a", "b"):
                 row = Row(n, case)
                 rows.append(row)
-                measure((plain, stateful), others, writes, row, repeats.get(n, 5), counter)
+                measure((plain, stateful), driver, others, writes, row, repeats.get(n, 5), counter)
             for lease in (plain, stateful):
                 claim_size, state_size, written = bytes_per_renewal(lease, "invoices")
                 bytes_rows.append((n, lease is stateful, claim_size, state_size, written))
@@ -625,7 +666,7 @@ def main() -> None:
                 shutil.rmtree(share.folder, ignore_errors=True)
         largest = largest_claim(root, master)
 
-    ticks = sum(len(r.tick) + len(r.tick_state) for r in rows)
+    ticks = sum(len(r.tick) + len(r.tick_state) + len(r.tray) for r in rows)
     print("One tick = renew(medicines) + renew(invoices); N = other computers' claims per part.")
     print(
         "baseline = list + read + unseal + decode every file (read) + the two claim writes (write)."
@@ -636,7 +677,7 @@ def main() -> None:
     print()
     head = (
         f"{'N':>5} {'case':>4} {'read':>8} {'write':>8} {'baseline':>9} "
-        f"{'tick':>8} {'ratio':>6}   {'tick+state':>10} {'ratio':>6}"
+        f"{'tick':>8} {'ratio':>6}   {'tick+state':>10} {'ratio':>6}   {'tray':>8} {'ratio':>6}"
     )
     print(head)
     print("-" * len(head))
@@ -647,12 +688,14 @@ def main() -> None:
         print(
             f"{r.n:>5} {r.case:>4} {median_ms(r.read):>8.2f} {median_ms(r.write):>8.2f} "
             f"{base:>9.2f} {t:>8.2f} {paired(r.tick, r.base):>6.2f}   "
-            f"{ts:>10.2f} {paired(r.tick_state, r.base):>6.2f}"
+            f"{ts:>10.2f} {paired(r.tick_state, r.base):>6.2f}   "
+            f"{median_ms(r.tray):>8.2f} {paired(r.tray, r.base):>6.2f}"
         )
     print()
     print(
-        "tick = state in memory (state_dir=None); tick+state = with a state_dir, as the tray runs."
+        "tick = state in memory (state_dir=None); tick+state = with a state_dir, as the tray runs;"
     )
+    print("tray = the whole tray tick without Qt (Driver.tick: the core, the View, status.json).")
     print()
     print("The same without the two claim writes (temporary, fsync, rename, folder fsync), whose")
     print("time is the disk's and varies most on a shared machine: tick minus the time inside its")
@@ -660,7 +703,7 @@ def main() -> None:
     print()
     head = (
         f"{'N':>5} {'case':>4} {'read':>8} {'tick-w':>8} {'ratio':>6}   "
-        f"{'tick+state-w':>12} {'ratio':>6}"
+        f"{'tick+state-w':>12} {'ratio':>6}   {'tray-w':>8} {'ratio':>6}"
     )
     print(head)
     print("-" * len(head))
@@ -670,7 +713,8 @@ def main() -> None:
         ts = median_ms(r.tick_state_rest)
         print(
             f"{r.n:>5} {r.case:>4} {read:>8.2f} {t:>8.2f} {paired(r.tick_rest, r.read):>6.2f}   "
-            f"{ts:>12.2f} {paired(r.tick_state_rest, r.read):>6.2f}"
+            f"{ts:>12.2f} {paired(r.tick_state_rest, r.read):>6.2f}   "
+            f"{median_ms(r.tray_rest):>8.2f} {paired(r.tray_rest, r.read):>6.2f}"
         )
     print()
     print("Bytes written per renewal (one part):")

@@ -116,6 +116,7 @@ class Lease:
         self._overlays = list(overlays)
         self._files = {part: _Files() for part in PARTS}
         self._last: tuple[int, float] | None = None  # (wall, tick) of the last call
+        self._snapshots: dict[str, tuple[tuple[int, float] | None, Snapshot]] = {}
         self._state = (
             None if state_dir is None else memory.state_file(state_dir, share.folder_id, computer)
         )
@@ -237,15 +238,20 @@ class Lease:
         whether that call found the machine had slept without telling or its clock was set.
         The tray publishes this after each tick: one scan of each part's folder a tick."""
         _known(part)
+        cached = self._snapshots.get(part)
+        if cached is not None and cached[0] is self._last:
+            return cached[1]  # no call since: the same answer (the tray asks twice a tick)
         m = self._machines[part]
         jumped = self._last is not None and m.jumped_at == self._last[1]
-        return Snapshot(
+        snapshot = Snapshot(
             sorted(m.best.values(), key=lambda c: c.computer),
             self.heard(part),
             dict(m.ahead),
             self.problems(part),
             jumped,
         )
+        self._snapshots[part] = (self._last, snapshot)
+        return snapshot
 
     def heard(self, part: str) -> dict[str, int]:
         """When each computer's claim on `part` was last heard changing, by the wall clock."""

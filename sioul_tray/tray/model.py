@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import Any, NamedTuple
 
 from sioul_tray import phrases
 from sioul_tray.i18n import Menu, Notification, translated
@@ -59,9 +59,9 @@ class PartView:
         )
 
 
-@dataclass(frozen=True)
-class Peer:
-    """Another computer as this one knows it, for one part."""
+class Peer(NamedTuple):
+    """Another computer as this one knows it, for one part (a tuple: a tick makes one for each
+    claim in the folder, a thousand in a large one)."""
 
     computer: str
     name: str
