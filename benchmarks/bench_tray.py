@@ -25,10 +25,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from sioul_tray.desktop.virtual import PrivateBus, TrayHost, VirtualDisplay  # noqa: E402
 from sioul_tray.lease import Lease  # noqa: E402
 from sioul_tray.share import Share  # noqa: E402
 from sioul_tray.tray import single  # noqa: E402
+from tests.desktop.virtual import PrivateBus, TrayHost, VirtualDisplay  # noqa: E402
 
 PASSPHRASE = "benchmark passphrase"
 

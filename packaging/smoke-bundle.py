@@ -4,7 +4,8 @@ D-Bus, stopped with SIGTERM. Run by .ci/bundle:
     python packaging/smoke-bundle.py dist/sioul-tray/sioul-tray
 
 Only the bundle's own program is run; this script reads what it prints and its status file. It
-needs a Python that imports sioul_tray (for sioul_tray.desktop.virtual), not PySide6.
+needs a Python that imports sioul_tray and this checkout's tests.desktop.virtual (Xvfb, trayer,
+D-Bus), not PySide6.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from sioul_tray import __version__  # noqa: E402
-from sioul_tray.desktop.virtual import PrivateBus, TrayHost, VirtualDisplay  # noqa: E402
+from tests.desktop.virtual import PrivateBus, TrayHost, VirtualDisplay  # noqa: E402
 
 PARTS = ("medicines", "invoices")
 

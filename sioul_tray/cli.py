@@ -124,11 +124,6 @@ def _asked_language(argv: Sequence[str]) -> str | None:
     return None
 
 
-# Requests the running tray carries out itself: while it runs, it is the only writer of this
-# computer's claims (it holds the writer lock).
-THROUGH_TRAY = ("take", "close", "renew", "forget", "wrote")
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     # English needs no catalogue (and no Qt); another language loads Qt's translator.
@@ -147,6 +142,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         from sioul_tray.install import Installation
 
         inst = Installation()
+        from sioul_tray.tray.request import THROUGH_TRAY
+
         if args.command in THROUGH_TRAY:
             from sioul_tray.tray.client import through_tray
 
@@ -176,9 +173,9 @@ def _error(text: str) -> str:
 
 def _start_tray(language: str | None) -> int:
     try:
-        from sioul_tray.tray import qtfix  # type: ignore[import-not-found,unused-ignore]
+        from sioul_tray.tray import pyside  # type: ignore[import-not-found,unused-ignore]
 
-        qtfix.import_qt_lightly()  # before the tray's modules: 3 MB less for its life
+        pyside.load()  # before the tray's modules: 3 MB less for its life
         from sioul_tray.tray.app import run  # type: ignore[import-not-found,unused-ignore]
     except ImportError:
         print(
@@ -193,10 +190,11 @@ def _start_tray(language: str | None) -> int:
 
 
 def _start_demo(language: str | None) -> int:
-    from sioul_tray.tray import qtfix
+    from sioul_tray.tray import pyside
+
+    pyside.load()
     from sioul_tray.tray.demo import run
 
-    qtfix.import_qt_lightly()
     result: int = run(language)
     return result
 

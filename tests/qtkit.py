@@ -1,5 +1,6 @@
-"""For the tray and desktop tests: offscreen Qt, the PySide6 guard, and skip-or-fail for the
-desktop parts (imported by tests/tray/conftest.py and tests/desktop/conftest.py)."""
+"""For the tray and desktop tests: offscreen Qt, PySide6 loaded as the tray loads it, and
+skip-or-fail for the desktop parts (imported by tests/tray/conftest.py and
+tests/desktop/conftest.py)."""
 
 from __future__ import annotations
 
@@ -11,10 +12,10 @@ import pytest
 # The controller and the menu model need no screen: Qt draws nowhere.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from sioul_tray.tray import qtfix
+from sioul_tray.tray import pyside
 
-# These tests make many Qt calls in one process: guard it as the tray guards itself.
-qtfix.keep_none_alive()
+# PySide6 loaded as the tray loads it.
+pyside.load()
 
 
 @pytest.fixture

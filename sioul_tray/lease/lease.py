@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 from sioul_tray.errors import ForeignSeal, SioulError, Unreadable
 from sioul_tray.i18n import Core
-from sioul_tray.lease import codec, memory
+from sioul_tray.lease import codec, statefile
 from sioul_tray.lease.folder import (
     CLAIM_NAME,
     Entry,
@@ -118,12 +118,14 @@ class Lease:
         self._last: tuple[int, float] | None = None  # (wall, tick) of the last call
         self._snapshots: dict[str, tuple[tuple[int, float] | None, Snapshot]] = {}
         self._state = (
-            None if state_dir is None else memory.state_file(state_dir, share.folder_id, computer)
+            None
+            if state_dir is None
+            else statefile.state_file(state_dir, share.folder_id, computer)
         )
         self.state_problem: str | None = None
-        got = memory.Remembered()
+        got = statefile.Remembered()
         if self._state is not None:
-            got = memory.load(self._state)
+            got = statefile.load(self._state)
             self.state_problem = got.problem
         # Memory only: the caller vouches for this id. Else a state lost (missing or damaged)
         # makes the machines distrust what they cannot have witnessed (docs/protocol.md).
@@ -552,7 +554,7 @@ class Lease:
                     else codec.encode(claim)
                 )
         try:
-            memory.save(
+            statefile.save(
                 self._state,
                 texts,
                 {part: m.forgets for part, m in self._machines.items()},

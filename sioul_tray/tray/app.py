@@ -288,8 +288,9 @@ def _handle(tray: Tray, controller: Controller, argv: list[str]) -> tuple[int, s
     if command == "show":
         tray.popup()
         return 0, ""
-    if command == "wrote" and len(args) == 2 and args[0] in PARTS and args[1].isdigit():
-        controller.set_wrote(args[0], int(args[1]))
+    n = args[1] if len(args) == 2 else ""
+    if command == "wrote" and args[0] in PARTS and n.isascii() and n.isdigit():
+        controller.set_wrote(args[0], int(n))
         return 0, ""
     if command == "take" and args == ["invoices"]:
         controller.take("invoices")
@@ -345,9 +346,6 @@ def run(argv: list[str] | None = None, language: str | None = None) -> int:
         print(App.tr("sioul-tray: no display here; use the command line (sioul-tray --help)"),
               file=sys.stderr)  # fmt: skip
         return 2
-    from sioul_tray.tray import qtfix
-
-    qtfix.keep_none_alive()  # PySide6 6.12.0 on Python 3.11 would abort within hours
     inst = Installation()
     app = QApplication(argv if argv is not None else sys.argv[:1])
     app.setApplicationName(APP)

@@ -1,51 +1,29 @@
 """Talking to the running tray from another process: a second launch, the command line, scripts.
 
-No Qt here on Unix (a plain Unix socket), so the command line stays quick; see `single` for the
-server side and the protocol.
+No Qt here on Unix (a plain Unix socket), so the command line stays quick; `single` is the server
+side, `request` what travels.
 """
 
 from __future__ import annotations
 
-import getpass
-import json
-import os
 import socket
 import sys
-import tempfile
-import zlib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-MAX_REQUEST = 64 * 1024
-
-
-def server_name(state_dir: Path) -> str:
-    try:
-        user = getpass.getuser()
-    except (KeyError, OSError):
-        user = ""
-    key = f"{user}\0{Path(state_dir).resolve()}".encode()
-    # Two independent 32-bit checksums: a name, not a secret (the socket is the user's own).
-    return f"sioul-tray-{zlib.crc32(key):08x}{zlib.adler32(key):08x}"
-
-
-def socket_path(state_dir: Path) -> Path:
-    base = os.environ.get("XDG_RUNTIME_DIR") or tempfile.gettempdir()
-    return Path(base) / f"{server_name(state_dir)}.sock"
-
-
-def _decode(data: bytes) -> tuple[int, str] | None:
-    try:
-        answer = json.loads(data)
-        return int(answer["rc"]), str(answer["out"])
-    except (ValueError, KeyError, TypeError):
-        return None
+from sioul_tray.tray.request import (
+    THROUGH_TRAY,
+    decode_answer,
+    encode_request,
+    server_name,
+    socket_path,
+)
 
 
 def ask(state_dir: Path, argv: Sequence[str], timeout_ms: int = 5000) -> tuple[int, str] | None:
     """Pass a request to the running tray; its answer, or None when no tray runs."""
-    request = json.dumps({"argv": list(argv)}).encode() + b"\n"
+    request = encode_request(argv)
     if sys.platform == "win32":
         return _ask_pipe(state_dir, request, timeout_ms)
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
@@ -61,7 +39,7 @@ def ask(state_dir: Path, argv: Sequence[str], timeout_ms: int = 5000) -> tuple[i
                 data += chunk
         except OSError:
             return None
-    return _decode(data)
+    return decode_answer(data)
 
 
 def _ask_pipe(state_dir: Path, request: bytes, timeout_ms: int) -> tuple[int, str] | None:
@@ -79,14 +57,9 @@ def _ask_pipe(state_dir: Path, request: bytes, timeout_ms: int) -> tuple[int, st
             if not sock.waitForReadyRead(timeout_ms):
                 return None
             data += bytes(sock.readAll().data())
-        return _decode(data)
+        return decode_answer(data)
     finally:
         sock.disconnectFromServer()
-
-
-# The command line's requests that the running tray carries out itself: it is the only writer of
-# this computer's claims while it runs.
-THROUGH_TRAY = ("take", "close", "renew", "forget", "wrote", "look")
 
 
 def through_tray(state_dir: Path, argv: Sequence[str], out: TextIO) -> int | None:

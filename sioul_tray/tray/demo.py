@@ -135,11 +135,10 @@ def run(language: str | None = None) -> int:
     from PySide6.QtWidgets import QApplication
 
     from sioul_tray.desktop import notify
-    from sioul_tray.tray import autostart, qtfix
+    from sioul_tray.tray import autostart
     from sioul_tray.tray.app import APP, Signals, Tray, install_language
     from sioul_tray.tray.controller import Controller
 
-    qtfix.keep_none_alive()
     app = QApplication(sys.argv[:1])
     app.setApplicationName(APP)
     app.setDesktopFileName(autostart.APP_ID)

@@ -1,8 +1,6 @@
 """One tray per installation: a second launch, and the command line, talk to the running one.
 
-The running tray listens on a local socket whose name is derived from the user and the
-installation's state directory, so two installations (SIOUL_TRAY_HOME) never mix. A request is one
-JSON line `{"argv": [...]}`; the answer one JSON line `{"rc": int, "out": str}`.
+The running tray listens on a local socket (`request` says what travels and where).
 
 On Unix it is a plain Unix socket (0600, in `$XDG_RUNTIME_DIR` or the temporary directory) read
 through a QSocketNotifier: QtNetwork would add about 3 MB to a process meant to stay small. On
@@ -12,7 +10,6 @@ Windows, a QLocalServer (a named pipe).
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import socket
 import sys
@@ -23,23 +20,26 @@ from typing import Any
 from PySide6.QtCore import QObject, QSocketNotifier
 
 from sioul_tray.i18n import App
-from sioul_tray.tray.client import ask, server_name, socket_path
-
-__all__ = ["MAX_REQUEST", "Server", "ask", "server_name", "socket_path"]
+from sioul_tray.tray.client import ask
+from sioul_tray.tray.request import (
+    MAX_REQUEST,
+    BadRequest,
+    decode_request,
+    encode_answer,
+    server_name,
+    socket_path,
+)
 
 Handler = Callable[[list[str]], tuple[int, str]]
-MAX_REQUEST = 64 * 1024
 
 
 def _answer(handler: Handler, data: bytes) -> bytes:
     try:
-        argv = json.loads(data)["argv"]
-        if not isinstance(argv, list) or not all(isinstance(a, str) for a in argv):
-            raise TypeError
-        rc, out = handler(argv)
-    except (ValueError, KeyError, TypeError):
-        rc, out = 2, App.tr("sioul-tray: the running tray did not understand the request") + "\n"
-    return json.dumps({"rc": rc, "out": out}).encode() + b"\n"
+        rc, out = handler(decode_request(data))
+    except (BadRequest, ValueError, KeyError, TypeError):  # words the handler could not take
+        text = App.tr("sioul-tray: the running tray did not understand the request")
+        rc, out = 2, text + "\n"
+    return encode_answer(rc, out)
 
 
 class Server(QObject):
@@ -174,6 +174,9 @@ class _PipeServer:
     def _read(self, sock: Any) -> None:
         data = self.buffers.get(sock, b"") + bytes(sock.readAll().data())
         if not data.endswith(b"\n"):
+            if len(data) >= MAX_REQUEST:  # as on Unix: dropped unanswered
+                sock.disconnectFromServer()
+                return
             self.buffers[sock] = data
             return
         self.buffers[sock] = b""

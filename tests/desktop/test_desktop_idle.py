@@ -14,9 +14,9 @@ from pytestqt.qtbot import QtBot
 
 from sioul_tray.desktop import idle
 from sioul_tray.desktop.dbus_idle import LogindSession, MutterIdle, screensaver_locks
-from sioul_tray.desktop.virtual import PrivateBus, VirtualDisplay
 from sioul_tray.lease import started
 from tests.desktop.fakes import FakeService
+from tests.desktop.virtual import PrivateBus, VirtualDisplay
 
 
 def missing_x() -> str | None:

@@ -14,12 +14,12 @@ from PySide6.QtCore import QCoreApplication
 from pytestqt.qtbot import QtBot
 
 from sioul_tray.desktop.notify import DBusNotifications, Notifier
-from sioul_tray.desktop.virtual import PrivateBus
 from sioul_tray.lease import Lease
 from sioul_tray.share import Share
 from sioul_tray.tray.app import Tray
 from sioul_tray.tray.controller import Controller
 from tests.desktop.fakes import FakeService
+from tests.desktop.virtual import PrivateBus
 
 pytestmark = pytest.mark.desktop
 PASSPHRASE = "notify tests"

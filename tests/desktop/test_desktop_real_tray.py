@@ -21,11 +21,11 @@ from typing import Any
 
 import pytest
 
-from sioul_tray.desktop.virtual import PrivateBus, TrayHost, VirtualDisplay
 from sioul_tray.lease import Lease
 from sioul_tray.share import Share
 from sioul_tray.tray import single
 from tests.desktop.tray_process import PASSPHRASE, ROOT, cli, env_for, status, tray_icons, wait_for
+from tests.desktop.virtual import PrivateBus, TrayHost, VirtualDisplay
 
 pytestmark = [pytest.mark.desktop, pytest.mark.slow]
 

@@ -13,11 +13,11 @@ from PySide6.QtDBus import QDBusConnection
 from pytestqt.qtbot import QtBot
 
 from sioul_tray.desktop import sleep
-from sioul_tray.desktop.virtual import PrivateBus
 from sioul_tray.lease import Lease
 from sioul_tray.share import Share
 from sioul_tray.tray.controller import Controller
 from tests.desktop.fakes import FakeService
+from tests.desktop.virtual import PrivateBus
 
 pytestmark = pytest.mark.desktop
 PASSPHRASE = "sleep tests"

@@ -18,7 +18,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from sioul_tray.errors import SioulError, Unreadable
-from sioul_tray.lease import PARTS, Claim, Lease, Rule, choose, codec, memory
+from sioul_tray.lease import PARTS, Claim, Lease, Rule, choose, codec, statefile
 from sioul_tray.share import Share
 from sioul_tray.share.seal import HEADER_SIZE, OVERHEAD
 from tests.lease.leasekit import T0, FakeClock, make_share, part_folder, relpath
@@ -189,7 +189,7 @@ def test_a_damaged_state_file_neither_stops_the_lease_nor_spoils_its_claims(
     with scratch() as tmp:
         clock = FakeClock()
         share = make_share(Path(tmp) / "sync")
-        state = memory.state_file(Path(tmp) / "state", share.folder_id, "alpha")
+        state = statefile.state_file(Path(tmp) / "state", share.folder_id, "alpha")
         state.parent.mkdir()
         state.write_text("\n".join([head, *body]) + "\n", encoding="utf-8")
         lease = Lease(share, "alpha", clock=clock, state_dir=Path(tmp) / "state")

@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 
 from sioul_tray.lease import RENEW, Claim, Lease
-from sioul_tray.lease.memory import state_file
+from sioul_tray.lease.statefile import state_file
 from sioul_tray.share import Share
 from tests.helpers import FakeClock
 from tests.lease.leasekit import row_of, seal_row
