@@ -257,10 +257,11 @@ def cmd_claims(args: argparse.Namespace, inst: Installation, out: TextIO) -> int
     lease = inst.lease(verify=True)
     parts = _parts(args.part)
     claims = {part: lease.claims(part) for part in parts}
-    problems = [(part, name, why) for part in parts for name, why in lease.problems(part)]
+    problems = [(part, p) for part in parts for p in lease.last_read(part).problems]
     if args.json:
         doc: dict[str, Any] = {part: [claim_json(c) for c in cs] for part, cs in claims.items()}
-        doc["problems"] = [{"part": p, "file": n, "reason": r} for p, n, r in problems]
+        doc["problems"] = [{"part": part, "file": p.file, "reason": p.reason,
+                            "passing": p.passing} for part, p in problems]  # fmt: skip
         json.dump(doc, out, indent=2)
         out.write("\n")
         return 0
@@ -285,11 +286,12 @@ def cmd_claims(args: argparse.Namespace, inst: Installation, out: TextIO) -> int
             facts.append(CommandLine.tr("wrote {n}").format(n=c.wrote))
             line = CommandLine.tr("  {computer}: {facts}")
             print(line.format(computer=who, facts=", ".join(facts)), file=out)
-        for p, name, why in problems:
+        for p, problem in problems:
             if p == part:
                 # File names come from the folder: any member may plant escape sequences there.
                 text = CommandLine.tr("  not read: {file}: {reason}")
-                line = text.format(file=printable(name), reason=printable(i18n.translated(why)))
+                reason = i18n.translated(problem.reason)
+                line = text.format(file=printable(problem.file), reason=printable(reason))
                 print(line, file=out)
     return 0
 

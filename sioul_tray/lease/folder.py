@@ -22,57 +22,78 @@ from sioul_tray.i18n import Core
 CLAIM_NAME = re.compile(r"([a-z0-9_]{1,63})\.lease")
 MAX_READ = 4096
 
-# Names some tool leaves beside claims, with what they are. First match wins.
-_NOT_CLAIMS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"\.~.*\.tmp"), Core.mark("temporary file: still being written")),
+# Names some tool leaves beside claims: what each is, and whether it passes by itself (a sync
+# tool's temporary or placeholder: listed, never warned about). First match wins.
+_NOT_CLAIMS: tuple[tuple[re.Pattern[str], str, bool], ...] = (
+    (re.compile(r"\.~.*\.tmp"), Core.mark("temporary file: still being written"), True),
     (
         re.compile(r"(\.syncthing\..*|~syncthing~.*)\.tmp"),
         Core.mark("Syncthing temporary: still syncing"),
+        True,
     ),
-    (re.compile(r".*\.sync-conflict-.*"), Core.mark("conflicted copy made by Syncthing")),
+    (re.compile(r".*\.sync-conflict-.*"), Core.mark("conflicted copy made by Syncthing"), False),
     (
         re.compile(r".*\(.*conflicted copy.*\).*", re.I),
         Core.mark("conflicted copy made by the sync tool"),
+        False,
     ),
-    (re.compile(r".*\(.*case conflict.*\).*", re.I), Core.mark("case conflict made by Dropbox")),
+    (
+        re.compile(r".*\(.*case conflict.*\).*", re.I),
+        Core.mark("case conflict made by Dropbox"),
+        False,
+    ),
     (
         re.compile(r".*_conflict-\d{8}-\d{6}.*"),
         Core.mark("conflicted copy made by ownCloud or Nextcloud"),
+        False,
     ),
-    (re.compile(r"\..*\.icloud"), Core.mark("iCloud placeholder: not downloaded yet")),
-    (re.compile(r"\..*\.~[0-9a-f]+"), Core.mark("Nextcloud temporary: still syncing")),
+    (re.compile(r"\..*\.icloud"), Core.mark("iCloud placeholder: not downloaded yet"), True),
+    (re.compile(r"\..*\.~[0-9a-f]+"), Core.mark("Nextcloud temporary: still syncing"), True),
     (
         re.compile(r".*\.(part|partial|crdownload|download)"),
         Core.mark("partial download: still syncing"),
+        True,
     ),
-    (re.compile(r"[a-z0-9_]{1,63} \d+\.lease"), Core.mark("conflicted copy (iCloud style)")),
-    (re.compile(r"[a-z0-9_]{1,63}-[^.]+\.lease"), Core.mark("conflicted copy (OneDrive style)")),
+    (
+        re.compile(r"[a-z0-9_]{1,63} \d+\.lease"),
+        Core.mark("conflicted copy (iCloud style)"),
+        False,
+    ),
+    (
+        re.compile(r"[a-z0-9_]{1,63}-[^.]+\.lease"),
+        Core.mark("conflicted copy (OneDrive style)"),
+        False,
+    ),
     (
         re.compile(r"(\.ds_store|desktop\.ini|thumbs\.db|\.dropbox.*|icon\r)", re.I),
         Core.mark("system file"),
+        True,
     ),
-    (re.compile(r".*\.lease", re.I | re.S), Core.mark("not a claim file name")),
+    (re.compile(r".*\.lease", re.I | re.S), Core.mark("not a claim file name"), False),
 )
 
 VANISHED = Core.mark("vanished while reading")
+EMPTY = Core.mark("empty: still syncing")  # a sync tool makes the file, then fills it
 
-# Reasons that only mean "wait a little": the tray lists them but does not warn (tray/model.py).
-PASSING = frozenset(
-    {
-        "temporary file: still being written",
-        "Syncthing temporary: still syncing",
-        "iCloud placeholder: not downloaded yet",
-        "Nextcloud temporary: still syncing",
-        "partial download: still syncing",
-        "system file",
-        "vanished while reading",
-    }
-)
+# Reasons that pass by themselves: the table's, and a file emptied or gone while a sync writes it.
+PASSING = frozenset({reason for _, reason, passing in _NOT_CLAIMS if passing} | {VANISHED, EMPTY})
+
+
+class Problem(NamedTuple):
+    """A file of a part's folder that does not count as a claim, and why."""
+
+    file: str
+    reason: str  # marked for translation (i18n.Core)
+    passing: bool = False  # it goes by itself (a sync under way): listed, never warned about
+
+    @classmethod
+    def of(cls, file: str, reason: str) -> Problem:
+        return cls(file, reason, reason in PASSING)
 
 
 def why_not_a_claim(name: str) -> str:
     """The reason a file name in a part's folder is not a claim."""
-    for pattern, reason in _NOT_CLAIMS:
+    for pattern, reason, _ in _NOT_CLAIMS:
         if pattern.fullmatch(name):
             return reason
     return Core.mark("not a claim")
@@ -198,7 +219,7 @@ def read_whole(path: Path) -> Entry:
             chunks.append(chunk)
             size += len(chunk)
         if size == 0:
-            return Entry(path.name, problem=Core.mark("empty: still syncing"))
+            return Entry(path.name, problem=EMPTY)
         if size > MAX_READ:
             return Entry(path.name, problem=_too_large(fd))
         return Entry(path.name, b"".join(chunks))
@@ -229,7 +250,7 @@ def _odd(fd: int, got: int) -> str:
     if not stat.S_ISREG(st.st_mode):  # swapped for a FIFO or a device after listing
         return Core.mark("not a regular file")
     if got == 0:
-        return Core.mark("empty: still syncing")
+        return EMPTY
     return _too_large(fd, st.st_size)
 
 

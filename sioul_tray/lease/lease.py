@@ -20,6 +20,7 @@ from sioul_tray.lease import codec, statefile
 from sioul_tray.lease.folder import (
     CLAIM_NAME,
     Entry,
+    Problem,
     file_size,
     linked_folder,
     read_whole,
@@ -74,7 +75,7 @@ class _Files:
         # Each file as last read: its bytes (the same bytes: the same write), its claim or reason.
         self.files: dict[str, tuple[bytes, Claim | None, str]] = {}
         self.texts: dict[str, tuple[int, str]] = {}  # computer: (seq, claim text) for the state
-        self.problems: list[tuple[str, str]] = []
+        self.problems: list[Problem] = []
         self.foreign: set[str] = set()  # claim files sealed with another key, as last read
         self.made_folder = False
 
@@ -223,13 +224,16 @@ class Lease:
     def problems(self, part: str) -> list[tuple[str, str]]:
         """(file name, reason) for each file the last read of `part` skipped."""
         _known(part)
+        return [(p.file, p.reason) for p in self._problems(part)]
+
+    def _problems(self, part: str) -> list[Problem]:
         problems = list(self._files[part].problems)
         if self._last is not None:
             cloned = self._machines[part].clone_problem(self._last[1])
             if cloned is not None:
-                problems.insert(0, (f"{self.computer}.lease", cloned))
+                problems.insert(0, Problem(f"{self.computer}.lease", cloned))
         if self.seal_problem is not None:
-            problems.insert(0, (SEAL_NAME, self.seal_problem))
+            problems.insert(0, Problem(SEAL_NAME, self.seal_problem))
         return problems
 
     # -- more for the tray ----------------------------------------------------------------
@@ -249,7 +253,7 @@ class Lease:
             sorted(m.best.values(), key=lambda c: c.computer),
             self.heard(part),
             dict(m.ahead),
-            self.problems(part),
+            self._problems(part),
             jumped,
         )
         self._snapshots[part] = (self._last, snapshot)
@@ -332,7 +336,7 @@ class Lease:
         self._check_seal()
         m = self._machines[part]
         f = self._files[part]
-        problems: list[tuple[str, str]] = []
+        problems: list[Problem] = []
         foreign: set[str] = set()
         # The best copy of each claim this read found: (claim, text, where). In the folder a
         # computer's claim has one file, named after it; overlays may bring second copies.
@@ -345,21 +349,21 @@ class Lease:
         entries = [Entry(refused[0], problem=refused[1])] if refused else scan(folder)
         for name, data, problem in entries:
             if data is None:
-                problems.append((name, problem or ""))
+                problems.append(Problem.of(name, problem or ""))
                 continue
             cached = old_files.get(name)
             if cached is not None and cached[0] == data:  # the same write as last read
                 files[name] = cached
                 claim, text = cached[1], cached[2]
                 if claim is None:
-                    problems.append((name, text))
+                    problems.append(Problem(name, text))
                     if name in f.foreign:
                         foreign.add(name[:-6])
                     continue
             else:
                 result = self._open_entry(part, name, data, entries, folder)
                 if isinstance(result, _Skip):
-                    problems.append((name, result.reason))
+                    problems.append(Problem(name, result.reason))
                     files[name] = (data, None, result.reason)
                     if result.foreign:
                         foreign.add(name[:-6])
@@ -374,7 +378,7 @@ class Lease:
                 fetched = list(overlay.fetch(part))
             except OSError as e:
                 problems.append(
-                    (
+                    Problem(
                         overlay.name,
                         Core.mark("overlay cannot be read: {error}", error=e.strerror or str(e)),
                     )
@@ -383,11 +387,11 @@ class Lease:
             for name, data, problem in fetched:
                 where = f"{overlay.name}: {name}"
                 if data is None:
-                    problems.append((where, problem or ""))
+                    problems.append(Problem.of(where, problem or ""))
                     continue
                 result = self._open_entry(part, name, data, fetched)
                 if isinstance(result, _Skip):
-                    problems.append((where, result.reason))
+                    problems.append(Problem(where, result.reason))
                     if result.foreign:
                         foreign.add(name[:-6])
                     continue
@@ -395,9 +399,8 @@ class Lease:
                 best = fresh.get(claim.computer)
                 if best is None or claim.seq > best[0].seq:  # the folder's copy wins a tie
                     fresh[claim.computer] = (claim, text, where)
-        problems += m.hear(
-            wall, tick, [(claim, where) for claim, _, where in fresh.values()], foreign
-        )
+        heard = m.hear(wall, tick, [(claim, where) for claim, _, where in fresh.values()], foreign)
+        problems += [Problem(name, reason) for name, reason in heard]
         f.problems = problems
         return m, wall, tick
 
@@ -517,7 +520,7 @@ class Lease:
                 overlay.publish(part, path.name, data)
             except OSError as e:
                 f.problems.append(
-                    (
+                    Problem(
                         overlay.name,
                         Core.mark("overlay cannot be written: {error}", error=e.strerror or str(e)),
                     )
@@ -573,7 +576,7 @@ class Snapshot(NamedTuple):
     claims: list[Claim]
     heard: dict[str, int]
     offsets: dict[str, int]
-    problems: list[tuple[str, str]]
+    problems: list[Problem]  # each with whether it passes by itself (a sync under way)
     jumped: bool = False  # that call saw the machine sleep without telling, or its clock set
 
 

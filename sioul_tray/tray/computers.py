@@ -63,8 +63,8 @@ class ComputersWindow(QDialog):
         for r, row in enumerate(rows):
             for col, text in enumerate(row):
                 self.table.setItem(r, col, QTableWidgetItem(text))
-        problems = [f"leases/{p}/{name}: {translated(reason)}" for p, seen in snapshots.items()
-                    for name, reason in seen.problems]  # fmt: skip
+        problems = [f"leases/{p}/{problem.file}: {translated(problem.reason)}"
+                    for p, seen in snapshots.items() for problem in seen.problems]  # fmt: skip
         self.problems.setText(
             Computers.tr("Files that do not read:") + "\n" + "\n".join(problems)
             if problems

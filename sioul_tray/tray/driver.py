@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from sioul_tray.lease import PARTS, RENEW, Keeper
+from sioul_tray.lease.folder import Problem
 from sioul_tray.lease.lease import Snapshot
 from sioul_tray.tray import model
 from sioul_tray.tray.model import Note, PartView, Peer, View
@@ -227,7 +228,7 @@ class Driver:
         parts: dict[str, PartView] = {}
         peers: dict[str, tuple[Peer, ...]] = {}
         offsets: dict[str, int] = {}
-        problems: list[tuple[str, str, str]] = []
+        problems: list[tuple[str, Problem]] = []
         for part, keeper in keepers.items():
             parts[part] = PartView.of(keeper)
             seen = self.lease.last_read(part)  # what this tick read: no second scan
@@ -239,7 +240,7 @@ class Driver:
             for computer, offset in seen.offsets.items():
                 if abs(offset) > abs(offsets.get(computer, 0)):
                     offsets[computer] = offset
-            problems += [(part, name, reason) for name, reason in seen.problems]
+            problems += [(part, problem) for problem in seen.problems]
         if not parts and self.view is not None:
             parts = dict(self.view.parts)  # keep showing the last known keepers with the error
         view = View(

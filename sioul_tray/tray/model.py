@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 from sioul_tray import phrases
 from sioul_tray.i18n import Menu, Notification, translated
 from sioul_tray.lease import PARTS, Keeper
-from sioul_tray.lease.folder import PASSING
+from sioul_tray.lease.folder import Problem
 from sioul_tray.lease.status import SCHEMA, Status, Why
 from sioul_tray.share import SEAL_NAME
 from sioul_tray.timefmt import clock_time, span
@@ -78,21 +78,23 @@ class View:
     parts: Mapping[str, PartView]
     peers: Mapping[str, tuple[Peer, ...]] = field(default_factory=dict)  # part -> other computers
     offsets: Mapping[str, int] = field(default_factory=dict)  # computer -> seconds ahead
-    problems: tuple[tuple[str, str, str], ...] = ()  # (part, file name, reason)
+    problems: tuple[tuple[str, Problem], ...] = ()  # (part, a file of it that does not read)
     idle_source: str = ""
     idle_known: bool = True
     error: str | None = None  # the last read or write of the sharing folder that failed
     state_problem: str | None = None  # this computer's local state cannot be read or written
 
-    def worrying_problems(self) -> tuple[tuple[str, str, str], ...]:
+    def worrying_problems(self) -> tuple[tuple[str, Problem], ...]:
         """The claim files worth a warning: not the temporaries and placeholders of a sync under
         way (each write of a claim passes through one; "Computers…" still lists them all), nor
         the seal's problem, which has its own line (`seal_problem`)."""
-        return tuple(p for p in self.problems if p[2] not in PASSING and p[1] != SEAL_NAME)
+        return tuple(
+            (part, p) for part, p in self.problems if not p.passing and p.file != SEAL_NAME
+        )
 
     def seal_problem(self) -> str | None:
         """Why the folder's seal stops this computer (sealed again, missing, damaged), if so."""
-        return next((p[2] for p in self.problems if p[1] == SEAL_NAME), None)
+        return next((p.reason for _, p in self.problems if p.file == SEAL_NAME), None)
 
     def name_of(self, computer: str) -> str:
         for peers in self.peers.values():
@@ -374,10 +376,10 @@ def warnings(view: View) -> dict[str, Note]:
             Notification.tr("Invoices wait for {computer}").format(computer=name),
             body.format(computer=name, time=clock_time(heard) if heard is not None else ""),
         )
-    for part, name, reason in view.worrying_problems():
-        key = f"problem:{part}/{name}:{reason}"
+    for part, problem in view.worrying_problems():
+        key = f"problem:{part}/{problem.file}:{problem.reason}"
         out[key] = Note(key, Notification.tr("A claim in the sharing folder does not read"),
-                        f"leases/{part}/{name}: {translated(reason)}")  # fmt: skip
+                        f"leases/{part}/{problem.file}: {translated(problem.reason)}")  # fmt: skip
     for computer, offset in view.offsets.items():
         if abs(offset) > CLOCK_WARNING:
             key = f"clock:{computer}"

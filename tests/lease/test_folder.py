@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sioul_tray.lease import Lease
-from sioul_tray.lease.folder import MAX_READ, read_whole, scan, write_atomic
+from sioul_tray.lease.folder import MAX_READ, Problem, read_whole, scan, write_atomic
 from sioul_tray.lease.overlay import FolderOverlay
 from sioul_tray.share import Share
 from tests.lease.leasekit import T0, FakeClock, make_share, part_folder
@@ -171,3 +171,37 @@ def test_however_reads_are_split_a_lease_reads_the_same_claims(
             assert split.look(part) == keeper
             assert split.problems(part) == []
             assert {c.computer for c in split.claims(part)} == {"alpha", "bravo", "charlie"}
+
+
+# What sync tools leave beside claims (field notes), and whether it goes by itself.
+LEFT_BESIDE = {
+    ".~laptop.1a2b3c4d.tmp": True,  # our own write under way
+    ".syncthing.laptop.lease.tmp": True,
+    "~syncthing~laptop.lease.tmp": True,
+    ".laptop.lease.icloud": True,
+    ".laptop.lease.~3f2a": True,  # Nextcloud
+    "laptop.lease.part": True,
+    ".DS_Store": True,
+    "laptop.sync-conflict-20261201-101010-ABCDEFG.lease": False,
+    "laptop (Desk's conflicted copy 2026-12-01).lease": False,
+    "laptop_conflict-20261201-101010.lease": False,
+    "laptop 2.lease": False,
+    "laptop-DESK.lease": False,
+    "Laptop.lease": False,
+}
+
+
+def test_what_passes_by_itself_is_said_by_the_read(tmp_path: Path) -> None:
+    share = make_share(tmp_path)
+    folder = part_folder(share, PART)
+    folder.mkdir(parents=True)
+    for name in LEFT_BESIDE:
+        (folder / name).write_bytes(b"{")
+    (folder / "empty.lease").write_bytes(b"")  # made by the sync tool, not filled yet
+    lease = Lease(share, "alpha", clock=FakeClock(T0))
+    lease.look(PART)
+    seen = {p.file: p.passing for p in lease.last_read(PART).problems}
+    assert seen == {**LEFT_BESIDE, "empty.lease": True}
+    # The contract's view of the same read: (file, reason) pairs.
+    assert lease.problems(PART) == [(p.file, p.reason) for p in lease.last_read(PART).problems]
+    assert Problem.of("x.lease", "not a Sioul claim").passing is False

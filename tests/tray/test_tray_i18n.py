@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 
 from sioul_tray import i18n, phrases
-from sioul_tray.i18n import Core
 from sioul_tray.lease.status import Why
 from sioul_tray.tray import model
 from tests.helpers import python_env
@@ -119,7 +118,7 @@ def test_the_model_speaks_french(french: None, tmp_path: Path) -> None:
         away,
         peers={"medicines": waiting.peers["invoices"], "invoices": away.peers["invoices"]},
         offsets={"laptop": 400},
-        problems=(("invoices", "zz.lease", Core.mark("not a Sioul claim")),),
+        problems=views.problems_in(tmp_path / "files", {"zz.lease": b"a text file, not a claim " * 4}),
         idle_known=False,
     )
     texts = [item.text for item in model.menu(view, autostart=False)]

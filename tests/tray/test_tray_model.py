@@ -20,7 +20,7 @@ from sioul_tray.timefmt import clock_time
 from sioul_tray.tray import model
 from sioul_tray.tray.model import Action, Icon, Note, PartView
 from tests.helpers import FakeClock
-from tests.tray.views import T0, Seen, make, view
+from tests.tray.views import T0, Seen, make, problems_in, view
 
 
 @pytest.fixture(autouse=True)
@@ -106,12 +106,12 @@ def test_waiting_without_names_and_paused_while_away(seen: dict[str, Seen]) -> N
     assert model.part_line(away, "medicines") == "Medicines: here, paused while you are away"
 
 
-def test_notes_for_clock_problems_idle_and_error(seen: dict[str, Seen]) -> None:
+def test_notes_for_clock_problems_idle_and_error(seen: dict[str, Seen], tmp_path: Path) -> None:
     v = view(
         seen["acting"],
         seen["waiting"],
         offsets={"laptop": 400, "office": 30},
-        problems=(("invoices", "x.lease", "damaged or sealed with another key"),),
+        problems=problems_in(tmp_path, {"x.lease": b"not a claim at all"}),
         idle_known=False,
         error="No such file or directory (/media/share)",
     )
@@ -124,17 +124,22 @@ def test_notes_for_clock_problems_idle_and_error(seen: dict[str, Seen]) -> None:
     assert model.icon(v) is Icon.ATTENTION
 
 
-def test_files_of_a_sync_under_way_are_not_warned_about(seen: dict[str, Seen]) -> None:
-    passing = ("invoices", ".~laptop.1a2b3c4d.tmp", "temporary file: still being written")
-    damaged = ("invoices", "x.lease", "damaged or sealed with another key")
-    v = view(seen["acting"], seen["acting"], problems=(passing,))
+def test_files_of_a_sync_under_way_are_not_warned_about(
+    seen: dict[str, Seen], tmp_path: Path
+) -> None:
+    # A sync tool's temporary, an iCloud placeholder, and a claim file made but not yet filled.
+    syncing = {".~laptop.1a2b3c4d.tmp": b"{", ".laptop.lease.icloud": b"", "laptop.lease": b""}
+    passing = problems_in(tmp_path / "syncing", syncing)
+    assert len(passing) == 3 and all(p.passing for _, p in passing)
+    v = view(seen["acting"], seen["acting"], problems=passing)
     assert model.notes(v) == [] and model.warnings(v) == {}
     assert model.icon(v) is not Icon.ATTENTION
-    v = view(seen["acting"], seen["acting"], problems=(passing, damaged))
+    both = problems_in(tmp_path / "damaged", {**syncing, "x.lease": b"not a claim at all"})
+    damaged = [p for _, p in both if not p.passing]
+    assert [p.file for p in damaged] == ["x.lease"]
+    v = view(seen["acting"], seen["acting"], problems=both)
     assert model.notes(v) == ["1 file in the sharing folder does not read"]
-    assert list(model.warnings(v)) == [
-        "problem:invoices/x.lease:damaged or sealed with another key"
-    ]
+    assert list(model.warnings(v)) == [f"problem:invoices/x.lease:{damaged[0].reason}"]
 
 
 def test_menu_is_flat_with_every_command(seen: dict[str, Seen]) -> None:
@@ -308,7 +313,7 @@ def test_a_folder_sealed_again_is_shown_loudly(tmp_path: Path) -> None:
     Share.create(other, "another passphrase", "laptop", cost=10)
     shutil.copyfile(other / SEAL_NAME, folder / SEAL_NAME)  # the sync brings the other seal
     keepers = {p: lease.renew(p) for p in PARTS}
-    problems = tuple((p, n, r) for p in PARTS for n, r in lease.problems(p))
+    problems = tuple((p, x) for p in PARTS for x in lease.last_read(p).problems)
     one = Seen({p: PartView.of(k) for p, k in keepers.items()}, {p: () for p in PARTS}, T0,
                problems=problems)  # fmt: skip
     v = view(one, one)

@@ -7,15 +7,19 @@ state is one the core produced, never one typed by hand.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sioul_tray.lease import PARTS
+from sioul_tray.lease import PARTS, Lease
+from sioul_tray.lease.folder import Problem
 from sioul_tray.lease.status import Why
+from sioul_tray.share import Share
 from sioul_tray.tray.model import PartView, Peer, View
+from tests.helpers import FakeClock
 from tests.scenes import T0, scene
 
-__all__ = ["T0", "Seen", "make", "view"]
+__all__ = ["T0", "Seen", "make", "problems_in", "view"]
 
 
 @dataclass(frozen=True)
@@ -24,7 +28,7 @@ class Seen:
     peers: dict[str, tuple[Peer, ...]]
     now: float
     offsets: dict[str, int] = field(default_factory=dict)
-    problems: tuple[tuple[str, str, str], ...] = ()
+    problems: tuple[tuple[str, Problem], ...] = ()
 
 
 def make(why: Why, root: Path, part: str = "invoices", variant: str = "") -> Seen:
@@ -40,7 +44,7 @@ def make(why: Why, root: Path, part: str = "invoices", variant: str = "") -> See
         )
         for p in PARTS
     }
-    problems = tuple((p, n, r) for p in PARTS for n, r in s.lease.problems(p))
+    problems = tuple((p, x) for p in PARTS for x in s.lease.last_read(p).problems)
     return Seen({p: PartView.of(k) for p, k in keepers.items()}, peers, s.clock.now,
                 problems=problems)  # fmt: skip
 
@@ -58,3 +62,17 @@ def view(medicines: Seen, invoices: Seen, **kw: object) -> View:
     )
     base.update(kw)
     return View(**base)  # type: ignore[arg-type]
+
+
+def problems_in(root: Path, files: Mapping[str, bytes]) -> tuple[tuple[str, Problem], ...]:
+    """What a real Lease reads of these files put in its invoices folder (as the tray publishes
+    them: each with its part)."""
+    root.mkdir(parents=True, exist_ok=True)
+    share = Share.create(root, "correct horse", "pc", cost=10)
+    folder = root / "leases" / "invoices"
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, data in files.items():
+        (folder / name).write_bytes(data)
+    lease = Lease(share, "pc", clock=FakeClock(T0))
+    lease.look("invoices")
+    return tuple(("invoices", x) for x in lease.last_read("invoices").problems)
