@@ -12,7 +12,7 @@ import signal
 import socket
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QSocketNotifier, QTimer, QUrl
 from PySide6.QtGui import QAction, QCursor, QDesktopServices
@@ -25,6 +25,11 @@ from sioul_tray.tray import autostart, model
 from sioul_tray.tray.controller import Controller
 from sioul_tray.tray.icons import icon
 from sioul_tray.tray.model import Action, Icon, Item, Note, View
+
+if TYPE_CHECKING:
+    from PySide6.QtDBus import QDBusConnection
+
+    from sioul_tray.install import Installation
 
 APP = "sioul-tray"
 
@@ -236,7 +241,7 @@ class Signals(QObject):
                 self.on_signal(byte)
 
 
-def _buses() -> tuple[Any, Any]:
+def _buses() -> tuple[QDBusConnection | None, QDBusConnection | None]:
     """The session and system D-Bus connections that work (Linux only; None elsewhere)."""
     if not sys.platform.startswith("linux"):
         return None, None
@@ -247,7 +252,7 @@ def _buses() -> tuple[Any, Any]:
             system if system.isConnected() else None)  # fmt: skip
 
 
-def _setup(inst: Any) -> str | None:
+def _setup(inst: Installation) -> str | None:
     from sioul_tray.tray import setup  # its widgets only when the window is needed
 
     return setup.ask(inst)
@@ -340,7 +345,7 @@ def run(argv: list[str] | None = None, language: str | None = None) -> int:
     from sioul_tray.desktop import idle, notify, sleep
     from sioul_tray.errors import Busy, SioulError
     from sioul_tray.install import Installation
-    from sioul_tray.tray import single
+    from sioul_tray.tray import client, single
 
     if _no_display():
         print(App.tr("sioul-tray: no display here; use the command line (sioul-tray --help)"),
@@ -353,7 +358,7 @@ def run(argv: list[str] | None = None, language: str | None = None) -> int:
     app.setQuitOnLastWindowClosed(False)
     install_language(app, language)
 
-    answer = single.ask(inst.state_dir, ["show"], timeout_ms=1000)
+    answer = client.ask(inst.state_dir, ["show"], timeout_ms=1000)
     if answer is not None:
         return 0  # the running tray opened its menu
 
@@ -362,7 +367,7 @@ def run(argv: list[str] | None = None, language: str | None = None) -> int:
             stack.enter_context(inst.writer())
         except Busy:
             # Another tray of this installation is starting or busy: let it open its menu.
-            single.ask(inst.state_dir, ["show"], timeout_ms=5000)
+            client.ask(inst.state_dir, ["show"], timeout_ms=5000)
             print(App.tr("sioul-tray: already running"), file=sys.stderr)
             return 0
         try:

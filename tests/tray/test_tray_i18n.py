@@ -118,7 +118,7 @@ def test_the_model_speaks_french(french: None, tmp_path: Path) -> None:
         away,
         peers={"medicines": waiting.peers["invoices"], "invoices": away.peers["invoices"]},
         offsets={"laptop": 400},
-        problems=views.problems_in(tmp_path / "files", {"zz.lease": b"a text file, not a claim " * 4}),
+        problems=views.problems_in(tmp_path / "files", {"zz.lease": b"not a claim at all" * 5}),
         idle_known=False,
     )
     texts = [item.text for item in model.menu(view, autostart=False)]
