@@ -127,7 +127,7 @@ def _asked_language(argv: Sequence[str]) -> str | None:
 def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     # English needs no catalogue (and no Qt); another language loads Qt's translator.
-    i18n.install(i18n.choose(_asked_language(words)))
+    i18n.install(i18n.pick_language(_asked_language(words)))
     # No words: the tray, as the desktop starts it, with no parser to build (argparse's gettext
     # lookups import `locale`: 0.2 MB kept for the tray's whole life).
     args = _parser().parse_args(words) if words else argparse.Namespace(command=None, lang=None)

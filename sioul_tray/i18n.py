@@ -187,7 +187,7 @@ def system_languages() -> list[str]:
     return []
 
 
-def choose(override: str | None = None, system: Iterable[str] | None = None) -> str:
+def pick_language(override: str | None = None, system: Iterable[str] | None = None) -> str:
     """The language to show: `override` (--lang), else SIOUL_TRAY_LANG, else the first of the
     system's languages that has a catalogue; English when none fits. An override stands alone:
     one without a catalogue means English, not the system's language."""

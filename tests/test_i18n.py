@@ -154,27 +154,27 @@ def no_locale(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
 
 
 def test_the_language_comes_from_the_locale_like_gettext(no_locale: pytest.MonkeyPatch) -> None:
-    assert i18n.choose() == "en"
+    assert i18n.pick_language() == "en"
     no_locale.setenv("LANG", "fr_FR.UTF-8")
-    assert i18n.choose() == "fr"
+    assert i18n.pick_language() == "fr"
     no_locale.setenv("LC_MESSAGES", "C.UTF-8")
-    assert i18n.choose() == "en"
+    assert i18n.pick_language() == "en"
     no_locale.setenv("LANGUAGE", "de_DE:fr_CA:en")
-    assert i18n.choose() == "fr"
-    assert i18n.choose(system=["de-DE", "fr-BE"]) == "fr"  # as QLocale.uiLanguages() says it
-    assert i18n.choose(system=["en-US", "fr-FR"]) == "en"
+    assert i18n.pick_language() == "fr"
+    assert i18n.pick_language(system=["de-DE", "fr-BE"]) == "fr"  # as QLocale.uiLanguages() says it
+    assert i18n.pick_language(system=["en-US", "fr-FR"]) == "en"
 
 
 def test_an_override_wins_and_stands_alone(no_locale: pytest.MonkeyPatch) -> None:
     no_locale.setenv("LANG", "fr_FR.UTF-8")
-    assert i18n.choose("en") == "en"
-    assert i18n.choose("de") == "en"  # asked for, not available: the source, not the locale
+    assert i18n.pick_language("en") == "en"
+    assert i18n.pick_language("de") == "en"  # asked for, not available: the source, not the locale
     no_locale.setenv("SIOUL_TRAY_LANG", "en")
-    assert i18n.choose() == "en"
-    assert i18n.choose("fr") == "fr"
+    assert i18n.pick_language() == "en"
+    assert i18n.pick_language("fr") == "fr"
     no_locale.setenv("LANG", "C")
     no_locale.setenv("SIOUL_TRAY_LANG", "fr_FR")
-    assert i18n.choose() == "fr"
+    assert i18n.pick_language() == "fr"
 
 
 # -- the command line -----------------------------------------------------------------------------

@@ -2,8 +2,8 @@
 
 A claim's `active` decides who keeps medicines (it follows the person), so it must come from real
 input, not from "the tray is running". Each source answers `idle()` in seconds, or None when it
-cannot tell right now; `choose()` probes them once at start and `ActiveClock` turns the answer into
-the `active` time of a claim, counting a locked screen as away.
+cannot tell right now; `active_clock()` probes them once at start and `ActiveClock` turns the
+answer into the `active` time of a claim, counting a locked screen as away.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 import ctypes
 import os
 import sys
+import time
 from collections.abc import Sequence
 from typing import Any, Protocol
 
@@ -225,15 +226,25 @@ class ActiveClock:
         return int(value)
 
 
-def choose(
+_session_start: int | None = None
+
+
+def session_start() -> int:
+    """When this tray's session began, as first asked (whole Unix seconds): the last input
+    assumed where no idle source answers, so a tray alone counts as used since it started."""
+    global _session_start
+    if _session_start is None:
+        _session_start = int(time.time())
+    return _session_start
+
+
+def active_clock(
     session_bus: Any = None, system_bus: Any = None, display: str | None = None
 ) -> ActiveClock:
     """The first idle source that answers on this platform, and the lock sources that apply.
 
     `session_bus` and `system_bus` are QDBusConnections (tests pass private ones).
     """
-    from sioul_tray.lease import started
-
     candidates: list[IdleSource] = []
     locks: list[LockSource] = []
     try:
@@ -264,5 +275,5 @@ def choose(
         pass
     for source in candidates:
         if source.idle() is not None:
-            return ActiveClock(source, locks, started())
-    return ActiveClock(NoIdle(), locks, started())
+            return ActiveClock(source, locks, session_start())
+    return ActiveClock(NoIdle(), locks, session_start())

@@ -1,4 +1,4 @@
-"""This computer: when the process began, the name people call it, and an id for its claims."""
+"""This computer: its clock of ticks, the name people call it, and an id for its claims."""
 
 from __future__ import annotations
 
@@ -8,8 +8,6 @@ import socket
 import string
 import sys
 import time
-
-_started: int | None = None
 
 
 def boot_ticks() -> float:
@@ -27,14 +25,6 @@ _BOOT_CLOCK: int | None = getattr(
     "CLOCK_BOOTTIME",
     getattr(time, "CLOCK_MONOTONIC", None) if sys.platform == "darwin" else None,
 )
-
-
-def started() -> int:
-    """When this process began, as the lease first asked (whole Unix seconds)."""
-    global _started
-    if _started is None:
-        _started = int(time.time())
-    return _started
 
 
 @functools.cache

@@ -28,7 +28,7 @@ from sioul_tray.lease.folder import (
     scan,
     write_atomic,
 )
-from sioul_tray.lease.host import boot_ticks, host_name, started
+from sioul_tray.lease.host import boot_ticks, host_name
 from sioul_tray.lease.keeper import Keeper
 from sioul_tray.lease.machine import (
     Machine,
@@ -108,7 +108,6 @@ class Lease:
                     computer=repr(computer),
                 )
             )
-        started()  # the process's start, as the lease first asked
         self.share = share
         self.computer = computer
         self.name = codec.short_name(name if name is not None else host_name()) or computer

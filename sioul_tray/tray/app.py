@@ -335,7 +335,7 @@ def install_language(app: QApplication, language: str | None = None) -> str:
     Qt reads it; Qt's own words (OK, Cancel) too. The language installed."""
     from PySide6.QtCore import QLocale
 
-    i18n.install(i18n.choose(language, QLocale.system().uiLanguages()))
+    i18n.install(i18n.pick_language(language, QLocale.system().uiLanguages()))
     i18n.install_qt(app)
     return i18n.language()
 
@@ -383,7 +383,7 @@ def run(argv: list[str] | None = None, language: str | None = None) -> int:
             return 1
         assert folder is not None
         session_bus, system_bus = _buses()
-        active = idle.choose(session_bus, system_bus)
+        active = idle.active_clock(session_bus, system_bus)
         controller = Controller(lease, inst.computer(), folder, active, inst.state_dir)
         dbus_notes = (
             notify.DBusNotifications(APP, autostart.APP_ID)

@@ -103,7 +103,7 @@ class Driver:
         self.asleep = False
         self._closed = False
         self._status: dict[str, Any] | None = None
-        self.notifier = model.Notifier(notify)
+        self.notifier = model.NoteFilter(notify)
 
     # -- the loop ------------------------------------------------------------------------
 

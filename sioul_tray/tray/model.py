@@ -394,7 +394,7 @@ def warnings(view: View) -> dict[str, Note]:
     return out
 
 
-class Notifier:
+class NoteFilter:
     """Decides which notes to send: each handover once, each warning once while it stands,
     nothing while quiet (just after a wake, when the catch-up is not news)."""
 

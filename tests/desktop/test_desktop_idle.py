@@ -14,7 +14,6 @@ from pytestqt.qtbot import QtBot
 
 from sioul_tray.desktop import idle
 from sioul_tray.desktop.dbus_idle import LogindSession, MutterIdle, screensaver_locks
-from sioul_tray.lease import started
 from tests.desktop.fakes import FakeService
 from tests.desktop.virtual import PrivateBus, VirtualDisplay
 
@@ -61,11 +60,11 @@ def test_without_the_screensaver_extension_nothing_works_and_the_session_start_i
         monkeypatch.setenv("DISPLAY", display.display)
         monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
         monkeypatch.delenv("XDG_SESSION_TYPE", raising=False)
-        chosen = idle.choose(display=display.display)
+        chosen = idle.active_clock(display=display.display)
         assert not chosen.known and chosen.name == "none"
         # Never "now": a computer nobody uses must not pull medicines to itself.
-        assert chosen.active(time.time()) == started()
-        assert chosen.active(time.time() + 600) == started()
+        assert chosen.active(time.time()) == idle.session_start()
+        assert chosen.active(time.time() + 600) == idle.session_start()
 
 
 @pytest.fixture
@@ -121,7 +120,7 @@ def test_choose_prefers_mutter_without_x_and_a_locked_screen_counts_as_away(
 ) -> None:
     bus, fakes = buses
     monkeypatch.setenv("XDG_SESSION_TYPE", "wayland")
-    clock = idle.choose(session_bus=bus, system_bus=bus)
+    clock = idle.active_clock(session_bus=bus, system_bus=bus)
     assert clock.known and clock.name == MutterIdle.name
     assert [lock.name for lock in screensaver_locks(bus)] == ["org.freedesktop.ScreenSaver"]
     now = time.time()
@@ -140,14 +139,14 @@ def test_logind_is_asked_only_where_it_knows_this_session(
 ) -> None:
     bus, _ = buses
     monkeypatch.setenv("XDG_SESSION_TYPE", "wayland")
-    with_logind = idle.choose(system_bus=bus)
+    with_logind = idle.active_clock(system_bus=bus)
     assert [lock.name for lock in with_logind.locks] == [LogindSession.name]
     with PrivateBus() as empty:  # a system bus with no logind on it (a container, a BSD)
         conn = QDBusConnection.connectToBus(empty.address, "no-logind")
         try:
-            without = idle.choose(system_bus=conn)
+            without = idle.active_clock(system_bus=conn)
             assert without.locks == []  # not asked again at every tick
-            assert without.active(time.time()) == started() and not without.known
+            assert without.active(time.time()) == idle.session_start() and not without.known
         finally:
             QDBusConnection.disconnectFromBus("no-logind")
 

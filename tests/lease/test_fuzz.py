@@ -18,7 +18,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from sioul_tray.errors import SioulError, Unreadable
-from sioul_tray.lease import PARTS, Claim, Lease, Rule, choose, codec, statefile
+from sioul_tray.lease import PARTS, Claim, Lease, Rule, choose, codec, holds, statefile
+from sioul_tray.lease.rules import forgotten
 from sioul_tray.share import Share
 from sioul_tray.share.seal import HEADER_SIZE, OVERHEAD
 from tests.lease.leasekit import T0, FakeClock, make_share, part_folder, relpath
@@ -241,6 +242,17 @@ def test_choose_does_not_depend_on_the_order_of_the_claims(
     assert choose(rule, list(reversed(claims)), now) == chosen
     if chosen is not None:
         assert chosen in claims
+
+
+@PURE
+@given(claims=claim_sets(), rule=st.sampled_from(Rule))
+def test_the_keeper_is_chosen_among_the_claims_that_hold(claims: list[Claim], rule: Rule) -> None:
+    # `holds` is the contract's word for a claim that counts; `choose` is what the core runs.
+    gone = forgotten(claims)
+    holding = [c for c in claims if holds(c, rule, T0) and gone.get(c.computer, -1) < c.seq]
+    chosen = choose(rule, claims, T0)
+    assert (chosen is None) == (not holding)
+    assert chosen is None or chosen in holding
 
 
 Op = tuple[str, int, int]  # (action, which computer, how far to move the clock first)

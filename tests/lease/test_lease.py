@@ -19,7 +19,6 @@ from sioul_tray.lease import (
     FolderOverlay,
     Keeper,
     Lease,
-    started,
 )
 from sioul_tray.lease.codec import MAX_FILE
 from sioul_tray.lease.machine import STATE_EVERY
@@ -524,10 +523,6 @@ def test_close_resets_settling_and_reopens_with_a_new_since(share: Share, clock:
 def test_close_without_a_claim_writes_nothing(share: Share, clock: FakeClock) -> None:
     computer(share, "aa", clock).close("invoices")
     assert not (share.folder / "leases" / "invoices" / "aa.lease").exists()
-
-
-def test_started_is_fixed_once_asked() -> None:
-    assert started() == started()
 
 
 # -- state and overlays ---------------------------------------------------------------------

@@ -218,7 +218,7 @@ def test_status_content(seen: dict[str, Seen]) -> None:
 
 def test_handover_notes_once_per_change(seen: dict[str, Seen]) -> None:
     sent: list[Note] = []
-    n = model.Notifier(sent.append)
+    n = model.NoteFilter(sent.append)
     here = view(seen["acting"], seen["acting"])
     office = view(seen["acting"], seen["elsewhere"])
     n.update(here, 0)
@@ -251,7 +251,7 @@ def test_medicines_notes(seen: dict[str, Seen]) -> None:
 
 def test_quiet_after_wake_swallows_the_catch_up(seen: dict[str, Seen]) -> None:
     sent: list[Note] = []
-    n = model.Notifier(sent.append)
+    n = model.NoteFilter(sent.append)
     n.update(view(seen["acting"], seen["acting"]), 0)
     n.quiet(until=10)
     office = view(seen["acting"], seen["elsewhere"])
@@ -264,7 +264,7 @@ def test_warnings_once_while_they_stand_and_again_when_they_return(
     seen: dict[str, Seen],
 ) -> None:
     sent: list[Note] = []
-    n = model.Notifier(sent.append)
+    n = model.NoteFilter(sent.append)
     calm = view(seen["acting"], seen["waiting"])
     clock_off = view(seen["acting"], seen["waiting"], offsets={"laptop": 300})
     n.update(calm, 0)
