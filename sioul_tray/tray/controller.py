@@ -12,7 +12,6 @@ import os
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
 
@@ -65,7 +64,7 @@ class Controller(QObject):
     # -- the driver's state, as the app reads it --------------------------------------------
 
     @property
-    def lease(self) -> Any:
+    def lease(self) -> LeaseLike:
         return self.driver.lease
 
     @property

@@ -267,9 +267,11 @@ def status(view: View | None, computer: str, pid: int, running: bool, now: float
     for part in PARTS:
         p = view.parts.get(part) if view is not None else None
         if p is None or not running:
+            # The same keys as a running part's: a reader needs no second shape.
             parts[part] = {"keeper": None, "name": None, "here": False, "settled": False,
                            "others_heard": False, "agreed": False, "acting": False,
-                           "since": None, "status": None}  # fmt: skip
+                           "since": None, "waiting": [], "blocked": None,
+                           "status": None}  # fmt: skip
             continue
         parts[part] = {
             "keeper": p.keeper,
