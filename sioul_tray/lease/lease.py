@@ -8,6 +8,7 @@ with the time, writes the claim the machine returns, and keeps the state file. E
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from collections.abc import Callable, Iterable
@@ -86,7 +87,9 @@ class Lease:
     `clock` returns Unix seconds; `state_dir=None` keeps the local state in memory only. Several
     Leases with their own clocks and state can share one folder in one process. `ticks` returns
     seconds of a clock that is never set and counts sleep: by default the system's boot clock
-    with the system's clock, else made from `clock` (`Steady`).
+    with the system's clock, else made from `clock` (`Steady`). `wrote_file` is told the path of
+    each claim file written, once it is whole on disk (the sync tool may be asked to send it now);
+    it must not block, and what it raises is not the lease's concern (it is ignored).
     """
 
     def __init__(
@@ -100,6 +103,7 @@ class Lease:
         *,
         ticks: Callable[[], float] | None = None,
         tenure: Callable[[], int] | None = None,
+        wrote_file: Callable[[Path], None] | None = None,
     ) -> None:
         if not COMPUTER_ID.fullmatch(computer):
             raise SioulError(
@@ -114,6 +118,7 @@ class Lease:
         self._clock = clock
         self._ticks = ticks or (boot_ticks if clock is time.time else Steady(clock))
         self._overlays = list(overlays)
+        self._wrote_file = wrote_file
         self._files = {part: _Files() for part in PARTS}
         self._last: tuple[int, float] | None = None  # (wall, tick) of the last call
         self._snapshots: dict[str, tuple[tuple[int, float] | None, Snapshot]] = {}
@@ -514,6 +519,9 @@ class Lease:
                 Core.mark("cannot write {path}: {error}", path=path, error=e.strerror or str(e))
             ) from None
         f.files[path.name] = (data, claim, text)
+        if self._wrote_file is not None:
+            with contextlib.suppress(Exception):  # a hint to the sync tool, never a failed write
+                self._wrote_file(path)
         for overlay in self._overlays:
             try:
                 overlay.publish(part, path.name, data)

@@ -657,3 +657,36 @@ def test_a_woken_keeper_waits_for_fresh_answers(
     assert not ka.acting and ka.computer == "bb"
     (kb,) = step(b)
     assert kb.acting
+
+
+# -- the sync tool is told ---------------------------------------------------------------------
+
+
+def test_each_claim_file_is_told_once_whole(share: Share, clock: FakeClock) -> None:
+    told: list[tuple[Path, str]] = []
+
+    def wrote(path: Path) -> None:
+        # What the sync tool would send now: the whole claim, readable by everyone else.
+        told.append((path, share.unseal(f"leases/{path.parent.name}/{path.name}",
+                                        path.read_bytes()).decode()))  # fmt: skip
+
+    a = Lease(share, "aa", clock=clock, wrote_file=wrote)
+    a.renew("invoices")
+    a.renew("medicines")
+    a.close("invoices")
+    assert [(p.relative_to(share.folder).as_posix(), '"aa"' in text) for p, text in told] == [
+        ("leases/invoices/aa.lease", True),
+        ("leases/medicines/aa.lease", True),
+        ("leases/invoices/aa.lease", True),
+    ]
+    a.look("invoices")  # reads, writes nothing: nothing to send
+    assert len(told) == 3
+
+
+def test_a_failing_hint_never_fails_the_write(share: Share, clock: FakeClock) -> None:
+    def broken(path: Path) -> None:
+        raise RuntimeError("the sync tool's client broke")
+
+    a = Lease(share, "aa", clock=clock, wrote_file=broken)
+    a.renew("invoices")
+    assert [c.computer for c in computer(share, "bb", clock).claims("invoices")] == ["aa"]
