@@ -150,7 +150,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             rc = through_tray(inst.state_dir, _request(args), out)
             if rc is not None:
                 return rc
-        return COMMANDS[args.command](args, inst, out)
+        try:
+            return COMMANDS[args.command](args, inst, out)
+        finally:
+            # The claim files written go to Syncthing before this process ends (at most 1 s).
+            inst.send_pending(1.0)
     except SioulError as e:
         print(_error(i18n.message(e)), file=sys.stderr)
         return 1

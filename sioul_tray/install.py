@@ -16,7 +16,7 @@ import time
 import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from sioul_tray.errors import Busy, NotSetUp, SioulError, WrongPassphrase
 from sioul_tray.files import write_new
@@ -26,6 +26,9 @@ from sioul_tray.lease.folder import write_atomic
 from sioul_tray.lease.host import host_name, new_computer_id
 from sioul_tray.lease.rules import COMPUTER_ID
 from sioul_tray.share import Share
+
+if TYPE_CHECKING:
+    from sioul_tray.sync import Nudger
 
 APP = "sioul-tray"
 
@@ -46,6 +49,8 @@ class Installation:
             self.config_dir = platformdirs.user_config_path(APP, appauthor=False)
             self.state_dir = platformdirs.user_state_path(APP, appauthor=False)
             self.cache_dir = platformdirs.user_cache_path(APP, appauthor=False)
+        # Asks Syncthing to send each claim file at once, when Syncthing syncs the folder.
+        self.nudger: Nudger | None = None
 
     # -- identity -------------------------------------------------------------------------
 
@@ -248,7 +253,34 @@ class Installation:
     def lease(self, clock: Callable[[], float] = time.time, verify: bool = False) -> Lease:
         _private_dir(self.state_dir)
         share = self.open_share(verify)
-        return Lease(share, self.computer(), clock=clock, state_dir=self.state_dir)
+        nudger = self._nudger(share.folder)
+        return Lease(share, self.computer(), clock=clock, state_dir=self.state_dir,
+                     wrote_file=nudger.nudge if nudger is not None else None)  # fmt: skip
+
+    def _nudger(self, folder: Path) -> Nudger | None:
+        """A nudger for the Syncthing folder holding `folder`, or None when Syncthing does not
+        sync it (or SIOUL_TRAY_NO_NUDGE=1: the sync tool is then left to its own watcher)."""
+        self.send_pending(0.0)
+        if os.environ.get("SIOUL_TRAY_NO_NUDGE") == "1":
+            return None
+        from sioul_tray import sync
+
+        found = sync.find(folder)
+        if found is None or found.gui is None:
+            return None
+        self.nudger = sync.Nudger(found)
+        return self.nudger
+
+    def send_pending(self, timeout: float) -> bool:
+        """Wait up to `timeout` seconds for the claim files written to be handed to the sync tool
+        (a command line about to exit); True when nothing is left. Then stop asking."""
+        nudger, self.nudger = self.nudger, None
+        if nudger is None:
+            return True
+        try:
+            return nudger.flush(timeout)
+        finally:
+            nudger.close(0.0)
 
     # -- one writer -----------------------------------------------------------------------
 

@@ -10,6 +10,7 @@ from tests.helpers import python_env
 CORE = [
     "sioul_tray.lease",
     "sioul_tray.share",
+    "sioul_tray.sync",
     "sioul_tray.install",
     "sioul_tray.cli",
     "sioul_tray.commands",

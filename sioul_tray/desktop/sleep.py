@@ -21,6 +21,7 @@ from PySide6.QtCore import SLOT, QAbstractNativeEventFilter, QObject, Slot
 LOGIND = "org.freedesktop.login1"
 LOGIND_PATH = "/org/freedesktop/login1"
 MANAGER = "org.freedesktop.login1.Manager"
+DEFAULT_DELAY = 5.0  # logind's InhibitDelayMaxSec unless configured
 
 
 class LogindSleep(QObject):
@@ -38,12 +39,23 @@ class LogindSleep(QObject):
         self.before_sleep = before_sleep
         self.after_wake = after_wake
         self.fd: int | None = None
+        self.delay = self._inhibit_delay()
         # QtDBus wants a QObject slot here, not a Python function (see the field notes).
         slot = SLOT("prepare(bool)")
         self.connected = bool(
             bus.connect(LOGIND, LOGIND_PATH, MANAGER, "PrepareForSleep", self, slot)
         )
         self.inhibit()
+
+    def _inhibit_delay(self) -> float:
+        """How long logind waits for a delay inhibitor, in seconds (InhibitDelayMaxUSec; 5 s,
+        logind's default, when it cannot be read)."""
+        from sioul_tray.desktop.dbus import get_property
+
+        usec = get_property(self.bus, LOGIND, LOGIND_PATH, MANAGER, "InhibitDelayMaxUSec")
+        if isinstance(usec, int) and not isinstance(usec, bool) and 0 < usec < 3600 * 10**6:
+            return usec / 1e6
+        return DEFAULT_DELAY
 
     def inhibit(self) -> bool:
         """Take a delay inhibitor (a file descriptor logind watches); True when held."""
@@ -153,6 +165,12 @@ class MacSleep:
                 AppKit.NSWorkspaceDidWakeNotification, None, queue, lambda _n: after_wake()
             ),
         ]
+
+
+def delay_of(watcher: Any) -> float:
+    """How long the system waits for `before_sleep` (logind's delay; elsewhere the usual 2 s a
+    sleep notification leaves before the system goes on)."""
+    return float(getattr(watcher, "delay", 2.0))
 
 
 def watch(

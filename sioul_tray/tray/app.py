@@ -410,7 +410,19 @@ def run(argv: list[str] | None = None, language: str | None = None) -> int:
         if not server.listen():
             return 0  # another tray of this installation won the race
         stack.callback(server.close)
-        sleeper = sleep.watch(controller.suspend, controller.resume, system_bus)
+        stack.callback(inst.send_pending, 1.0)  # after the claims closed (the stack unwinds)
+        watching: list[object] = []  # the sleep watcher, once made: it knows the system's delay
+
+        def before_sleep() -> None:
+            controller.suspend()  # both claims closed on disk...
+            if inst.nudger is not None:
+                # ...and, where Syncthing syncs the folder, sent to every computer it is
+                # connected to, within what the system leaves before it sleeps.
+                delay = sleep.delay_of(watching[0] if watching else None)
+                inst.nudger.sent_to_all(max(0.0, delay - 1.0))
+
+        sleeper = sleep.watch(before_sleep, controller.resume, system_bus)
+        watching.append(sleeper)
         signals = Signals(lambda _sig: app.quit())
         app.aboutToQuit.connect(controller.shutdown)
         app.commitDataRequest.connect(lambda _m: controller.close_claims())  # session ending

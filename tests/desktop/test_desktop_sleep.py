@@ -124,3 +124,21 @@ def test_windows_filter_reads_the_message_and_renews_once_per_wake() -> None:
     other = wintypes.MSG(message=0x0218, wParam=0x0004)
     filt.nativeEventFilter(QByteArray(b"xcb_generic_event_t"), ctypes.addressof(other))
     assert calls == ["sleep", "wake"]  # not a Windows message: not read
+
+
+def test_the_time_logind_leaves_before_sleep_is_read(logind: tuple[FakeService, str]) -> None:
+    fake, address = logind
+    bus = QDBusConnection.connectToBus(address, "delay-test")
+    assert bus.isConnected()
+    try:
+        unset = sleep.LogindSleep(bus, lambda: None, lambda: None)
+        assert unset.delay == sleep.DEFAULT_DELAY == 5.0  # logind's default when not readable
+        unset.release()
+        fake.send("set InhibitDelayMaxUSec 12500000")
+        fake.wait(lambda e: e["event"] == "set")
+        configured = sleep.LogindSleep(bus, lambda: None, lambda: None)
+        assert configured.delay == 12.5
+        assert sleep.delay_of(configured) == 12.5 and sleep.delay_of(None) == 2.0
+        configured.release()
+    finally:
+        QDBusConnection.disconnectFromBus("delay-test")
