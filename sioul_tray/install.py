@@ -28,7 +28,7 @@ from sioul_tray.lease.rules import COMPUTER_ID
 from sioul_tray.share import Share
 
 if TYPE_CHECKING:
-    from sioul_tray.sync import Nudger
+    from sioul_tray.sync.nudger import Nudger
 
 APP = "sioul-tray"
 
@@ -263,12 +263,14 @@ class Installation:
         self.send_pending(0.0)
         if os.environ.get("SIOUL_TRAY_NO_NUDGE") == "1":
             return None
-        from sioul_tray import sync
+        from sioul_tray.sync.syncthing import find
 
-        found = sync.find(folder)
+        found = find(folder)
         if found is None or found.gui is None:
             return None
-        self.nudger = sync.Nudger(found)
+        from sioul_tray.sync.nudger import Nudger
+
+        self.nudger = Nudger(found)
         return self.nudger
 
     def send_pending(self, timeout: float) -> bool:

@@ -615,3 +615,31 @@ def test_the_sync_package_imports_no_qt() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+def test_without_syncthing_nothing_heavy_is_loaded(tmp_path: Path) -> None:
+    # The tray of a person without Syncthing pays for no parser and no HTTP or TLS code.
+    import subprocess
+    import sys
+
+    from tests.helpers import python_env
+
+    share, none = str(tmp_path), str(tmp_path / "none.xml")
+    code = (
+        "import sys\nfrom pathlib import Path\nimport sioul_tray.sync as sync\n"
+        f"assert sync.find(Path({share!r}), [Path({none!r})]) is None\n"
+        "heavy = ('xml.etree.ElementTree', 'ssl', 'http.client', 'urllib.request',\n"
+        "         'configparser')\n"
+        "print(','.join(m for m in heavy if m in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, env=python_env(), check=True)  # fmt: skip
+    assert done.stdout.strip() == ""
+
+
+def test_every_name_the_package_offers_is_there() -> None:
+    import sioul_tray.sync as sync
+
+    assert all(callable(getattr(sync, name)) for name in sync.__all__)
+    with pytest.raises(AttributeError):
+        _ = sync.nothing_of_the_kind
