@@ -4,17 +4,17 @@
 <context>
     <name>App</name>
     <message>
-        <location filename="../tray/app.py" line="146"/>
+        <location filename="../tray/app.py" line="155"/>
         <source>Make invoices here</source>
         <translation>Faire les factures ici</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="151"/>
+        <location filename="../tray/app.py" line="160"/>
         <source>{computer} is gone for good</source>
         <translation>{computer} est parti pour de bon</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="153"/>
+        <location filename="../tray/app.py" line="162"/>
         <source>Treat {computer} as gone for good (given away, reinstalled, broken)?
 
 Its claims stop counting here and on every computer that reads this one&apos;s. If {computer} comes back, it counts again.</source>
@@ -23,17 +23,17 @@ Its claims stop counting here and on every computer that reads this one&apos;s. 
 Ses réservations ne comptent plus ici ni sur les ordinateurs qui lisent celles de cet ordinateur. Si {computer} revient, il compte de nouveau.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="187"/>
+        <location filename="../tray/app.py" line="196"/>
         <source>none works here: counting from the session start</source>
         <translation>aucune ne fonctionne ici : décompte depuis le début de la session</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="190"/>
+        <location filename="../tray/app.py" line="211"/>
         <source>About sioul-tray</source>
         <translation>À propos de sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="192"/>
+        <location filename="../tray/app.py" line="198"/>
         <source>sioul-tray {version}
 
 Keeps Sioul&apos;s medicines and invoices on one computer at a time.
@@ -50,43 +50,68 @@ Dossier de partage : {folder}
 Inactivité lue par : {idle}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="281"/>
-        <location filename="../tray/app.py" line="379"/>
+        <location filename="../tray/app.py" line="210"/>
+        <source>Sync tool: {tool}</source>
+        <translation>Outil de synchronisation : {tool}</translation>
+    </message>
+    <message>
+        <location filename="../tray/app.py" line="272"/>
+        <source>Syncthing, asked to send each claim at once; the last request failed: {problem}</source>
+        <translation>Syncthing, à qui chaque réservation est confiée aussitôt écrite ; la dernière demande a échoué : {problem}</translation>
+    </message>
+    <message>
+        <location filename="../tray/app.py" line="274"/>
+        <source>Syncthing, asked to send each claim at once</source>
+        <translation>Syncthing, à qui chaque réservation est confiée aussitôt écrite</translation>
+    </message>
+    <message>
+        <location filename="../tray/app.py" line="277"/>
+        <source>none found; the sync tool sends the claims when it notices them</source>
+        <translation>aucun trouvé ; l’outil de synchronisation envoie les réservations quand il les remarque</translation>
+    </message>
+    <message>
+        <location filename="../tray/app.py" line="278"/>
+        <source>{tool}, found; it sends the claims when it notices them</source>
+        <translation>{tool}, trouvé ; il envoie les réservations quand il les remarque</translation>
+    </message>
+    <message>
+        <location filename="../tray/app.py" line="306"/>
+        <location filename="../tray/app.py" line="402"/>
         <source>sioul-tray: {error}</source>
         <translation>sioul-tray : {error}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="297"/>
+        <location filename="../tray/app.py" line="323"/>
         <source>Invoices are taken here; this computer starts once every other one has seen it.</source>
         <translation>Les factures sont prises ici ; cet ordinateur commence dès que tous les autres l’ont vu.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="302"/>
+        <location filename="../tray/app.py" line="328"/>
         <source>{computer} is declared gone for good.</source>
         <translation>{computer} est déclaré parti pour de bon.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="307"/>
+        <location filename="../tray/app.py" line="333"/>
         <source>Closed: {parts} (until `sioul-tray renew`)</source>
         <translation>Fermé : {parts} (jusqu’à `sioul-tray renew`)</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="323"/>
+        <location filename="../tray/app.py" line="349"/>
         <source>sioul-tray: the running tray cannot do {request}</source>
         <translation>sioul-tray : l’icône en cours ne sait pas faire {request}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="345"/>
+        <location filename="../tray/app.py" line="371"/>
         <source>sioul-tray: no display here; use the command line (sioul-tray --help)</source>
         <translation>sioul-tray : pas d’affichage ici ; utilisez la ligne de commande (sioul-tray --help)</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="368"/>
+        <location filename="../tray/app.py" line="391"/>
         <source>sioul-tray: already running</source>
         <translation>sioul-tray : déjà lancé</translation>
     </message>
     <message>
-        <location filename="../tray/single.py" line="41"/>
+        <location filename="../tray/single.py" line="40"/>
         <source>sioul-tray: the running tray did not understand the request</source>
         <translation>sioul-tray : l’icône en cours n’a pas compris la demande</translation>
     </message>
@@ -184,17 +209,17 @@ Inactivité lue par : {idle}</translation>
         <translation>{text} n’est pas un nombre entier de 0 à {top}</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="169"/>
+        <location filename="../cli.py" line="170"/>
         <source>sioul-tray: interrupted</source>
         <translation>sioul-tray : interrompu</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="174"/>
+        <location filename="../cli.py" line="175"/>
         <source>sioul-tray: {error}</source>
         <translation>sioul-tray : {error}</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="186"/>
+        <location filename="../cli.py" line="187"/>
         <source>sioul-tray: this build has no tray; use the commands (sioul-tray --help)</source>
         <translation>sioul-tray : cette version n’a pas d’icône ; utilisez les commandes (sioul-tray --help)</translation>
     </message>
@@ -247,92 +272,92 @@ Inactivité lue par : {idle}</translation>
         <translation>(aucune icône ne tourne ici : seule l’icône sait si cet ordinateur agit)</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="269"/>
+        <location filename="../commands.py" line="270"/>
         <source>{part}:</source>
         <translation>{part} :</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="271"/>
+        <location filename="../commands.py" line="272"/>
         <source>  no claims</source>
         <translation>  aucune réservation</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="275"/>
+        <location filename="../commands.py" line="276"/>
         <source>{name} (this computer)</source>
         <translation>{name} (cet ordinateur)</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="277"/>
+        <location filename="../commands.py" line="278"/>
         <source>closed</source>
         <translation>fermée</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="277"/>
+        <location filename="../commands.py" line="278"/>
         <source>open</source>
         <translation>ouverte</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="278"/>
+        <location filename="../commands.py" line="279"/>
         <source>renewed {ago}</source>
         <translation>renouvelée {ago}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="279"/>
+        <location filename="../commands.py" line="280"/>
         <source>used {ago}</source>
         <translation>utilisé {ago}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="282"/>
+        <location filename="../commands.py" line="283"/>
         <source>taken {ago}</source>
         <translation>prise {ago}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="284"/>
+        <location filename="../commands.py" line="285"/>
         <source>sees {computer}</source>
         <translation>voit {computer}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="285"/>
+        <location filename="../commands.py" line="286"/>
         <source>wrote {n}</source>
         <translation>écrit {n}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="286"/>
+        <location filename="../commands.py" line="287"/>
         <source>  {computer}: {facts}</source>
         <translation>  {computer} : {facts}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="291"/>
+        <location filename="../commands.py" line="292"/>
         <source>  not read: {file}: {reason}</source>
         <translation>  illisible : {file} : {reason}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="306"/>
+        <location filename="../commands.py" line="308"/>
         <source>Invoices are taken here. This computer starts once it has kept them for 2 minutes and every other computer has seen it.</source>
         <translation>Les factures sont prises ici. Cet ordinateur commence quand il les a tenues 2 minutes et que tous les autres ordinateurs l’ont vu.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="311"/>
+        <location filename="../commands.py" line="313"/>
         <source>Waiting for: {computers}</source>
         <translation>En attente de : {computers}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="330"/>
+        <location filename="../commands.py" line="332"/>
         <source>Closed: {parts}</source>
         <translation>Fermé : {parts}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="340"/>
+        <location filename="../commands.py" line="342"/>
         <source>sioul-tray: warning: {problem}</source>
         <translation>sioul-tray : attention : {problem}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="359"/>
+        <location filename="../commands.py" line="361"/>
         <source>{computer} is declared gone for good; it counts again if it comes back.</source>
         <translation>{computer} est déclaré parti pour de bon ; il comptera de nouveau s’il revient.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="373"/>
+        <location filename="../commands.py" line="375"/>
         <source>No claim here yet: run `sioul-tray renew` or start the tray.</source>
         <translation>Pas encore de réservation ici : lancez `sioul-tray renew` ou l’icône.</translation>
     </message>
@@ -413,85 +438,85 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>Core</name>
     <message>
-        <location filename="../install.py" line="98"/>
-        <location filename="../install.py" line="114"/>
+        <location filename="../install.py" line="103"/>
+        <location filename="../install.py" line="119"/>
         <location filename="../share/seal.py" line="390"/>
         <source>cannot read {path}: {error}</source>
         <translation>impossible de lire {path} : {error}</translation>
     </message>
     <message>
-        <location filename="../install.py" line="79"/>
+        <location filename="../install.py" line="84"/>
         <source>{path} holds {text}, which is not a computer id: remove that file to make a new id (this computer&apos;s claims then start anew)</source>
         <translation>{path} contient {text}, qui n’est pas un identifiant d’ordinateur : supprimez ce fichier pour en créer un nouveau (les réservations de cet ordinateur repartent alors de zéro)</translation>
     </message>
     <message>
-        <location filename="../install.py" line="120"/>
+        <location filename="../install.py" line="125"/>
         <location filename="../share/seal.py" line="405"/>
         <source>{path} is damaged: not JSON</source>
         <translation>{path} est endommagé : ce n’est pas du JSON</translation>
     </message>
     <message>
-        <location filename="../install.py" line="124"/>
+        <location filename="../install.py" line="129"/>
         <source>{path} is damaged: not a table of settings</source>
         <translation>{path} est endommagé : ce n’est pas une table de réglages</translation>
     </message>
     <message>
-        <location filename="../install.py" line="151"/>
+        <location filename="../install.py" line="156"/>
         <source>{path} is damaged: the sharing folder&apos;s path holds a NUL character</source>
         <translation>{path} est endommagé : le chemin du dossier de partage contient un caractère NUL</translation>
     </message>
     <message>
-        <location filename="../install.py" line="190"/>
+        <location filename="../install.py" line="195"/>
         <source>no sharing folder is set up here: run `sioul-tray setup --share DIR`</source>
         <translation>aucun dossier de partage n’est configuré ici : lancez `sioul-tray setup --share DOSSIER`</translation>
     </message>
     <message>
-        <location filename="../install.py" line="197"/>
+        <location filename="../install.py" line="202"/>
         <source>{path} is damaged: no folder id</source>
         <translation>{path} est endommagé : pas d’identifiant de dossier</translation>
     </message>
     <message>
-        <location filename="../install.py" line="206"/>
+        <location filename="../install.py" line="211"/>
         <source>this computer has no key for {folder}: run `sioul-tray setup --share {folder}`</source>
         <translation>cet ordinateur n’a pas de clé pour {folder} : lancez `sioul-tray setup --share {folder}`</translation>
     </message>
     <message>
-        <location filename="../install.py" line="213"/>
+        <location filename="../install.py" line="218"/>
         <source>cannot read the key in {path}: {error}</source>
         <translation>impossible de lire la clé dans {path} : {error}</translation>
     </message>
     <message>
-        <location filename="../install.py" line="220"/>
+        <location filename="../install.py" line="225"/>
         <source>{path} is damaged (its key is cut short or not base64): run `sioul-tray setup --share {folder}` to write it again</source>
         <translation>{path} est endommagé (sa clé est tronquée ou n’est pas en base64) : lancez `sioul-tray setup --share {folder}` pour l’écrire de nouveau</translation>
     </message>
     <message>
-        <location filename="../install.py" line="237"/>
+        <location filename="../install.py" line="242"/>
         <source>the key kept in {path} does not open {folder}: the folder was sealed again; run `sioul-tray setup --share {folder}`</source>
         <translation>la clé gardée dans {path} n’ouvre pas {folder} : le dossier a été scellé de nouveau ; lancez `sioul-tray setup --share {folder}`</translation>
     </message>
     <message>
-        <location filename="../install.py" line="267"/>
+        <location filename="../install.py" line="301"/>
         <source>another sioul-tray process (pid {pid}) writes this computer&apos;s claims; try again when it has quit</source>
         <translation>un autre processus sioul-tray (pid {pid}) écrit les réservations de cet ordinateur ; réessayez quand il aura quitté</translation>
     </message>
     <message>
-        <location filename="../install.py" line="294"/>
+        <location filename="../install.py" line="328"/>
         <source>cannot make {path}: {error}</source>
         <translation>impossible de créer {path} : {error}</translation>
     </message>
     <message>
-        <location filename="../install.py" line="299"/>
+        <location filename="../install.py" line="333"/>
         <source>{path} is not a folder (a link?): remove it</source>
         <translation>{path} n’est pas un dossier (un lien ?) : supprimez-le</translation>
     </message>
     <message>
-        <location filename="../install.py" line="302"/>
+        <location filename="../install.py" line="336"/>
         <source>{path} belongs to another user: it must be this user&apos;s own</source>
         <translation>{path} appartient à un autre utilisateur : il doit appartenir à cet utilisateur</translation>
     </message>
     <message>
-        <location filename="../install.py" line="310"/>
+        <location filename="../install.py" line="344"/>
         <source>{path} is open to other users and cannot be made private: {error}</source>
         <translation>{path} est ouvert aux autres utilisateurs et ne peut pas être rendu privé : {error}</translation>
     </message>
@@ -512,7 +537,7 @@ Inactivité lue par : {idle}</translation>
     </message>
     <message>
         <location filename="../lease/codec.py" line="103"/>
-        <location filename="../lease/lease.py" line="410"/>
+        <location filename="../lease/lease.py" line="441"/>
         <source>not valid: not a claim</source>
         <translation>invalide : ce n’est pas une réservation</translation>
     </message>
@@ -557,208 +582,207 @@ Inactivité lue par : {idle}</translation>
         <translation>un seq oublié</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="27"/>
+        <location filename="../lease/folder.py" line="28"/>
         <source>temporary file: still being written</source>
         <translation>fichier temporaire : en cours d’écriture</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="30"/>
+        <location filename="../lease/folder.py" line="31"/>
         <source>Syncthing temporary: still syncing</source>
         <translation>fichier temporaire de Syncthing : synchronisation en cours</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="32"/>
+        <location filename="../lease/folder.py" line="34"/>
         <source>conflicted copy made by Syncthing</source>
         <translation>copie en conflit faite par Syncthing</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="35"/>
+        <location filename="../lease/folder.py" line="37"/>
         <source>conflicted copy made by the sync tool</source>
         <translation>copie en conflit faite par l’outil de synchronisation</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="37"/>
+        <location filename="../lease/folder.py" line="42"/>
         <source>case conflict made by Dropbox</source>
         <translation>conflit de casse fait par Dropbox</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="40"/>
+        <location filename="../lease/folder.py" line="47"/>
         <source>conflicted copy made by ownCloud or Nextcloud</source>
         <translation>copie en conflit faite par ownCloud ou Nextcloud</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="42"/>
+        <location filename="../lease/folder.py" line="50"/>
         <source>iCloud placeholder: not downloaded yet</source>
         <translation>fichier fantôme d’iCloud : pas encore téléchargé</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="43"/>
+        <location filename="../lease/folder.py" line="51"/>
         <source>Nextcloud temporary: still syncing</source>
         <translation>fichier temporaire de Nextcloud : synchronisation en cours</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="46"/>
+        <location filename="../lease/folder.py" line="54"/>
         <source>partial download: still syncing</source>
         <translation>téléchargement partiel : synchronisation en cours</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="48"/>
+        <location filename="../lease/folder.py" line="59"/>
         <source>conflicted copy (iCloud style)</source>
         <translation>copie en conflit (façon iCloud)</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="49"/>
+        <location filename="../lease/folder.py" line="64"/>
         <source>conflicted copy (OneDrive style)</source>
         <translation>copie en conflit (façon OneDrive)</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="52"/>
+        <location filename="../lease/folder.py" line="69"/>
         <source>system file</source>
         <translation>fichier système</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="54"/>
+        <location filename="../lease/folder.py" line="72"/>
         <source>not a claim file name</source>
         <translation>pas un nom de fichier de réservation</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="57"/>
+        <location filename="../lease/folder.py" line="75"/>
         <source>vanished while reading</source>
         <translation>disparu pendant la lecture</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="78"/>
+        <location filename="../lease/folder.py" line="99"/>
         <source>not a claim</source>
         <translation>pas une réservation</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="119"/>
+        <location filename="../lease/folder.py" line="140"/>
         <source>cannot list the folder: {error}</source>
         <translation>impossible de lister le dossier : {error}</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="171"/>
+        <location filename="../lease/folder.py" line="192"/>
         <source>{folder} is a link, not a folder: refused (remove it)</source>
         <translation>{folder} est un lien, pas un dossier : refusé (supprimez-le)</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="176"/>
+        <location filename="../lease/folder.py" line="197"/>
         <source>{folder} is not a folder: refused (remove it)</source>
         <translation>{folder} n’est pas un dossier : refusé (supprimez-le)</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="218"/>
-        <location filename="../lease/folder.py" line="247"/>
+        <location filename="../lease/folder.py" line="239"/>
+        <location filename="../lease/folder.py" line="268"/>
         <source>a link, not a file</source>
         <translation>un lien, pas un fichier</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="220"/>
+        <location filename="../lease/folder.py" line="241"/>
         <source>a folder, not a file</source>
         <translation>un dossier, pas un fichier</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="191"/>
-        <location filename="../lease/folder.py" line="223"/>
-        <location filename="../lease/folder.py" line="230"/>
-        <location filename="../lease/folder.py" line="255"/>
+        <location filename="../lease/folder.py" line="212"/>
+        <location filename="../lease/folder.py" line="244"/>
+        <location filename="../lease/folder.py" line="251"/>
+        <location filename="../lease/folder.py" line="276"/>
         <source>not a regular file</source>
         <translation>pas un fichier ordinaire</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="257"/>
+        <location filename="../lease/folder.py" line="278"/>
         <source>cannot be read: permission denied</source>
         <translation>illisible : permission refusée</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="168"/>
-        <location filename="../lease/folder.py" line="258"/>
+        <location filename="../lease/folder.py" line="189"/>
+        <location filename="../lease/folder.py" line="279"/>
         <source>cannot be read: {error}</source>
         <translation>illisible : {error}</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="201"/>
-        <location filename="../lease/folder.py" line="232"/>
+        <location filename="../lease/folder.py" line="76"/>
         <source>empty: still syncing</source>
         <translation>vide : synchronisation en cours</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="240"/>
+        <location filename="../lease/folder.py" line="261"/>
         <source>too large ({size} bytes)</source>
         <translation>trop grand ({size} octets)</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="239"/>
+        <location filename="../lease/folder.py" line="260"/>
         <source>grew too large while reading</source>
         <translation>devenu trop grand pendant la lecture</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="106"/>
+        <location filename="../lease/lease.py" line="111"/>
         <source>{computer} is not a computer id: use a-z, 0-9 and _ (1 to 63)</source>
         <translation>{computer} n’est pas un identifiant d’ordinateur : utilisez a-z, 0-9 et _ (de 1 à 63)</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="201"/>
+        <location filename="../lease/lease.py" line="209"/>
         <source>this computer cannot declare itself gone</source>
         <translation>cet ordinateur ne peut pas se déclarer parti lui-même</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="210"/>
+        <location filename="../lease/lease.py" line="218"/>
         <source>no claim of {computer} was ever read here: nothing to forget</source>
         <translation>aucune réservation de {computer} n’a jamais été lue ici : rien à oublier</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="472"/>
+        <location filename="../lease/lease.py" line="503"/>
         <source>cannot write {path}: {reason}</source>
         <translation>impossible d’écrire {path} : {reason}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="557"/>
+        <location filename="../lease/lease.py" line="601"/>
         <source>unknown part {part}: the parts are {parts}</source>
         <translation>partie inconnue {part} : les parties sont {parts}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="355"/>
+        <location filename="../lease/lease.py" line="387"/>
         <source>overlay cannot be read: {error}</source>
         <translation>surcouche illisible : {error}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="281"/>
+        <location filename="../lease/lease.py" line="313"/>
         <source>{file} is missing from the sharing folder: invoices wait until it is back</source>
         <translation>{file} manque dans le dossier de partage : les factures attendent son retour</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="289"/>
+        <location filename="../lease/lease.py" line="321"/>
         <source>{file} cannot be used ({error}): invoices wait until it reads again</source>
         <translation>{file} est inutilisable ({error}) : les factures attendent qu’il se lise de nouveau</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="297"/>
+        <location filename="../lease/lease.py" line="329"/>
         <source>the sharing folder was sealed again by {computer}: join it again with its passphrase</source>
         <translation>le dossier de partage a été scellé de nouveau par {computer} : rejoignez-le de nouveau avec sa phrase secrète</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="421"/>
+        <location filename="../lease/lease.py" line="452"/>
         <source>does not match its file name</source>
         <translation>ne correspond pas à son nom de fichier</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="453"/>
+        <location filename="../lease/lease.py" line="484"/>
         <source>copied from another part ({file})</source>
         <translation>copiée d’une autre partie ({file})</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="454"/>
+        <location filename="../lease/lease.py" line="485"/>
         <source>copied from another name ({file})</source>
         <translation>copiée d’un autre nom ({file})</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="261"/>
+        <location filename="../lease/machine.py" line="262"/>
         <source>stale copy: seq {seq}, already read seq {known}</source>
         <translation>copie périmée : seq {seq}, seq {known} déjà lu</translation>
     </message>
     <message numerus="yes">
-        <location filename="../lease/machine.py" line="385"/>
+        <location filename="../lease/machine.py" line="386"/>
         <source>this computer&apos;s claim has no room to declare {computer} gone: %n computers are declared gone already</source>
         <translation>
             <numerusform>la réservation de cet ordinateur n’a plus de place pour déclarer {computer} parti : %n ordinateur est déjà déclaré parti</numerusform>
@@ -766,41 +790,41 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="500"/>
+        <location filename="../lease/machine.py" line="501"/>
         <source>another computer writes this computer&apos;s claims ({computer}): its configuration was copied from this one; there, remove the file named computer in its configuration folder and run setup again</source>
         <translation>un autre ordinateur écrit les réservations de cet ordinateur ({computer}) : sa configuration a été copiée de celle-ci ; sur celui-là, supprimez le fichier nommé computer de son dossier de configuration et relancez setup</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="616"/>
+        <location filename="../lease/machine.py" line="618"/>
         <source>this computer&apos;s clock reads {clock}, not a time between 1970 and 2514: set it</source>
         <translation>l’horloge de cet ordinateur indique {clock}, pas une heure entre 1970 et 2514 : réglez-la</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="628"/>
+        <location filename="../lease/machine.py" line="630"/>
         <source>active must be a time between 1970 and 2514, not {active}</source>
         <translation>active doit être une heure entre 1970 et 2514, pas {active}</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="640"/>
+        <location filename="../lease/machine.py" line="642"/>
         <source>wrote must be a whole number from 0 to {top}, not {wrote}</source>
         <translation>wrote doit être un nombre entier de 0 à {top}, pas {wrote}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="479"/>
+        <location filename="../lease/lease.py" line="510"/>
         <source>the sharing folder {folder} is missing</source>
         <translation>le dossier de partage {folder} est absent</translation>
     </message>
     <message>
-        <location filename="../install.py" line="70"/>
-        <location filename="../install.py" line="141"/>
-        <location filename="../install.py" line="177"/>
-        <location filename="../lease/lease.py" line="488"/>
+        <location filename="../install.py" line="75"/>
+        <location filename="../install.py" line="146"/>
+        <location filename="../install.py" line="182"/>
+        <location filename="../lease/lease.py" line="519"/>
         <location filename="../share/seal.py" line="370"/>
         <source>cannot write {path}: {error}</source>
         <translation>impossible d’écrire {path} : {error}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="498"/>
+        <location filename="../lease/lease.py" line="532"/>
         <source>overlay cannot be written: {error}</source>
         <translation>impossible d’écrire la surcouche : {error}</translation>
     </message>
@@ -1014,27 +1038,27 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>Menu</name>
     <message>
-        <location filename="../tray/model.py" line="140"/>
+        <location filename="../tray/model.py" line="141"/>
         <source>Sharing folder: {error}</source>
         <translation>Dossier de partage : {error}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="142"/>
+        <location filename="../tray/model.py" line="143"/>
         <source>This computer&apos;s state: {problem}</source>
         <translation>État de cet ordinateur : {problem}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="146"/>
+        <location filename="../tray/model.py" line="147"/>
         <source>{computer}&apos;s clock is {span} ahead of this one</source>
         <translation>L’horloge de {computer} a {span} d’avance sur celle-ci</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="148"/>
+        <location filename="../tray/model.py" line="149"/>
         <source>{computer}&apos;s clock is {span} behind this one</source>
         <translation>L’horloge de {computer} a {span} de retard sur celle-ci</translation>
     </message>
     <message numerus="yes">
-        <location filename="../tray/model.py" line="155"/>
+        <location filename="../tray/model.py" line="156"/>
         <source>%n files in the sharing folder do not read</source>
         <translation>
             <numerusform>%n fichier du dossier de partage est illisible</numerusform>
@@ -1042,52 +1066,52 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="162"/>
+        <location filename="../tray/model.py" line="163"/>
         <source>Idle time unknown: counting from the session start</source>
         <translation>Inactivité inconnue : décompte depuis le début de la session</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="212"/>
+        <location filename="../tray/model.py" line="213"/>
         <source>Make invoices here…</source>
         <translation>Faire les factures ici…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="214"/>
+        <location filename="../tray/model.py" line="215"/>
         <source>{computer} is gone for good…</source>
         <translation>{computer} est parti pour de bon…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="217"/>
+        <location filename="../tray/model.py" line="218"/>
         <source>Computers…</source>
         <translation>Ordinateurs…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="218"/>
+        <location filename="../tray/model.py" line="219"/>
         <source>Open sharing folder</source>
         <translation>Ouvrir le dossier de partage</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="219"/>
+        <location filename="../tray/model.py" line="220"/>
         <source>Change sharing folder…</source>
         <translation>Changer de dossier de partage…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="221"/>
+        <location filename="../tray/model.py" line="222"/>
         <source>Start at login</source>
         <translation>Lancer à l’ouverture de session</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="222"/>
+        <location filename="../tray/model.py" line="223"/>
         <source>About sioul-tray</source>
         <translation>À propos de sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="223"/>
+        <location filename="../tray/model.py" line="224"/>
         <source>Quit</source>
         <translation>Quitter</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="257"/>
+        <location filename="../tray/model.py" line="258"/>
         <source>{computer} makes invoices now. Make them here instead?
 
 {computer} stops numbering as soon as it sees this; this computer starts once every other computer has confirmed it.</source>
@@ -1099,87 +1123,87 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>Notification</name>
     <message>
-        <location filename="../tray/model.py" line="305"/>
+        <location filename="../tray/model.py" line="308"/>
         <source>Medicine reminders are now on {computer}</source>
         <translation>Les rappels de médicaments sont maintenant sur {computer}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="306"/>
+        <location filename="../tray/model.py" line="309"/>
         <source>Invoices are now made on {computer}</source>
         <translation>Les factures sont maintenant faites sur {computer}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="311"/>
+        <location filename="../tray/model.py" line="314"/>
         <source>Medicine reminders are here now</source>
         <translation>Les rappels de médicaments sont maintenant ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="312"/>
+        <location filename="../tray/model.py" line="315"/>
         <source>Invoices are made here now</source>
         <translation>Les factures sont maintenant faites ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="317"/>
+        <location filename="../tray/model.py" line="320"/>
         <source>Medicine reminders paused here</source>
         <translation>Rappels de médicaments en pause ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="318"/>
+        <location filename="../tray/model.py" line="321"/>
         <source>Invoices paused here</source>
         <translation>Factures en pause ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="323"/>
+        <location filename="../tray/model.py" line="326"/>
         <source>No computer keeps medicines now</source>
         <translation>Aucun ordinateur ne tient les médicaments maintenant</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="324"/>
+        <location filename="../tray/model.py" line="327"/>
         <source>No computer keeps invoices now</source>
         <translation>Aucun ordinateur ne tient les factures maintenant</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="337"/>
+        <location filename="../tray/model.py" line="340"/>
         <source>{part}: this computer acts now.</source>
         <translation>{part} : cet ordinateur agit maintenant.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="357"/>
+        <location filename="../tray/model.py" line="360"/>
         <source>Invoices stopped: the seal changed</source>
         <translation>Factures arrêtées : le sceau a changé</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="364"/>
+        <location filename="../tray/model.py" line="367"/>
         <source>{computer} has not been heard from since {time}. If it is gone for good, say so in the menu.</source>
         <translation>Pas de nouvelles de {computer} depuis {time}. S’il est parti pour de bon, dites-le dans le menu.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="369"/>
+        <location filename="../tray/model.py" line="372"/>
         <source>{computer} has not been heard from yet. If it is gone for good, say so in the menu.</source>
         <translation>Pas encore de nouvelles de {computer}. S’il est parti pour de bon, dites-le dans le menu.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="375"/>
+        <location filename="../tray/model.py" line="378"/>
         <source>Invoices wait for {computer}</source>
         <translation>Les factures attendent {computer}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="380"/>
+        <location filename="../tray/model.py" line="383"/>
         <source>A claim in the sharing folder does not read</source>
         <translation>Une réservation du dossier de partage est illisible</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="386"/>
+        <location filename="../tray/model.py" line="389"/>
         <source>It is {span} ahead of this computer&apos;s clock.</source>
         <translation>Elle a {span} d’avance sur l’horloge de cet ordinateur.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="388"/>
+        <location filename="../tray/model.py" line="391"/>
         <source>It is {span} behind this computer&apos;s clock.</source>
         <translation>Elle a {span} de retard sur l’horloge de cet ordinateur.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="390"/>
+        <location filename="../tray/model.py" line="393"/>
         <source>{computer}&apos;s clock is off</source>
         <translation>L’horloge de {computer} est décalée</translation>
     </message>
@@ -1456,12 +1480,12 @@ Inactivité lue par : {idle}</translation>
         <translation>Laptop est de retour</translation>
     </message>
     <message>
-        <location filename="../tray/demo.py" line="151"/>
+        <location filename="../tray/demo.py" line="150"/>
         <source>demo: {caption}</source>
         <translation>démo : {caption}</translation>
     </message>
     <message>
-        <location filename="../tray/demo.py" line="166"/>
+        <location filename="../tray/demo.py" line="165"/>
         <source>sioul-tray demo: a temporary folder in {folder}; quit from the menu or Ctrl+C</source>
         <translation>démo de sioul-tray : un dossier temporaire dans {folder} ; quittez par le menu ou Ctrl+C</translation>
     </message>

@@ -27,6 +27,8 @@ from sioul_tray.tray.icons import icon
 from sioul_tray.tray.model import Action, Icon, Item, Note, View
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from PySide6.QtDBus import QDBusConnection
 
     from sioul_tray.install import Installation
@@ -43,10 +45,12 @@ class Tray(QObject):
         notify: Callable[[str, str, str], str] | None = None,
         on_folder: Callable[[], None] | None = None,
         parent: QObject | None = None,
+        sync_line: Callable[[], str] | None = None,
     ) -> None:
         super().__init__(parent)
         self.controller = controller
         self.on_folder = on_folder
+        self.sync_line = sync_line  # About's line on the sync tool (asked when About opens)
         self.icon = QSystemTrayIcon(self)
         self.menu = QMenu()
         self.icon.setContextMenu(self.menu)
@@ -190,22 +194,21 @@ class Tray(QObject):
         idle = view.idle_source if view is not None else "?"
         if view is not None and not view.idle_known:
             idle = App.tr("none works here: counting from the session start")
-        QMessageBox.about(
-            None,
-            App.tr("About sioul-tray"),
-            App.tr(
-                "sioul-tray {version}\n\n"
-                "Keeps Sioul's medicines and invoices on one computer at a time.\n\n"
-                "This computer: {computer}\n"
-                "Sharing folder: {folder}\n"
-                "Idle time from: {idle}"
-            ).format(
-                version=__version__,
-                computer=self.controller.computer,
-                folder=self.controller.folder,
-                idle=idle,
-            ),
+        text = App.tr(
+            "sioul-tray {version}\n\n"
+            "Keeps Sioul's medicines and invoices on one computer at a time.\n\n"
+            "This computer: {computer}\n"
+            "Sharing folder: {folder}\n"
+            "Idle time from: {idle}"
+        ).format(
+            version=__version__,
+            computer=self.controller.computer,
+            folder=self.controller.folder,
+            idle=idle,
         )
+        if self.sync_line is not None:
+            text += "\n" + App.tr("Sync tool: {tool}").format(tool=self.sync_line())
+        QMessageBox.about(None, App.tr("About sioul-tray"), text)
 
     def computers(self) -> QWidget:
         from sioul_tray.tray.computers import ComputersWindow
@@ -256,6 +259,23 @@ def _setup(inst: Installation) -> str | None:
     from sioul_tray.tray import setup  # its widgets only when the window is needed
 
     return setup.ask(inst)
+
+
+def sync_line(inst: Installation, folder: Path) -> str:
+    """What About says of the sync tool: which one syncs the folder, and what it is asked."""
+    from sioul_tray.sync import which_tool
+
+    nudger = inst.nudger
+    if nudger is not None:
+        problem = nudger.problem
+        if problem is not None:
+            return App.tr("Syncthing, asked to send each claim at once; the last request failed: "
+                          "{problem}").format(problem=problem)  # fmt: skip
+        return App.tr("Syncthing, asked to send each claim at once")
+    found = which_tool(folder)
+    if found is None:
+        return App.tr("none found; the sync tool sends the claims when it notices them")
+    return App.tr("{tool}, found; it sends the claims when it notices them").format(tool=found.tool)
 
 
 def _no_display() -> bool:
@@ -403,7 +423,7 @@ def run(argv: list[str] | None = None, language: str | None = None) -> int:
             again = autostart.command()  # the bundle's program when frozen
             os.execv(again[0], again)
 
-        tray = Tray(controller, on_folder=change_folder)
+        tray = Tray(controller, on_folder=change_folder, sync_line=lambda: sync_line(inst, folder))
         notifier = notify.Notifier(dbus_notes, lambda t, b: tray._balloon("", t, b))
         tray.notify = notifier
         server = single.Server(inst.state_dir, lambda a: handle_request(tray, controller, a))

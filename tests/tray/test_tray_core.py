@@ -230,3 +230,49 @@ def test_a_gap_the_core_sees_is_a_wake(qtbot: QtBot, folder: Path, tmp_path: Pat
     assert controller.view is not None
     assert controller.view.parts["invoices"].status.why.value == "settling"
     controller.shutdown()
+
+
+def test_about_says_which_sync_tool_syncs_the_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sioul_tray.install import Installation
+    from sioul_tray.sync.nudger import Nudger
+    from sioul_tray.sync.syncthing import find
+    from sioul_tray.tray.app import sync_line
+
+    home = tmp_path / "home"
+    for variable in ("STCONFDIR", "STHOMEDIR", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "OneDrive"):
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setenv("HOME", str(home))
+    share = home / "Dropbox" / "Sioul"
+    share.mkdir(parents=True)
+    inst = Installation(tmp_path / "sioul")
+    assert (
+        sync_line(inst, share) == "none found; the sync tool sends the claims when it notices them"
+    )
+    (home / ".dropbox").mkdir()
+    (home / ".dropbox" / "info.json").write_text(
+        json.dumps({"personal": {"path": str(home / "Dropbox")}})
+    )
+    assert sync_line(inst, share) == "Dropbox, found; it sends the claims when it notices them"
+
+    # Syncthing syncs it, and is asked: About says so, and says when the last request failed.
+    config = home / ".config" / "syncthing" / "config.xml"
+    config.parent.mkdir(parents=True)
+    config.write_text(
+        '<configuration version="36"><folder id="sioul-1" label="Sioul" path="~/Dropbox">'
+        "</folder><gui><address>127.0.0.1:9</address><apikey>k</apikey></gui></configuration>"
+    )
+    found = find(share)
+    assert found is not None
+    inst.nudger = Nudger(found)
+    try:
+        assert sync_line(inst, share) == "Syncthing, asked to send each claim at once"
+        inst.nudger.nudge(share / "leases" / "invoices" / "pc.lease")
+        assert inst.nudger.flush(5)
+        assert sync_line(inst, share).startswith(
+            "Syncthing, asked to send each claim at once; the last request failed: Syncthing "
+            "does not answer at 127.0.0.1:9"
+        )
+    finally:
+        inst.send_pending(0)
