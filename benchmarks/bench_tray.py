@@ -29,6 +29,7 @@ from sioul_tray.lease import Lease  # noqa: E402
 from sioul_tray.share import Share  # noqa: E402
 from sioul_tray.tray import single  # noqa: E402
 from tests.desktop.virtual import PrivateBus, TrayHost, VirtualDisplay  # noqa: E402
+from tests.helpers import wait_for  # noqa: E402
 
 PASSPHRASE = "benchmark passphrase"
 
@@ -60,16 +61,6 @@ def cpu_seconds(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     ticks = os.sysconf("SC_CLK_TCK")
     return (int(fields[11]) + int(fields[12])) / ticks  # utime + stime
-
-
-def wait_for(what, timeout: float = 20.0, step: float = 0.02):  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = what()
-        if value:
-            return value
-        time.sleep(step)
-    raise SystemExit(f"timed out waiting for {what.__doc__ or what}")
 
 
 def main() -> None:

@@ -1,10 +1,16 @@
-"""Helpers shared by the tests: a hand-moved clock and a claim builder."""
+"""Helpers shared by the tests: a hand-moved clock, a claim builder, waiting for a condition, and
+skipping (or failing, in CI) where a part of the desktop is missing."""
 
 from __future__ import annotations
 
 import dataclasses
 import os
+import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from sioul_tray.lease import Claim
 
@@ -55,3 +61,28 @@ def python_env(**extra: str) -> dict[str, str]:
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     env.update(extra)
     return env
+
+
+def wait_for(
+    what: Callable[[], Any], timeout: float = 15.0, step: float = 0.05, why: str = ""
+) -> Any:
+    """`what()` until it is truthy; its value, or AssertionError after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = what()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout:g} s waiting for {why or what}")
+        time.sleep(step)
+
+
+def need_or_skip(missing: str | None) -> None:
+    """Skip when `missing` names a missing part (a display, a tray host, a bus, Syncthing); fail
+    instead under SIOUL_REQUIRE_DESKTOP=1 (CI), so an install step lost from CI cannot hide
+    behind a skip. The tests take it as the `need` fixture."""
+    if missing is None:
+        return
+    if os.environ.get("SIOUL_REQUIRE_DESKTOP") == "1":
+        pytest.fail(f"SIOUL_REQUIRE_DESKTOP=1 but {missing}", pytrace=False)
+    pytest.skip(reason=missing)

@@ -9,6 +9,8 @@ from collections.abc import Callable
 
 import pytest
 
+from tests.helpers import need_or_skip
+
 # The controller and the menu model need no screen: Qt draws nowhere.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
@@ -22,12 +24,4 @@ pyside.load()
 def need() -> Callable[[str | None], None]:
     """`need(missing)`: skip when `missing` names a missing part; fail under SIOUL_REQUIRE_DESKTOP=1
     (CI), so an install step lost from CI cannot hide behind a skip."""
-
-    def check(missing: str | None) -> None:
-        if missing is None:
-            return
-        if os.environ.get("SIOUL_REQUIRE_DESKTOP") == "1":
-            pytest.fail(f"SIOUL_REQUIRE_DESKTOP=1 but {missing}", pytrace=False)
-        pytest.skip(reason=missing)
-
-    return check
+    return need_or_skip

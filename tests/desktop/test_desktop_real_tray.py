@@ -24,8 +24,9 @@ import pytest
 from sioul_tray.lease import Lease
 from sioul_tray.share import Share
 from sioul_tray.tray import single
-from tests.desktop.tray_process import PASSPHRASE, ROOT, cli, env_for, status, tray_icons, wait_for
+from tests.desktop.tray_process import PASSPHRASE, ROOT, cli, env_for, status, tray_icons
 from tests.desktop.virtual import PrivateBus, TrayHost, VirtualDisplay
+from tests.helpers import wait_for
 
 pytestmark = [pytest.mark.desktop, pytest.mark.slow]
 

@@ -10,8 +10,6 @@ import os
 import re
 import subprocess
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -36,17 +34,6 @@ def cli(home: Path, *args: str, **extra: str) -> subprocess.CompletedProcess[str
         text=True,
         timeout=60,
     )
-
-
-def wait_for(what: Callable[[], Any], timeout: float = 15.0, step: float = 0.1) -> Any:
-    deadline = time.monotonic() + timeout
-    while True:
-        value = what()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
-        time.sleep(step)
 
 
 def status(home: Path) -> dict[str, Any] | None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import datetime
 import json
-import os
 import socket
 import ssl
 import threading
@@ -27,6 +26,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
 from sioul_tray.sync.syncthing import Gui
+from tests.helpers import need_or_skip
 
 API_KEY = "k3y-of-the-test"  # the key the stand-in wants; FakeSyncthing.api_key
 MY_ID = "AAAAAAA-AAAAAAA-AAAAAAA-AAAAAAA-AAAAAAA-AAAAAAA-AAAAAAA-AAAAAAA"
@@ -36,15 +36,7 @@ MY_ID = "AAAAAAA-AAAAAAA-AAAAAAA-AAAAAAA-AAAAAAA-AAAAAAA-AAAAAAA-AAAAAAA"
 def need() -> Callable[[str | None], None]:
     """`need(missing)`: skip when `missing` names a missing part; fail under SIOUL_REQUIRE_DESKTOP=1
     (CI), so an install step lost from CI cannot hide behind a skip."""
-
-    def check(missing: str | None) -> None:
-        if missing is None:
-            return
-        if os.environ.get("SIOUL_REQUIRE_DESKTOP") == "1":
-            pytest.fail(f"SIOUL_REQUIRE_DESKTOP=1 but {missing}", pytrace=False)
-        pytest.skip(reason=missing)
-
-    return check
+    return need_or_skip
 
 
 # -- a stand-in for Syncthing's REST API ----------------------------------------------------------

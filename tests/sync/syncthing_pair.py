@@ -21,14 +21,14 @@ import os
 import shutil
 import socket
 import subprocess
-import time
 import urllib.error
 import urllib.request
 import xml.etree.ElementTree as ET
-from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
 from typing import Any
+
+from tests.helpers import wait_for
 
 FOLDER_ID = "sioul-share"
 WATCHER_DELAY_S = 10  # Syncthing's default, kept so an unnudged file leaves as it would at home
@@ -55,18 +55,6 @@ def free_port() -> int:
         probe.bind(("127.0.0.1", 0))
         port: int = probe.getsockname()[1]
         return port
-
-
-def wait_for(what: Callable[[], Any], timeout: float, step: float = 0.05, why: str = "") -> Any:
-    """`what()` until truthy; its value, or RuntimeError after `timeout` seconds."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = what()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"timed out after {timeout:g} s waiting for {why or what}")
-        time.sleep(step)
 
 
 def _set(parent: ET.Element, tag: str, text: str) -> None:
@@ -325,7 +313,7 @@ class SyncthingPair:
                 step=0.1,
                 why="both folders to be idle",
             )
-        except RuntimeError as e:
+        except AssertionError as e:
             raise RuntimeError(
                 f"{e}\n--- a ---\n{self.a.log_tail()}\n--- b ---\n{self.b.log_tail()}"
             ) from None

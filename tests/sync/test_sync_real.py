@@ -17,7 +17,8 @@ import pytest
 
 from sioul_tray.lease.folder import write_atomic
 from sioul_tray.sync import Nudger, Syncthing, find
-from tests.sync.syncthing_pair import FOLDER_ID, SyncthingPair, missing, wait_for
+from tests.helpers import wait_for
+from tests.sync.syncthing_pair import FOLDER_ID, SyncthingPair, missing
 
 pytestmark = pytest.mark.slow
 
