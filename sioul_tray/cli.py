@@ -50,9 +50,14 @@ def _parser() -> argparse.ArgumentParser:
     part_arg: dict[str, Any] = {"nargs": "?", "choices": list(PARTS), "metavar": "PART"}
     json_help = CommandLine.tr("print JSON")
 
-    p = sub.add_parser("setup", help=CommandLine.tr("create or join the sharing folder"))
+    p = sub.add_parser(
+        "setup", help=CommandLine.tr("create or join the sharing folder, name this computer")
+    )
+    p.add_argument("--share", metavar="DIR", help=CommandLine.tr("the synced sharing folder"))
     p.add_argument(
-        "--share", required=True, metavar="DIR", help=CommandLine.tr("the synced sharing folder")
+        "--name",
+        metavar="NAME",
+        help=CommandLine.tr("the name the other computers show for this one (default: its host's)"),
     )
 
     p = sub.add_parser(

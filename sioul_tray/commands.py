@@ -71,12 +71,22 @@ def _text(passphrase: str) -> str:
 
 
 def cmd_setup(args: argparse.Namespace, inst: Installation, out: TextIO) -> int:
-    if not args.share.strip() or "\0" in args.share:
-        raise SioulError(Core.mark("--share needs the path of a folder your sync tool syncs"))
-    folder = Path(args.share).expanduser().absolute()
-    _usable_folder(folder)
+    if args.share is None and args.name is None:
+        raise SioulError(Core.mark("setup needs --share DIR, --name NAME, or both"))
+    if args.name is not None and ("\0" in args.name or len(args.name) > 1000):
+        raise SioulError(Core.mark("--name needs a name of at most 64 bytes"))
+    folder = None
+    if args.share is not None:
+        if not args.share.strip() or "\0" in args.share:
+            raise SioulError(Core.mark("--share needs the path of a folder your sync tool syncs"))
+        folder = Path(args.share).expanduser().absolute()
+        _usable_folder(folder)
     with inst.writer():  # a running tray writes this computer's claims: it must quit first
-        return _setup(inst, folder, out)
+        if args.name is not None:
+            name = inst.set_name(args.name)
+            text = CommandLine.tr("The other computers show this one as {name}.")
+            print(text.format(name=printable(name)), file=out)
+        return _setup(inst, folder, out) if folder is not None else 0
 
 
 def _setup(inst: Installation, folder: Path, out: TextIO) -> int:

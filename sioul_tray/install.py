@@ -146,6 +146,25 @@ class Installation:
                 Core.mark("cannot write {path}: {error}", path=self.settings_file, error=e.strerror)
             ) from None
 
+    def name(self) -> str:
+        """The name this computer shows the others: the one the person chose, else the name
+        people call it (the host's). Carried in each claim."""
+        from sioul_tray.lease.codec import short_name
+
+        chosen = self.settings().get("name")
+        if isinstance(chosen, str) and short_name(chosen):
+            return short_name(chosen)
+        return host_name()
+
+    def set_name(self, name: str) -> str:
+        """Keep `name` as this computer's name (cleaned as a claim carries it); the name kept.
+        An empty name goes back to the host's."""
+        from sioul_tray.lease.codec import short_name
+
+        clean = short_name(name)
+        self.update_settings(name=clean or None)
+        return clean or host_name()
+
     def share_folder(self) -> Path | None:
         folder = self.settings().get("share")
         if not isinstance(folder, str) or not folder:
@@ -254,7 +273,8 @@ class Installation:
         _private_dir(self.state_dir)
         share = self.open_share(verify)
         nudger = self._nudger(share.folder)
-        return Lease(share, self.computer(), clock=clock, state_dir=self.state_dir,
+        return Lease(share, self.computer(), name=self.name(), clock=clock,
+                     state_dir=self.state_dir,
                      wrote_file=nudger.nudge if nudger is not None else None)  # fmt: skip
 
     def _nudger(self, folder: Path) -> Nudger | None:

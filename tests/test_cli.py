@@ -150,3 +150,17 @@ def test_forget_from_the_command_line(pair: tuple[Path, Path, Path]) -> None:
     two_id = Installation(two).computer()
     assert "gone for good" in ok(cli(one, "forget", two_id))
     failed(cli(one, "forget", "nobody_1234"), "nothing to forget")
+
+
+def test_the_person_names_this_computer(pair: tuple[Path, Path, Path]) -> None:
+    _, one, two = pair
+    said = ok(cli(one, "setup", "--name", "Anna's laptop\x1b[2J"))
+    assert said.strip() == "The other computers show this one as Anna's laptop[2J."
+    ok(cli(one, "renew"))
+    claims = json.loads(ok(cli(two, "claims", "invoices", "--json")))["invoices"]
+    assert [c["name"] for c in claims] == ["Anna's laptop[2J"]  # carried in the claim, cleaned
+    ok(cli(one, "setup", "--name", ""))  # back to the host's name
+    ok(cli(one, "renew"))
+    claims = json.loads(ok(cli(two, "claims", "invoices", "--json")))["invoices"]
+    assert claims[0]["name"] not in ("", "Anna's laptop[2J")
+    failed(cli(one, "setup"), "--share DIR, --name NAME, or both")

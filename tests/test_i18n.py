@@ -207,7 +207,7 @@ def test_the_command_line_speaks_french_when_asked(tmp_path: Path) -> None:
         "sioul-tray: no sharing"
     )
     helped = cli(tmp_path, "--lang=fr", "--help")
-    assert "créer le dossier de partage ou le rejoindre" in helped.stdout
+    assert "créer ou rejoindre le dossier de partage, nommer cet ordinateur" in helped.stdout
     bad = cli(tmp_path, "wrote", "invoices", "x", SIOUL_TRAY_LANG="fr")
     assert "'x' n’est pas un nombre entier de 0 à 9223372036854775807" in bad.stderr
 

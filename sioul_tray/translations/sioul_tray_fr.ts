@@ -149,77 +149,82 @@ Inactivité lue par : {idle}</translation>
         <translation>écrire du JSON</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="53"/>
-        <source>create or join the sharing folder</source>
-        <translation>créer le dossier de partage ou le rejoindre</translation>
+        <location filename="../cli.py" line="54"/>
+        <source>create or join the sharing folder, name this computer</source>
+        <translation>créer ou rejoindre le dossier de partage, nommer cet ordinateur</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="55"/>
+        <location filename="../cli.py" line="56"/>
         <source>the synced sharing folder</source>
         <translation>le dossier de partage synchronisé</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="59"/>
+        <location filename="../cli.py" line="60"/>
+        <source>the name the other computers show for this one (default: its host&apos;s)</source>
+        <translation>le nom que les autres ordinateurs affichent pour celui-ci (par défaut : celui de la machine)</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="64"/>
         <source>who keeps each part, as read now, without claiming it</source>
         <translation>qui tient chaque partie, lu maintenant, sans la réserver</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="66"/>
+        <location filename="../cli.py" line="71"/>
         <source>every claim in the folder, and every file that does not read</source>
         <translation>toutes les réservations du dossier, et chaque fichier illisible</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="71"/>
+        <location filename="../cli.py" line="76"/>
         <source>&quot;Make invoices here&quot;: take a part on purpose</source>
         <translation>« Faire les factures ici » : prendre une partie exprès</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="75"/>
+        <location filename="../cli.py" line="80"/>
         <source>close this computer&apos;s claims (all parts by default)</source>
         <translation>fermer les réservations de cet ordinateur (toutes les parties par défaut)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="81"/>
+        <location filename="../cli.py" line="86"/>
         <source>renew this computer&apos;s claims once (for a timer on a server)</source>
         <translation>renouveler une fois les réservations de cet ordinateur (pour un minuteur sur un serveur)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="86"/>
+        <location filename="../cli.py" line="91"/>
         <source>declare a computer gone for good (given away, broken)</source>
         <translation>déclarer un ordinateur parti pour de bon (donné, en panne)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="88"/>
+        <location filename="../cli.py" line="93"/>
         <source>its id, as `sioul-tray claims` lists it</source>
         <translation>son identifiant, tel que `sioul-tray claims` l’affiche</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="92"/>
+        <location filename="../cli.py" line="97"/>
         <source>how far Sioul wrote its records here (carried in the claim)</source>
         <translation>jusqu’où Sioul a écrit ses enregistrements ici (porté par la réservation)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="99"/>
+        <location filename="../cli.py" line="104"/>
         <source>the tray on a temporary folder with two simulated computers</source>
         <translation>l’icône sur un dossier temporaire avec deux ordinateurs simulés</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="108"/>
+        <location filename="../cli.py" line="113"/>
         <source>{text} is not a whole number from 0 to {top}</source>
         <translation>{text} n’est pas un nombre entier de 0 à {top}</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="170"/>
+        <location filename="../cli.py" line="175"/>
         <source>sioul-tray: interrupted</source>
         <translation>sioul-tray : interrompu</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="175"/>
+        <location filename="../cli.py" line="180"/>
         <source>sioul-tray: {error}</source>
         <translation>sioul-tray : {error}</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="187"/>
+        <location filename="../cli.py" line="192"/>
         <source>sioul-tray: this build has no tray; use the commands (sioul-tray --help)</source>
         <translation>sioul-tray : cette version n’a pas d’icône ; utilisez les commandes (sioul-tray --help)</translation>
     </message>
@@ -234,32 +239,37 @@ Inactivité lue par : {idle}</translation>
         <translation>La même phrase secrète, encore : </translation>
     </message>
     <message>
-        <location filename="../commands.py" line="102"/>
+        <location filename="../commands.py" line="87"/>
+        <source>The other computers show this one as {name}.</source>
+        <translation>Les autres ordinateurs affichent celui-ci sous le nom {name}.</translation>
+    </message>
+    <message>
+        <location filename="../commands.py" line="112"/>
         <source>Created the sharing folder {folder}; this computer is {computer}.</source>
         <translation>Dossier de partage {folder} créé ; cet ordinateur est {computer}.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="106"/>
+        <location filename="../commands.py" line="116"/>
         <source>On each other computer, run: sioul-tray setup --share &lt;its copy of it&gt;</source>
         <translation>Sur chacun des autres ordinateurs, lancez : sioul-tray setup --share &lt;sa copie du dossier&gt;</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="111"/>
+        <location filename="../commands.py" line="121"/>
         <source>Joined the sharing folder {folder}; this computer is {computer}.</source>
         <translation>Dossier de partage {folder} rejoint ; cet ordinateur est {computer}.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="155"/>
+        <location filename="../commands.py" line="165"/>
         <source>Could not close this computer&apos;s claims in {folder}: {error}</source>
         <translation>Impossible de fermer les réservations de cet ordinateur dans {folder} : {error}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="158"/>
+        <location filename="../commands.py" line="168"/>
         <source>Closed this computer&apos;s claims in {folder}.</source>
         <translation>Réservations de cet ordinateur fermées dans {folder}.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../commands.py" line="237"/>
+        <location filename="../commands.py" line="247"/>
         <source>  the clock of {computer} is %n min ahead of this one</source>
         <translation>
             <numerusform>  l’horloge de {computer} a %n min d’avance sur celle-ci</numerusform>
@@ -267,97 +277,97 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../commands.py" line="243"/>
+        <location filename="../commands.py" line="253"/>
         <source>(no tray runs here: whether this computer acts is known to the tray only)</source>
         <translation>(aucune icône ne tourne ici : seule l’icône sait si cet ordinateur agit)</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="270"/>
+        <location filename="../commands.py" line="280"/>
         <source>{part}:</source>
         <translation>{part} :</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="272"/>
+        <location filename="../commands.py" line="282"/>
         <source>  no claims</source>
         <translation>  aucune réservation</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="276"/>
+        <location filename="../commands.py" line="286"/>
         <source>{name} (this computer)</source>
         <translation>{name} (cet ordinateur)</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="278"/>
+        <location filename="../commands.py" line="288"/>
         <source>closed</source>
         <translation>fermée</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="278"/>
+        <location filename="../commands.py" line="288"/>
         <source>open</source>
         <translation>ouverte</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="279"/>
+        <location filename="../commands.py" line="289"/>
         <source>renewed {ago}</source>
         <translation>renouvelée {ago}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="280"/>
+        <location filename="../commands.py" line="290"/>
         <source>used {ago}</source>
         <translation>utilisé {ago}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="283"/>
+        <location filename="../commands.py" line="293"/>
         <source>taken {ago}</source>
         <translation>prise {ago}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="285"/>
+        <location filename="../commands.py" line="295"/>
         <source>sees {computer}</source>
         <translation>voit {computer}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="286"/>
+        <location filename="../commands.py" line="296"/>
         <source>wrote {n}</source>
         <translation>écrit {n}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="287"/>
+        <location filename="../commands.py" line="297"/>
         <source>  {computer}: {facts}</source>
         <translation>  {computer} : {facts}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="292"/>
+        <location filename="../commands.py" line="302"/>
         <source>  not read: {file}: {reason}</source>
         <translation>  illisible : {file} : {reason}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="308"/>
+        <location filename="../commands.py" line="318"/>
         <source>Invoices are taken here. This computer starts once it has kept them for 2 minutes and every other computer has seen it.</source>
         <translation>Les factures sont prises ici. Cet ordinateur commence quand il les a tenues 2 minutes et que tous les autres ordinateurs l’ont vu.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="313"/>
+        <location filename="../commands.py" line="323"/>
         <source>Waiting for: {computers}</source>
         <translation>En attente de : {computers}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="332"/>
+        <location filename="../commands.py" line="342"/>
         <source>Closed: {parts}</source>
         <translation>Fermé : {parts}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="342"/>
+        <location filename="../commands.py" line="352"/>
         <source>sioul-tray: warning: {problem}</source>
         <translation>sioul-tray : attention : {problem}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="361"/>
+        <location filename="../commands.py" line="371"/>
         <source>{computer} is declared gone for good; it counts again if it comes back.</source>
         <translation>{computer} est déclaré parti pour de bon ; il comptera de nouveau s’il revient.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="375"/>
+        <location filename="../commands.py" line="385"/>
         <source>No claim here yet: run `sioul-tray renew` or start the tray.</source>
         <translation>Pas encore de réservation ici : lancez `sioul-tray renew` ou l’icône.</translation>
     </message>
@@ -461,62 +471,62 @@ Inactivité lue par : {idle}</translation>
         <translation>{path} est endommagé : ce n’est pas une table de réglages</translation>
     </message>
     <message>
-        <location filename="../install.py" line="156"/>
+        <location filename="../install.py" line="175"/>
         <source>{path} is damaged: the sharing folder&apos;s path holds a NUL character</source>
         <translation>{path} est endommagé : le chemin du dossier de partage contient un caractère NUL</translation>
     </message>
     <message>
-        <location filename="../install.py" line="195"/>
+        <location filename="../install.py" line="214"/>
         <source>no sharing folder is set up here: run `sioul-tray setup --share DIR`</source>
         <translation>aucun dossier de partage n’est configuré ici : lancez `sioul-tray setup --share DOSSIER`</translation>
     </message>
     <message>
-        <location filename="../install.py" line="202"/>
+        <location filename="../install.py" line="221"/>
         <source>{path} is damaged: no folder id</source>
         <translation>{path} est endommagé : pas d’identifiant de dossier</translation>
     </message>
     <message>
-        <location filename="../install.py" line="211"/>
+        <location filename="../install.py" line="230"/>
         <source>this computer has no key for {folder}: run `sioul-tray setup --share {folder}`</source>
         <translation>cet ordinateur n’a pas de clé pour {folder} : lancez `sioul-tray setup --share {folder}`</translation>
     </message>
     <message>
-        <location filename="../install.py" line="218"/>
+        <location filename="../install.py" line="237"/>
         <source>cannot read the key in {path}: {error}</source>
         <translation>impossible de lire la clé dans {path} : {error}</translation>
     </message>
     <message>
-        <location filename="../install.py" line="225"/>
+        <location filename="../install.py" line="244"/>
         <source>{path} is damaged (its key is cut short or not base64): run `sioul-tray setup --share {folder}` to write it again</source>
         <translation>{path} est endommagé (sa clé est tronquée ou n’est pas en base64) : lancez `sioul-tray setup --share {folder}` pour l’écrire de nouveau</translation>
     </message>
     <message>
-        <location filename="../install.py" line="242"/>
+        <location filename="../install.py" line="261"/>
         <source>the key kept in {path} does not open {folder}: the folder was sealed again; run `sioul-tray setup --share {folder}`</source>
         <translation>la clé gardée dans {path} n’ouvre pas {folder} : le dossier a été scellé de nouveau ; lancez `sioul-tray setup --share {folder}`</translation>
     </message>
     <message>
-        <location filename="../install.py" line="301"/>
+        <location filename="../install.py" line="321"/>
         <source>another sioul-tray process (pid {pid}) writes this computer&apos;s claims; try again when it has quit</source>
         <translation>un autre processus sioul-tray (pid {pid}) écrit les réservations de cet ordinateur ; réessayez quand il aura quitté</translation>
     </message>
     <message>
-        <location filename="../install.py" line="328"/>
+        <location filename="../install.py" line="348"/>
         <source>cannot make {path}: {error}</source>
         <translation>impossible de créer {path} : {error}</translation>
     </message>
     <message>
-        <location filename="../install.py" line="333"/>
+        <location filename="../install.py" line="353"/>
         <source>{path} is not a folder (a link?): remove it</source>
         <translation>{path} n’est pas un dossier (un lien ?) : supprimez-le</translation>
     </message>
     <message>
-        <location filename="../install.py" line="336"/>
+        <location filename="../install.py" line="356"/>
         <source>{path} belongs to another user: it must be this user&apos;s own</source>
         <translation>{path} appartient à un autre utilisateur : il doit appartenir à cet utilisateur</translation>
     </message>
     <message>
-        <location filename="../install.py" line="344"/>
+        <location filename="../install.py" line="364"/>
         <source>{path} is open to other users and cannot be made private: {error}</source>
         <translation>{path} est ouvert aux autres utilisateurs et ne peut pas être rendu privé : {error}</translation>
     </message>
@@ -657,47 +667,47 @@ Inactivité lue par : {idle}</translation>
         <translation>pas une réservation</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="140"/>
+        <location filename="../lease/folder.py" line="158"/>
         <source>cannot list the folder: {error}</source>
         <translation>impossible de lister le dossier : {error}</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="192"/>
+        <location filename="../lease/folder.py" line="212"/>
         <source>{folder} is a link, not a folder: refused (remove it)</source>
         <translation>{folder} est un lien, pas un dossier : refusé (supprimez-le)</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="197"/>
+        <location filename="../lease/folder.py" line="217"/>
         <source>{folder} is not a folder: refused (remove it)</source>
         <translation>{folder} n’est pas un dossier : refusé (supprimez-le)</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="239"/>
-        <location filename="../lease/folder.py" line="268"/>
+        <location filename="../lease/folder.py" line="259"/>
+        <location filename="../lease/folder.py" line="288"/>
         <source>a link, not a file</source>
         <translation>un lien, pas un fichier</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="241"/>
+        <location filename="../lease/folder.py" line="261"/>
         <source>a folder, not a file</source>
         <translation>un dossier, pas un fichier</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="212"/>
-        <location filename="../lease/folder.py" line="244"/>
-        <location filename="../lease/folder.py" line="251"/>
-        <location filename="../lease/folder.py" line="276"/>
+        <location filename="../lease/folder.py" line="232"/>
+        <location filename="../lease/folder.py" line="264"/>
+        <location filename="../lease/folder.py" line="271"/>
+        <location filename="../lease/folder.py" line="296"/>
         <source>not a regular file</source>
         <translation>pas un fichier ordinaire</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="278"/>
+        <location filename="../lease/folder.py" line="298"/>
         <source>cannot be read: permission denied</source>
         <translation>illisible : permission refusée</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="189"/>
-        <location filename="../lease/folder.py" line="279"/>
+        <location filename="../lease/folder.py" line="209"/>
+        <location filename="../lease/folder.py" line="299"/>
         <source>cannot be read: {error}</source>
         <translation>illisible : {error}</translation>
     </message>
@@ -707,12 +717,12 @@ Inactivité lue par : {idle}</translation>
         <translation>vide : synchronisation en cours</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="261"/>
+        <location filename="../lease/folder.py" line="281"/>
         <source>too large ({size} bytes)</source>
         <translation>trop grand ({size} octets)</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="260"/>
+        <location filename="../lease/folder.py" line="280"/>
         <source>grew too large while reading</source>
         <translation>devenu trop grand pendant la lecture</translation>
     </message>
@@ -817,7 +827,7 @@ Inactivité lue par : {idle}</translation>
     <message>
         <location filename="../install.py" line="75"/>
         <location filename="../install.py" line="146"/>
-        <location filename="../install.py" line="182"/>
+        <location filename="../install.py" line="201"/>
         <location filename="../lease/lease.py" line="519"/>
         <location filename="../share/seal.py" line="370"/>
         <source>cannot write {path}: {error}</source>
@@ -851,13 +861,13 @@ Inactivité lue par : {idle}</translation>
     <message>
         <location filename="../commands.py" line="49"/>
         <location filename="../share/seal.py" line="181"/>
-        <location filename="../tray/setup.py" line="63"/>
+        <location filename="../tray/setup.py" line="102"/>
         <source>the passphrase is empty</source>
         <translation>la phrase secrète est vide</translation>
     </message>
     <message>
         <location filename="../commands.py" line="51"/>
-        <location filename="../tray/setup.py" line="76"/>
+        <location filename="../tray/setup.py" line="115"/>
         <source>the two passphrases differ; nothing was changed</source>
         <translation>les deux phrases secrètes diffèrent ; rien n’a été changé</translation>
     </message>
@@ -873,23 +883,33 @@ Inactivité lue par : {idle}</translation>
     </message>
     <message>
         <location filename="../commands.py" line="75"/>
+        <source>setup needs --share DIR, --name NAME, or both</source>
+        <translation>setup demande --share DOSSIER, --name NOM, ou les deux</translation>
+    </message>
+    <message>
+        <location filename="../commands.py" line="77"/>
+        <source>--name needs a name of at most 64 bytes</source>
+        <translation>--name demande un nom de 64 octets au plus</translation>
+    </message>
+    <message>
+        <location filename="../commands.py" line="81"/>
         <source>--share needs the path of a folder your sync tool syncs</source>
         <translation>--share demande le chemin d’un dossier que votre outil de synchronisation synchronise</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="121"/>
-        <location filename="../commands.py" line="127"/>
+        <location filename="../commands.py" line="131"/>
+        <location filename="../commands.py" line="137"/>
         <source>{folder} is not a folder</source>
         <translation>{folder} n’est pas un dossier</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="130"/>
-        <location filename="../tray/setup.py" line="67"/>
+        <location filename="../commands.py" line="140"/>
+        <location filename="../tray/setup.py" line="106"/>
         <source>{folder} does not exist: choose a folder your sync tool syncs</source>
         <translation>{folder} n’existe pas : choisissez un dossier que votre outil de synchronisation synchronise</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="137"/>
+        <location filename="../commands.py" line="147"/>
         <source>cannot make {folder}: {error}</source>
         <translation>impossible de créer {folder} : {error}</translation>
     </message>
@@ -1312,52 +1332,92 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>Setup</name>
     <message>
-        <location filename="../tray/setup.py" line="95"/>
+        <location filename="../tray/setup.py" line="149"/>
         <source>Sharing folder — sioul-tray</source>
         <translation>Dossier de partage — sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="98"/>
-        <source>Choose the folder your sync tool (Dropbox, OneDrive, Syncthing, Nextcloud, iCloud Drive, Google Drive…) shares between your computers.</source>
-        <translation>Choisissez le dossier que votre outil de synchronisation (Dropbox, OneDrive, Syncthing, Nextcloud, iCloud Drive, Google Drive…) partage entre vos ordinateurs.</translation>
-    </message>
-    <message>
-        <location filename="../tray/setup.py" line="106"/>
+        <location filename="../tray/setup.py" line="177"/>
         <source>Another folder…</source>
         <translation>Un autre dossier…</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="112"/>
-        <source>Folder:</source>
-        <translation>Dossier :</translation>
+        <location filename="../tray/setup.py" line="86"/>
+        <source>Too short: at least 8 characters.</source>
+        <translation>Trop courte : 8 caractères au moins.</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="114"/>
-        <source>Passphrase:</source>
-        <translation>Phrase secrète :</translation>
+        <location filename="../tray/setup.py" line="89"/>
+        <source>Strong.</source>
+        <translation>Solide.</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="116"/>
-        <source>Passphrase again:</source>
-        <translation>Phrase secrète, encore :</translation>
+        <location filename="../tray/setup.py" line="91"/>
+        <source>Fair: one or two more words make it much harder to guess.</source>
+        <translation>Correcte : un ou deux mots de plus la rendent bien plus difficile à deviner.</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="144"/>
+        <location filename="../tray/setup.py" line="92"/>
+        <source>Weak: a few words of your own (four or more) are far harder to guess.</source>
+        <translation>Faible : quelques mots à vous (quatre ou plus) sont bien plus difficiles à deviner.</translation>
+    </message>
+    <message>
+        <location filename="../tray/setup.py" line="151"/>
+        <source>Choose the sharing folder</source>
+        <translation>Choisissez le dossier de partage</translation>
+    </message>
+    <message>
+        <location filename="../tray/setup.py" line="158"/>
+        <source>The folder your sync tool (Syncthing, Dropbox, OneDrive, Nextcloud, iCloud Drive, Google Drive…) shares between your computers. Sioul keeps its files in it.</source>
+        <translation>Le dossier que votre outil de synchronisation (Syncthing, Dropbox, OneDrive, Nextcloud, iCloud Drive, Google Drive…) partage entre vos ordinateurs. Sioul y range ses fichiers.</translation>
+    </message>
+    <message>
+        <location filename="../tray/setup.py" line="170"/>
+        <source>No sync tool&apos;s folder was found on this computer. Choose the folder your sync tool shares with “Another folder…”.</source>
+        <translation>Aucun dossier d’outil de synchronisation n’a été trouvé sur cet ordinateur. Choisissez le dossier que votre outil partage avec « Un autre dossier… ».</translation>
+    </message>
+    <message>
+        <location filename="../tray/setup.py" line="183"/>
+        <source>&amp;Folder:</source>
+        <translation>&amp;Dossier :</translation>
+    </message>
+    <message>
+        <location filename="../tray/setup.py" line="191"/>
+        <source>&amp;Passphrase:</source>
+        <translation>&amp;Phrase secrète :</translation>
+    </message>
+    <message>
+        <location filename="../tray/setup.py" line="194"/>
+        <source>Passphrase &amp;again:</source>
+        <translation>Phrase secrète, &amp;encore :</translation>
+    </message>
+    <message>
+        <location filename="../tray/setup.py" line="202"/>
+        <source>This computer&apos;s &amp;name:</source>
+        <translation>&amp;Nom de cet ordinateur :</translation>
+    </message>
+    <message>
+        <location filename="../tray/setup.py" line="233"/>
         <source>Sharing folder</source>
         <translation>Dossier de partage</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="157"/>
+        <location filename="../tray/setup.py" line="242"/>
+        <source>not needed to join</source>
+        <translation>inutile pour rejoindre</translation>
+    </message>
+    <message>
+        <location filename="../tray/setup.py" line="247"/>
         <source>This folder is shared already: this computer joins it with the passphrase chosen on the first computer.</source>
         <translation>Ce dossier est déjà partagé : cet ordinateur le rejoint avec la phrase secrète choisie sur le premier ordinateur.</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="161"/>
+        <location filename="../tray/setup.py" line="251"/>
         <source>A new shared folder is created here, sealed with this passphrase. Type it twice; the other computers need it to join.</source>
         <translation>Un nouveau dossier partagé est créé ici, scellé par cette phrase secrète. Tapez-la deux fois ; les autres ordinateurs en ont besoin pour le rejoindre.</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="173"/>
+        <location filename="../tray/setup.py" line="268"/>
         <source>{error}. Nothing was changed.</source>
         <translation>{error}. Rien n’a été changé.</translation>
     </message>

@@ -1,7 +1,9 @@
 """First run, and "Change sharing folder…": choose the synced folder, create or join its seal.
 
-The window proposes the sync folders it finds, or any folder; it creates the seal with a passphrase
-typed twice, or joins with the passphrase, and says which. A wrong passphrase changes nothing.
+The window proposes the folders the sync tools on this computer sync (read from their own
+configuration: sioul_tray.sync.tools) and their usual folders, or any folder; it says whether it
+creates the seal (a passphrase typed twice, with a word on its strength) or joins it, before the
+passphrase is typed; it names this computer. A wrong passphrase changes nothing.
 """
 
 from __future__ import annotations
@@ -10,7 +12,9 @@ import os
 import sys
 from collections.abc import Mapping
 from pathlib import Path
+from typing import NamedTuple, TypeVar
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -19,6 +23,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QListWidget,
+    QListWidgetItem,
     QPushButton,
     QVBoxLayout,
     QWidget,
@@ -32,32 +37,66 @@ from sioul_tray.share import Share
 SUBFOLDER = "Sioul"
 
 
-def candidates(home: Path, env: Mapping[str, str] | None = None) -> list[Path]:
-    """The sync tools' folders present under `home` (each with a "Sioul" folder inside)."""
+class Place(NamedTuple):
+    """A folder proposed for sharing: the sync tool's name and the folder Sioul would use."""
+
+    tool: str
+    folder: Path
+
+
+# Where each tool keeps its folder by default, for tools whose configuration was not found.
+_USUAL: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("Dropbox", ("Dropbox",)),
+    ("OneDrive", ("OneDrive",)),
+    ("Syncthing", ("Sync",)),  # Syncthing's default folder
+    ("Nextcloud", ("Nextcloud",)),
+    ("iCloud Drive", ("Library", "Mobile Documents", "com~apple~CloudDocs")),
+    ("Google Drive", ("Google Drive", "My Drive")),
+    ("Google Drive", ("My Drive",)),  # Windows and macOS, as a mounted drive's folder
+    ("Google Drive", ("Google Drive",)),
+)
+
+
+def candidates(home: Path, env: Mapping[str, str] | None = None) -> list[Place]:
+    """The folders the sync tools on this computer sync (from their own configuration), then
+    their usual folders under `home`; each with a "Sioul" folder inside."""
+    from sioul_tray.sync.tools import synced_folders
+
     env = os.environ if env is None else env
-    found: list[Path] = []
-    places = [
-        Path(env["OneDrive"]) if env.get("OneDrive") else None,  # set by OneDrive on Windows
-        home / "Dropbox",
-        home / "OneDrive",
-        home / "Sync",  # Syncthing's default folder
-        home / "Nextcloud",
-        home / "Library" / "Mobile Documents" / "com~apple~CloudDocs",  # iCloud Drive
-        home / "Google Drive" / "My Drive",
-        home / "My Drive",  # Google Drive on Windows and macOS, as a mounted drive's folder
-        home / "Google Drive",
-    ]
-    for place in places:
-        if place is not None and place.is_dir() and place not in found:
-            found.append(place)
+    found: list[tuple[str, Path]] = [(f.tool, f.root) for f in synced_folders(home, env)]
+    if env.get("OneDrive"):
+        found.append(("OneDrive", Path(env["OneDrive"])))  # set by OneDrive on Windows
+    found += [(tool, home.joinpath(*parts)) for tool, parts in _USUAL]
+    places: list[tuple[str, Path]] = []
+    for tool, root in found:
+        if root.is_dir() and all(root != known for _, known in places):
+            places.append((tool, root))
     # "Google Drive" itself is not synced when "Google Drive/My Drive" is: keep the inner one.
-    found = [p for p in found if not any(q != p and q.is_relative_to(p) for q in found)]
-    return [place / SUBFOLDER for place in found]
+    inner = [
+        (t, p) for t, p in places if not any(q != p and q.is_relative_to(p) for _, q in places)
+    ]
+    return [Place(tool, root / SUBFOLDER) for tool, root in inner]
 
 
-def join_or_create(inst: Installation, folder: Path, passphrase: str, again: str | None) -> str:
+def strength(passphrase: str) -> str:
+    """A word on a new passphrase's strength, as it is typed (empty before it is)."""
+    if not passphrase:
+        return ""
+    if len(passphrase) < 8:
+        return Setup.tr("Too short: at least 8 characters.")
+    words = len(passphrase.split())
+    if len(passphrase) >= 20 or (words >= 4 and len(passphrase) >= 16):
+        return Setup.tr("Strong.")
+    if len(passphrase) >= 12 and words >= 2:
+        return Setup.tr("Fair: one or two more words make it much harder to guess.")
+    return Setup.tr("Weak: a few words of your own (four or more) are far harder to guess.")
+
+
+def join_or_create(
+    inst: Installation, folder: Path, passphrase: str, again: str | None, name: str | None = None
+) -> str:
     """Set this installation up on `folder`: "created" or "joined"; raises SioulError (a wrong
-    passphrase is `WrongPassphrase`) with nothing changed."""
+    passphrase is `WrongPassphrase`) with nothing changed. `name`: this computer's, when given."""
     folder = folder.expanduser().absolute()
     if not passphrase:
         raise SioulError(Core.mark("the passphrase is empty"))
@@ -84,42 +123,87 @@ def join_or_create(inst: Installation, folder: Path, passphrase: str, again: str
             made = "joined"
     inst.remember_key(share)
     inst.update_settings(share=str(folder))
+    if name is not None:
+        inst.set_name(name)
     return made
 
 
+W = TypeVar("W", bound=QWidget)
+
+
+def named(widget: W, name: str) -> W:
+    """`widget`, with the object name the tests find it by."""
+    widget.setObjectName(name)
+    return widget
+
+
 class SetupWindow(QDialog):
+    """Choose the folder, then the passphrase; what will happen (create or join) is said as soon
+    as the folder is known, before any passphrase is typed. Every line keeps its place: nothing
+    moves under the pointer while the person types."""
+
     def __init__(self, inst: Installation, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.inst = inst
         self.made: str | None = None
         self.setWindowTitle(Setup.tr("Sharing folder — sioul-tray"))
         layout = QVBoxLayout(self)
+        heading = QLabel(Setup.tr("Choose the sharing folder"), self)
+        font = heading.font()
+        font.setPointSizeF(font.pointSizeF() * 1.25)
+        font.setBold(True)
+        heading.setFont(font)
+        layout.addWidget(heading)
         layout.addWidget(QLabel(Setup.tr(
-            "Choose the folder your sync tool (Dropbox, OneDrive, Syncthing, Nextcloud, iCloud "
-            "Drive, Google Drive…) shares between your computers."), wordWrap=True,
+            "The folder your sync tool (Syncthing, Dropbox, OneDrive, Nextcloud, iCloud Drive, "
+            "Google Drive…) shares between your computers. Sioul keeps its files in it."),
+            wordWrap=True,
         ))  # fmt: skip
-        self.places = QListWidget(self)
+        self.places = named(QListWidget(self), "places")
         for place in candidates(Path.home()):
-            self.places.addItem(str(place))
-        self.places.currentTextChanged.connect(self._chosen)
+            item = QListWidgetItem(f"{place.tool}: {place.folder}", self.places)
+            item.setData(Qt.ItemDataRole.UserRole, str(place.folder))
+        self.places.currentItemChanged.connect(self._chosen)
+        self.places.setMaximumHeight(self.fontMetrics().lineSpacing() * 6)
         layout.addWidget(self.places)
-        other = QPushButton(Setup.tr("Another folder…"), self)
+        self.no_places = named(QLabel(Setup.tr(
+            "No sync tool's folder was found on this computer. Choose the folder your sync tool "
+            "shares with “Another folder…”."), self, wordWrap=True), "no_places",
+        )  # fmt: skip
+        layout.addWidget(self.no_places)
+        found = self.places.count() > 0
+        self.places.setVisible(found)
+        self.no_places.setVisible(not found)
+        other = named(QPushButton(Setup.tr("Another folder…"), self), "browse")
         other.clicked.connect(self._browse)
         layout.addWidget(other)
         form = QFormLayout()
-        self.folder = QLineEdit(self)
+        self.folder = named(QLineEdit(self), "folder")
         self.folder.textChanged.connect(self._explain)
-        form.addRow(Setup.tr("Folder:"), self.folder)
-        self.passphrase = QLineEdit(self, echoMode=QLineEdit.EchoMode.Password)
-        form.addRow(Setup.tr("Passphrase:"), self.passphrase)
-        self.again = QLineEdit(self, echoMode=QLineEdit.EchoMode.Password)
-        self.again_label = QLabel(Setup.tr("Passphrase again:"), self)
+        form.addRow(Setup.tr("&Folder:"), self.folder)
+        # Said before any passphrase is typed; three lines kept for it whatever it says.
+        self.what = named(QLabel(self, wordWrap=True), "what")
+        self.what.setMinimumHeight(self.fontMetrics().lineSpacing() * 3)
+        self.what.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        form.addRow(self.what)
+        self.passphrase = named(QLineEdit(self, echoMode=QLineEdit.EchoMode.Password), "passphrase")
+        self.passphrase.textChanged.connect(self._rate)
+        form.addRow(Setup.tr("&Passphrase:"), self.passphrase)
+        # Kept in place when joining (disabled): hiding it would move the rows below.
+        self.again = named(QLineEdit(self, echoMode=QLineEdit.EchoMode.Password), "again")
+        self.again_label = QLabel(Setup.tr("Passphrase &again:"), self)
+        self.again_label.setBuddy(self.again)
         form.addRow(self.again_label, self.again)
+        self.strength = named(QLabel(self), "strength")
+        self.strength.setMinimumHeight(self.fontMetrics().lineSpacing())
+        form.addRow("", self.strength)
+        self.name = named(QLineEdit(inst.name(), self), "name")
+        self.name.setMaxLength(64)
+        form.addRow(Setup.tr("This computer's &name:"), self.name)
         layout.addLayout(form)
-        self.what = QLabel(self, wordWrap=True)
-        layout.addWidget(self.what)
-        self.error = QLabel(self, wordWrap=True)
+        self.error = named(QLabel(self, wordWrap=True), "error")
         self.error.setStyleSheet("color: #b91c1c")
+        self.error.setMinimumHeight(self.fontMetrics().lineSpacing() * 2)
         layout.addWidget(self.error)
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
@@ -133,11 +217,16 @@ class SetupWindow(QDialog):
         elif self.places.count():
             self.places.setCurrentRow(0)
         self._explain(self.folder.text())
-        if self.folder.text():
-            self.passphrase.setFocus()  # a folder is proposed: the passphrase is what is left
+        (self.passphrase if self.folder.text() else self.folder).setFocus()
 
-    def _chosen(self, text: str) -> None:
-        self.folder.setText(text)
+    @property
+    def joining(self) -> bool:
+        text = self.folder.text()
+        return bool(text) and (Path(text).expanduser() / "sioul.seal").exists()
+
+    def _chosen(self, item: QListWidgetItem | None) -> None:
+        if item is not None:
+            self.folder.setText(str(item.data(Qt.ItemDataRole.UserRole)))
 
     def _browse(self) -> None:
         chosen = QFileDialog.getExistingDirectory(
@@ -147,12 +236,13 @@ class SetupWindow(QDialog):
             self.folder.setText(chosen)
 
     def _explain(self, text: str) -> None:
-        sealed = bool(text) and (Path(text).expanduser() / "sioul.seal").exists()
-        self.again.setVisible(not sealed)
-        self.again_label.setVisible(not sealed)
+        joining = self.joining
+        self.again.setEnabled(not joining)
+        self.again_label.setEnabled(not joining)
+        self.again.setPlaceholderText(Setup.tr("not needed to join") if joining else "")
         if not text:
             self.what.setText("")
-        elif sealed:
+        elif joining:
             self.what.setText(Setup.tr(
                 "This folder is shared already: this computer joins it with "
                 "the passphrase chosen on the first computer."))  # fmt: skip
@@ -160,12 +250,17 @@ class SetupWindow(QDialog):
             self.what.setText(Setup.tr(
                 "A new shared folder is created here, sealed with this "
                 "passphrase. Type it twice; the other computers need it to join."))  # fmt: skip
+        self._rate(self.passphrase.text())
+
+    def _rate(self, passphrase: str) -> None:
+        # Only a new passphrase is rated: joining takes the one already chosen.
+        self.strength.setText("" if self.joining else strength(passphrase))
 
     def accept(self) -> None:
         try:
             self.made = join_or_create(
                 self.inst, Path(self.folder.text()), self.passphrase.text(),
-                self.again.text() if self.again.isVisible() else None,
+                None if self.joining else self.again.text(), self.name.text(),
             )  # fmt: skip
         except SioulError as e:
             # str(e) is English: it tells whether the message says so already.

@@ -20,12 +20,37 @@ def test_candidates_are_the_sync_folders_present(tmp_path: Path) -> None:
     onedrive.mkdir(parents=True)
     found = setup.candidates(tmp_path, {"OneDrive": str(onedrive)})
     assert found == [
-        onedrive / "Sioul",
-        tmp_path / "Dropbox" / "Sioul",
-        tmp_path / "Sync" / "Sioul",
-        tmp_path / "Google Drive" / "My Drive" / "Sioul",
+        setup.Place("OneDrive", onedrive / "Sioul"),
+        setup.Place("Dropbox", tmp_path / "Dropbox" / "Sioul"),
+        setup.Place("Syncthing", tmp_path / "Sync" / "Sioul"),
+        setup.Place("Google Drive", tmp_path / "Google Drive" / "My Drive" / "Sioul"),
     ]
     assert setup.candidates(tmp_path / "nobody", {}) == []
+
+
+def test_candidates_come_first_from_the_tools_own_configuration(tmp_path: Path) -> None:
+    # Syncthing syncs ~/Family (not its default ~/Sync): read from its config.xml.
+    family = tmp_path / "Family"
+    family.mkdir()
+    config = tmp_path / ".config" / "syncthing" / "config.xml"
+    config.parent.mkdir(parents=True)
+    config.write_text(
+        '<configuration version="36"><folder id="fam" label="Family" path="~/Family"></folder>'
+        "<gui><address>127.0.0.1:8384</address><apikey>k</apikey></gui></configuration>"
+    )
+    assert setup.candidates(tmp_path, {"HOME": str(tmp_path)}) == [
+        setup.Place("Syncthing", family / "Sioul")
+    ]
+
+
+def test_a_new_passphrase_gets_a_word_on_its_strength() -> None:
+    said = [setup.strength(p) for p in ("", "abc", "password", "correct horse", "correct horse "
+            "battery staple")]  # fmt: skip
+    assert said[0] == ""
+    assert said[1].startswith("Too short")
+    assert said[2].startswith("Weak")
+    assert said[3].startswith("Fair")
+    assert said[4] == "Strong."
 
 
 @pytest.fixture
@@ -68,8 +93,9 @@ def test_window_says_create_or_join_and_reports_a_wrong_passphrase(
     window = setup.SetupWindow(inst)
     qtbot.addWidget(window)
     window.folder.setText(str(folder))
-    assert "joins it" in window.what.text() and window.again.isHidden()
+    assert "joins it" in window.what.text() and not window.again.isEnabled()
     window.passphrase.setText("wrong")
+    assert window.strength.text() == ""  # joining: the passphrase was chosen already
     window.accept()
     assert window.made is None and "Nothing was changed" in window.error.text()
     assert inst.share_folder() is None
@@ -79,7 +105,52 @@ def test_window_says_create_or_join_and_reports_a_wrong_passphrase(
     fresh = setup.SetupWindow(Installation(tmp_path / "other"))
     qtbot.addWidget(fresh)
     fresh.folder.setText(str(tmp_path / "new"))
-    assert "A new shared folder" in fresh.what.text() and not fresh.again.isHidden()
+    assert "A new shared folder" in fresh.what.text() and fresh.again.isEnabled()
+
+
+def test_the_window_is_used_with_the_keyboard_and_nothing_moves(
+    inst: Installation, tmp_path: Path, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QApplication, QLabel, QLineEdit, QListWidget
+
+    monkeypatch.setenv("HOME", str(tmp_path / "nobody"))  # no sync tool here
+    window = setup.SetupWindow(inst)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitExposed(window)
+    assert not window.findChild(QListWidget, "places").isVisible()
+    assert "No sync tool's folder was found" in window.findChild(QLabel, "no_places").text()
+    folder, passphrase = (
+        window.findChild(QLineEdit, "folder"),
+        window.findChild(QLineEdit, "passphrase"),
+    )
+    again, name = window.findChild(QLineEdit, "again"), window.findChild(QLineEdit, "name")
+    assert name.text() == inst.name()  # prefilled with the host's name
+
+    def where() -> dict[QLineEdit, object]:
+        QApplication.processEvents()  # the layout's pending requests: what the person sees
+        window.layout().activate()
+        return {w: w.geometry() for w in (passphrase, again, name)}
+
+    places = where()
+    qtbot.keyClicks(folder, str(tmp_path / "share"))  # the explanation appears...
+    assert "A new shared folder" in window.findChild(QLabel, "what").text()
+    assert where() == places  # ...and no field moved
+    qtbot.keyClick(folder, Qt.Key.Key_Tab)
+    qtbot.keyClicks(window.focusWidget(), "correct horse battery staple")
+    assert window.findChild(QLabel, "strength").text() == "Strong."
+    assert where() == places
+    qtbot.keyClick(window.focusWidget(), Qt.Key.Key_Tab)
+    assert window.focusWidget() is again
+    qtbot.keyClicks(again, "correct horse battery staple")
+    qtbot.keyClick(again, Qt.Key.Key_Tab)
+    assert window.focusWidget() is name
+    name.selectAll()
+    qtbot.keyClicks(name, "Kitchen PC")
+    qtbot.keyClick(name, Qt.Key.Key_Return)  # the default button: OK
+    assert window.made == "created" and inst.share_folder() == tmp_path / "share"
+    assert inst.name() == "Kitchen PC"
 
 
 def test_a_headless_start_points_to_the_command_line(tmp_path: Path) -> None:
