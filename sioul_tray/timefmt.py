@@ -7,10 +7,11 @@ import time
 from sioul_tray.i18n import Time
 
 
-def clock_time(t: float) -> str:
-    """Local wall-clock time; with the date when it is not today."""
+def clock_time(t: float, always_date: bool = False) -> str:
+    """Local wall-clock time; with the date when it is not today (or always)."""
     local = time.localtime(t)
-    if time.strftime("%Y-%m-%d", local) == time.strftime("%Y-%m-%d", time.localtime()):
+    today = time.strftime("%Y-%m-%d", local) == time.strftime("%Y-%m-%d", time.localtime())
+    if today and not always_date:
         return time.strftime("%H:%M", local)
     return time.strftime("%Y-%m-%d %H:%M", local)
 

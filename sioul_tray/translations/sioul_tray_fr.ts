@@ -9,12 +9,12 @@
         <translation>Faire les factures ici</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="160"/>
+        <location filename="../tray/app.py" line="180"/>
         <source>{computer} is gone for good</source>
         <translation>{computer} est parti pour de bon</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="162"/>
+        <location filename="../tray/app.py" line="182"/>
         <source>Treat {computer} as gone for good (given away, reinstalled, broken)?
 
 Its claims stop counting here and on every computer that reads this one&apos;s. If {computer} comes back, it counts again.</source>
@@ -23,17 +23,17 @@ Its claims stop counting here and on every computer that reads this one&apos;s. 
 Ses réservations ne comptent plus ici ni sur les ordinateurs qui lisent celles de cet ordinateur. Si {computer} revient, il compte de nouveau.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="196"/>
+        <location filename="../tray/app.py" line="203"/>
         <source>none works here: counting from the session start</source>
         <translation>aucune ne fonctionne ici : décompte depuis le début de la session</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="211"/>
+        <location filename="../tray/app.py" line="218"/>
         <source>About sioul-tray</source>
         <translation>À propos de sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="198"/>
+        <location filename="../tray/app.py" line="205"/>
         <source>sioul-tray {version}
 
 Keeps Sioul&apos;s medicines and invoices on one computer at a time.
@@ -50,63 +50,63 @@ Dossier de partage : {folder}
 Inactivité lue par : {idle}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="210"/>
+        <location filename="../tray/app.py" line="217"/>
         <source>Sync tool: {tool}</source>
         <translation>Outil de synchronisation : {tool}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="272"/>
+        <location filename="../tray/app.py" line="283"/>
         <source>Syncthing, asked to send each claim at once; the last request failed: {problem}</source>
         <translation>Syncthing, à qui chaque réservation est confiée aussitôt écrite ; la dernière demande a échoué : {problem}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="274"/>
+        <location filename="../tray/app.py" line="285"/>
         <source>Syncthing, asked to send each claim at once</source>
         <translation>Syncthing, à qui chaque réservation est confiée aussitôt écrite</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="277"/>
+        <location filename="../tray/app.py" line="288"/>
         <source>none found; the sync tool sends the claims when it notices them</source>
         <translation>aucun trouvé ; l’outil de synchronisation envoie les réservations quand il les remarque</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="278"/>
+        <location filename="../tray/app.py" line="289"/>
         <source>{tool}, found; it sends the claims when it notices them</source>
         <translation>{tool}, trouvé ; il envoie les réservations quand il les remarque</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="306"/>
-        <location filename="../tray/app.py" line="402"/>
+        <location filename="../tray/app.py" line="317"/>
+        <location filename="../tray/app.py" line="413"/>
         <source>sioul-tray: {error}</source>
         <translation>sioul-tray : {error}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="323"/>
+        <location filename="../tray/app.py" line="334"/>
         <source>Invoices are taken here; this computer starts once every other one has seen it.</source>
         <translation>Les factures sont prises ici ; cet ordinateur commence dès que tous les autres l’ont vu.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="328"/>
+        <location filename="../tray/app.py" line="339"/>
         <source>{computer} is declared gone for good.</source>
         <translation>{computer} est déclaré parti pour de bon.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="333"/>
+        <location filename="../tray/app.py" line="344"/>
         <source>Closed: {parts} (until `sioul-tray renew`)</source>
         <translation>Fermé : {parts} (jusqu’à `sioul-tray renew`)</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="349"/>
+        <location filename="../tray/app.py" line="360"/>
         <source>sioul-tray: the running tray cannot do {request}</source>
         <translation>sioul-tray : l’icône en cours ne sait pas faire {request}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="371"/>
+        <location filename="../tray/app.py" line="382"/>
         <source>sioul-tray: no display here; use the command line (sioul-tray --help)</source>
         <translation>sioul-tray : pas d’affichage ici ; utilisez la ligne de commande (sioul-tray --help)</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="391"/>
+        <location filename="../tray/app.py" line="402"/>
         <source>sioul-tray: already running</source>
         <translation>sioul-tray : déjà lancé</translation>
     </message>
@@ -375,74 +375,94 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>Computers</name>
     <message>
-        <location filename="../tray/computers.py" line="23"/>
+        <location filename="../tray/computers.py" line="98"/>
         <source>Computers — sioul-tray</source>
         <translation>Ordinateurs — sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="26"/>
-        <source>Part</source>
-        <translation>Partie</translation>
-    </message>
-    <message>
-        <location filename="../tray/computers.py" line="27"/>
+        <location filename="../tray/computers.py" line="101"/>
         <source>Computer</source>
         <translation>Ordinateur</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="28"/>
+        <location filename="../tray/computers.py" line="103"/>
         <source>Last heard</source>
         <translation>Dernières nouvelles</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="29"/>
-        <source>Used</source>
-        <translation>Utilisé</translation>
-    </message>
-    <message>
-        <location filename="../tray/computers.py" line="30"/>
+        <location filename="../tray/computers.py" line="102"/>
         <source>Keeps</source>
         <translation>Tient</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="31"/>
-        <source>Closed</source>
-        <translation>Fermée</translation>
-    </message>
-    <message>
-        <location filename="../tray/computers.py" line="32"/>
-        <source>Wrote</source>
-        <translation>Écrit</translation>
-    </message>
-    <message>
-        <location filename="../tray/computers.py" line="54"/>
+        <location filename="../tray/computers.py" line="170"/>
         <source>{name} (this computer)</source>
         <translation>{name} (cet ordinateur)</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="56"/>
+        <location filename="../tray/computers.py" line="178"/>
         <source>not heard</source>
         <translation>sans nouvelles</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="58"/>
-        <source>yes</source>
-        <translation>oui</translation>
+        <location filename="../tray/computers.py" line="104"/>
+        <source>Last used</source>
+        <translation>Dernier usage</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="59"/>
-        <source>closed</source>
-        <translation>fermée</translation>
+        <location filename="../tray/computers.py" line="105"/>
+        <source>Claims</source>
+        <translation>Réservations</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="69"/>
+        <location filename="../tray/computers.py" line="106"/>
+        <source>Clock</source>
+        <translation>Horloge</translation>
+    </message>
+    <message>
+        <location filename="../tray/computers.py" line="122"/>
+        <source>Gone for good…</source>
+        <translation>Parti pour de bon…</translation>
+    </message>
+    <message>
+        <location filename="../tray/computers.py" line="135"/>
+        <source>Show in the folder</source>
+        <translation>Montrer dans le dossier</translation>
+    </message>
+    <message>
+        <location filename="../tray/computers.py" line="181"/>
+        <source>closed: {parts}</source>
+        <translation>fermées : {parts}</translation>
+    </message>
+    <message>
+        <location filename="../tray/computers.py" line="185"/>
+        <source>open</source>
+        <translation>ouvertes</translation>
+    </message>
+    <message>
+        <location filename="../tray/computers.py" line="191"/>
+        <source>Invoices here wait for its confirmation</source>
+        <translation>Les factures attendent ici sa confirmation</translation>
+    </message>
+    <message>
+        <location filename="../tray/computers.py" line="202"/>
         <source>Files that do not read:</source>
         <translation>Fichiers illisibles :</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="71"/>
+        <location filename="../tray/computers.py" line="204"/>
         <source>Every file reads.</source>
         <translation>Tous les fichiers se lisent.</translation>
+    </message>
+    <message>
+        <location filename="../tray/computers.py" line="257"/>
+        <source>{span} ahead</source>
+        <translation>{span} d’avance</translation>
+    </message>
+    <message>
+        <location filename="../tray/computers.py" line="258"/>
+        <source>{span} behind</source>
+        <translation>{span} de retard</translation>
     </message>
 </context>
 <context>
@@ -1425,12 +1445,12 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>Time</name>
     <message>
-        <location filename="../timefmt.py" line="24"/>
+        <location filename="../timefmt.py" line="25"/>
         <source>just now</source>
         <translation>à l’instant</translation>
     </message>
     <message numerus="yes">
-        <location filename="../timefmt.py" line="28"/>
+        <location filename="../timefmt.py" line="29"/>
         <source>in %n min</source>
         <translation>
             <numerusform>dans %n min</numerusform>
@@ -1438,7 +1458,7 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../timefmt.py" line="28"/>
+        <location filename="../timefmt.py" line="29"/>
         <source>%n min ago</source>
         <translation>
             <numerusform>il y a %n min</numerusform>
@@ -1446,7 +1466,7 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../timefmt.py" line="31"/>
+        <location filename="../timefmt.py" line="32"/>
         <source>in %n h</source>
         <translation>
             <numerusform>dans %n h</numerusform>
@@ -1454,7 +1474,7 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../timefmt.py" line="31"/>
+        <location filename="../timefmt.py" line="32"/>
         <source>%n h ago</source>
         <translation>
             <numerusform>il y a %n h</numerusform>
@@ -1462,7 +1482,7 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../timefmt.py" line="33"/>
+        <location filename="../timefmt.py" line="34"/>
         <source>in %n days</source>
         <translation>
             <numerusform>dans %n jour</numerusform>
@@ -1470,7 +1490,7 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../timefmt.py" line="33"/>
+        <location filename="../timefmt.py" line="34"/>
         <source>%n days ago</source>
         <translation>
             <numerusform>il y a %n jour</numerusform>
@@ -1478,7 +1498,7 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../timefmt.py" line="40"/>
+        <location filename="../timefmt.py" line="41"/>
         <source>%n s</source>
         <translation>
             <numerusform>%n s</numerusform>
@@ -1486,7 +1506,7 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../timefmt.py" line="42"/>
+        <location filename="../timefmt.py" line="43"/>
         <source>%n min</source>
         <translation>
             <numerusform>%n min</numerusform>
@@ -1494,7 +1514,7 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../timefmt.py" line="43"/>
+        <location filename="../timefmt.py" line="44"/>
         <source>%n h</source>
         <translation>
             <numerusform>%n h</numerusform>

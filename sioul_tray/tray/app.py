@@ -155,16 +155,7 @@ class Tray(QObject):
             if question is None or self._confirm(App.tr("Make invoices here"), question):
                 self.controller.take("invoices")
         elif item.action is Action.FORGET:
-            name = view.name_of(item.data) if view is not None else item.data
-            if self._confirm(
-                App.tr("{computer} is gone for good").format(computer=name),
-                App.tr(
-                    "Treat {computer} as gone for good (given away, reinstalled, broken)?\n\n"
-                    "Its claims stop counting here and on every computer that reads this one's. "
-                    "If {computer} comes back, it counts again."
-                ).format(computer=name),
-            ):
-                self.controller.forget(item.data)
+            self.confirm_forget(item.data)
         elif item.action is Action.COMPUTERS:
             self.computers()
         elif item.action is Action.OPEN_FOLDER:
@@ -180,6 +171,22 @@ class Tray(QObject):
             self.about()
         elif item.action is Action.QUIT:
             QApplication.quit()
+
+    def confirm_forget(self, computer: str) -> bool:
+        """Ask, then declare `computer` gone for good (the menu's and the Computers window's)."""
+        view = self.controller.view
+        name = view.name_of(computer) if view is not None else computer
+        if not self._confirm(
+            App.tr("{computer} is gone for good").format(computer=name),
+            App.tr(
+                "Treat {computer} as gone for good (given away, reinstalled, broken)?\n\n"
+                "Its claims stop counting here and on every computer that reads this one's. "
+                "If {computer} comes back, it counts again."
+            ).format(computer=name),
+        ):
+            return False
+        self.controller.forget(computer)
+        return True
 
     def _confirm(self, title: str, text: str) -> bool:
         from PySide6.QtWidgets import QMessageBox
@@ -210,11 +217,15 @@ class Tray(QObject):
             text += "\n" + App.tr("Sync tool: {tool}").format(tool=self.sync_line())
         QMessageBox.about(None, App.tr("About sioul-tray"), text)
 
+    def _forget_window(self, window: QWidget) -> None:
+        self.windows = [w for w in self.windows if w is not window]
+
     def computers(self) -> QWidget:
         from sioul_tray.tray.computers import ComputersWindow
 
-        window = ComputersWindow(self.controller)
-        self.windows = [w for w in self.windows if w.isVisible()] + [window]
+        window = ComputersWindow(self.controller, forget=self.confirm_forget)
+        window.destroyed.connect(lambda: self._forget_window(window))
+        self.windows.append(window)
         window.show()
         return window
 

@@ -1,72 +1,258 @@
-"""The "Computers…" window: every claim, and every file that does not read, with its reason.
+"""The "Computers…" window: every computer of the folder, as this one knows it, kept up to date;
+the files that do not read, with their reason; what the person can do about them.
 
-Its own module, imported when the window opens: the table widgets cost memory the tray does not
-need until then.
+Its own module, imported when the window opens, and the window is freed when closed: the table
+widgets cost memory the tray does not need the rest of the time.
 """
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QDialog, QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
+from PySide6.QtCore import Qt, QUrl
+from PySide6.QtGui import QCloseEvent, QDesktopServices
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+)
+
+from sioul_tray import phrases
 from sioul_tray.i18n import Computers, translated
 from sioul_tray.lease import PARTS
-from sioul_tray.tray import model
+from sioul_tray.lease.lease import Snapshot
+from sioul_tray.timefmt import ago, clock_time, span
 from sioul_tray.tray.controller import Controller
+from sioul_tray.tray.model import View
+
+
+@dataclass
+class Row:
+    """One computer, as this one knows it across both parts."""
+
+    computer: str
+    name: str
+    heard: int | None = None  # the latest hearing of any of its claims (this computer's clock)
+    active: int | None = None  # when its person was last at it, as its claims say
+    keeps: list[str] = field(default_factory=list)  # parts it keeps, as seen here
+    closed: list[str] = field(default_factory=list)  # parts whose claim says closed
+    offset: int = 0  # how far its clock is ahead of this one's (seconds; negative: behind)
+    waited: bool = False  # this computer waits for its acknowledgement
+
+
+def rows(computer: str, view: View | None, snapshots: dict[str, Snapshot]) -> list[Row]:
+    """The window's rows: this computer first, then the others by name."""
+    found: dict[str, Row] = {}
+    for part, seen in snapshots.items():
+        p = view.parts.get(part) if view is not None else None
+        for c in seen.claims:
+            row = found.setdefault(c.computer, Row(c.computer, c.name))
+            heard = seen.heard.get(c.computer)
+            if heard is not None and (row.heard is None or heard > row.heard):
+                row.heard = heard
+            row.active = c.active if row.active is None else max(row.active, c.active)
+            if c.closed:
+                row.closed.append(part)
+            if p is not None and p.keeper == c.computer:
+                row.keeps.append(part)
+            if p is not None and any(w.computer == c.computer for w in p.status.waiting):
+                row.waited = True
+            row.offset = seen.offsets.get(c.computer, row.offset)
+    return sorted(
+        found.values(), key=lambda r: (r.computer != computer, r.name.casefold(), r.computer)
+    )
+
+
+def shown_names(found: list[Row]) -> dict[str, str]:
+    """Each computer's name as the window shows it: with its id where two share a name."""
+    count: dict[str, int] = {}
+    for row in found:
+        count[row.name.casefold()] = count.get(row.name.casefold(), 0) + 1
+    return {
+        row.computer: f"{row.name} ({row.computer})" if count[row.name.casefold()] > 1 else row.name
+        for row in found
+    }
 
 
 class ComputersWindow(QDialog):
-    """Every claim (name, last heard, used, keeps, closed, how far it wrote), every unreadable
-    file with its reason."""
+    """Every computer (name, what it keeps, when heard and used, closed, its clock), updated at
+    every tick and folder change; every unreadable file with its reason. A computer can be
+    declared gone for good from here, and a file found in its folder."""
 
-    def __init__(self, controller: Controller) -> None:
+    def __init__(
+        self, controller: Controller, forget: Callable[[str], object] | None = None
+    ) -> None:
         super().__init__()
+        self.controller = controller
+        self.forget = forget
+        self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)  # its memory goes when it closes
         self.setWindowTitle(Computers.tr("Computers — sioul-tray"))
         layout = QVBoxLayout(self)
         columns = [
-            Computers.tr("Part"),
             Computers.tr("Computer"),
-            Computers.tr("Last heard"),
-            Computers.tr("Used"),
             Computers.tr("Keeps"),
-            Computers.tr("Closed"),
-            Computers.tr("Wrote"),
+            Computers.tr("Last heard"),
+            Computers.tr("Last used"),
+            Computers.tr("Claims"),
+            Computers.tr("Clock"),
         ]
         self.table = QTableWidget(0, len(columns), self)
+        self.table.setObjectName("computers")
         self.table.setHorizontalHeaderLabels(columns)
+        self.table.verticalHeader().setVisible(False)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setStretchLastSection(True)
+        self.table.itemSelectionChanged.connect(self._selected)
         layout.addWidget(self.table)
-        self.problems = QLabel(self)
-        self.problems.setWordWrap(True)
+        actions = QHBoxLayout()
+        self.gone = QPushButton(Computers.tr("Gone for good…"), self)
+        self.gone.setObjectName("gone")
+        self.gone.setEnabled(False)
+        self.gone.clicked.connect(self._gone)
+        actions.addWidget(self.gone)
+        actions.addStretch(1)
+        layout.addLayout(actions)
+        self.problems_title = QLabel(self)
+        layout.addWidget(self.problems_title)
+        self.problems = QListWidget(self)
+        self.problems.setObjectName("problems")
+        self.problems.itemActivated.connect(self._show_file)
         layout.addWidget(self.problems)
-        self.fill(controller)
-        self.resize(720, 320)
+        self.show_file = QPushButton(Computers.tr("Show in the folder"), self)
+        self.show_file.setObjectName("show_file")
+        self.show_file.clicked.connect(lambda: self._show_file(self.problems.currentItem()))
+        layout.addWidget(self.show_file, alignment=Qt.AlignmentFlag.AlignLeft)
+        self.computers: list[str] = []
+        self.fill()
+        controller.changed.connect(self.fill)  # live: every tick and every reread
+        self._live = True
+        self.finished.connect(self._stop)
+        self.resize(self._fitting_width(), self.sizeHint().height())
 
-    def fill(self, controller: Controller) -> None:
-        lease = controller.lease
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self._stop()
+        super().closeEvent(event)
+
+    def _stop(self) -> None:
+        """No more updates once closed (the window is being freed)."""
+        if self._live:  # once: closing and finishing both come here
+            self._live = False
+            self.controller.changed.disconnect(self.fill)
+
+    def fill(self, _view: object = None) -> None:
+        """Show what the last tick read (no scan of its own)."""
+        controller = self.controller
         view = controller.view
-        rows: list[list[str]] = []
-        snapshots = {part: lease.last_read(part) for part in PARTS}  # no scan: the last tick's
-        for part, seen in snapshots.items():
-            keeper = view.parts[part].keeper if view is not None and part in view.parts else None
-            for c in seen.claims:
-                when = seen.heard.get(c.computer)
-                rows.append([
-                    model.label(part),
-                    Computers.tr("{name} (this computer)").format(name=c.name)
-                    if c.computer == controller.computer else c.name,
-                    model.hhmm(when) if when is not None else Computers.tr("not heard"),
-                    model.hhmm(c.active),
-                    Computers.tr("yes") if c.computer == keeper else "",
-                    Computers.tr("closed") if c.closed else "",
-                    str(c.wrote),
-                ])  # fmt: skip
-        self.table.setRowCount(len(rows))
-        for r, row in enumerate(rows):
-            for col, text in enumerate(row):
-                self.table.setItem(r, col, QTableWidgetItem(text))
-        problems = [f"leases/{p}/{problem.file}: {translated(problem.reason)}"
-                    for p, seen in snapshots.items() for problem in seen.problems]  # fmt: skip
-        self.problems.setText(
-            Computers.tr("Files that do not read:") + "\n" + "\n".join(problems)
+        snapshots = {part: controller.lease.last_read(part) for part in PARTS}
+        found = rows(controller.computer, view, snapshots)
+        names = shown_names(found)
+        now = controller.clock()
+        selected = self._current()
+        self.table.setRowCount(len(found))
+        self.computers = [row.computer for row in found]
+        for r, row in enumerate(found):
+            name = names[row.computer]
+            if row.computer == controller.computer:
+                name = Computers.tr("{name} (this computer)").format(name=name)
+                state = [phrases.part_line(p, view.parts[p].status)
+                         for p in PARTS if view is not None and p in view.parts]  # fmt: skip
+            else:
+                state = []
+            cells = [
+                (name, "\n".join(state) or row.computer),
+                (", ".join(phrases.label(p) for p in row.keeps), ""),
+                _when(row.heard, now, Computers.tr("not heard")),
+                _when(row.active, now, ""),
+                (
+                    Computers.tr("closed: {parts}").format(
+                        parts=", ".join(phrases.label(p) for p in row.closed)
+                    )
+                    if row.closed
+                    else Computers.tr("open"),
+                    "",
+                ),
+                (_offset(row.offset), ""),
+            ]
+            if row.waited:
+                cells[0] = (cells[0][0], Computers.tr("Invoices here wait for its confirmation"))
+            for col, (text, tip) in enumerate(cells):
+                item = QTableWidgetItem(text)
+                if tip:
+                    item.setToolTip(tip)
+                self.table.setItem(r, col, item)
+        if selected in self.computers:
+            self.table.selectRow(self.computers.index(selected))
+        self._selected()
+        problems = [(p, problem) for p, seen in snapshots.items() for problem in seen.problems]
+        self.problems_title.setText(
+            Computers.tr("Files that do not read:")
             if problems
             else Computers.tr("Every file reads.")
         )
+        self.problems.clear()
+        for part, problem in problems:
+            line = QListWidgetItem(
+                f"leases/{part}/{problem.file}: {translated(problem.reason)}", self.problems
+            )
+            line.setData(Qt.ItemDataRole.UserRole, str(controller.folder / "leases" / part))
+        self.problems.setVisible(bool(problems))
+        self.show_file.setVisible(bool(problems))
+
+    def _current(self) -> str | None:
+        rows_ = self.table.selectionModel().selectedRows() if self.table.selectionModel() else []
+        if not rows_ or rows_[0].row() >= len(self.computers):
+            return None
+        return self.computers[rows_[0].row()]
+
+    def _selected(self) -> None:
+        chosen = self._current()
+        self.gone.setEnabled(
+            self.forget is not None and chosen is not None and chosen != self.controller.computer
+        )
+
+    def _gone(self) -> None:
+        chosen = self._current()
+        if chosen is not None and self.forget is not None:
+            self.forget(chosen)
+
+    def _show_file(self, item: QListWidgetItem | None) -> None:
+        if item is not None:
+            QDesktopServices.openUrl(QUrl.fromLocalFile(item.data(Qt.ItemDataRole.UserRole)))
+
+    def _fitting_width(self) -> int:
+        """Wide enough for every column without a horizontal scroll bar."""
+        self.table.resizeColumnsToContents()
+        header = self.table.horizontalHeader()
+        width = sum(header.sectionSize(c) for c in range(self.table.columnCount()))
+        layout = self.layout()
+        margins = layout.contentsMargins().left() * 2 if layout is not None else 0
+        return width + 2 * self.table.frameWidth() + margins + 24
+
+
+def _when(t: int | None, now: float, never: str) -> tuple[str, str]:
+    """A time as "3 min ago", with the exact date and time as its tooltip."""
+    if t is None:
+        return never, ""
+    return ago(t, now), clock_time(t, always_date=True)
+
+
+def _offset(seconds: int) -> str:
+    if abs(seconds) < 60:
+        return ""
+    if seconds > 0:
+        return Computers.tr("{span} ahead").format(span=span(seconds))
+    return Computers.tr("{span} behind").format(span=span(seconds))

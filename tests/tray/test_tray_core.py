@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
 from sioul_tray.lease import Lease
@@ -96,7 +97,13 @@ def test_quit_closes_both_claims_with_wrote(tray: Tray, folder: Path) -> None:
         assert claim.closed and claim.wrote == wrote
 
 
-def test_computers_window_lists_claims_and_unreadable_files(
+def cells(window: QWidget) -> list[list[str]]:
+    table = window.table  # type: ignore[attr-defined]
+    return [[table.item(r, c).text() for c in range(table.columnCount())]
+            for r in range(table.rowCount())]  # fmt: skip
+
+
+def test_computers_window_lists_computers_and_unreadable_files(
     tray: Tray, folder: Path, qtbot: QtBot
 ) -> None:
     peer(folder, "office_pc", "Office PC").renew("medicines")
@@ -104,9 +111,62 @@ def test_computers_window_lists_claims_and_unreadable_files(
     tray.controller.tick()
     window = tray.computers()
     qtbot.addWidget(window)
-    cells = {window.table.item(r, 1).text() for r in range(window.table.rowCount())}
-    assert {"Home PC (this computer)", "Office PC"} <= cells
-    assert "leases/invoices/broken.lease" in window.problems.text()
+    rows = cells(window)
+    assert [r[0] for r in rows] == ["Home PC (this computer)", "Office PC"]  # one row each
+    assert rows[0][1] == "Medicines, Invoices" and rows[0][4] == "open"
+    assert rows[1][2] == "just now" and rows[1][4] == "open"
+    assert not window.table.verticalHeader().isVisible()  # no row numbers
+    problems = window.problems
+    assert [problems.item(i).text() for i in range(problems.count())] == [
+        "leases/invoices/broken.lease: truncated: still syncing or damaged"
+    ]
+    # It fits its content: no horizontal scroll bar at its default size.
+    window.show()
+    qtbot.waitExposed(window)
+    assert not window.table.horizontalScrollBar().isVisible()
+
+
+def test_computers_window_is_live_and_tells_twins_apart(
+    tray: Tray, folder: Path, qtbot: QtBot
+) -> None:
+    window = tray.computers()
+    qtbot.addWidget(window)
+    assert [r[0] for r in cells(window)] == ["Home PC (this computer)"]
+    peer(folder, "vm_a1", "vm").renew("invoices")
+    peer(folder, "vm_b2", "VM").renew("medicines")
+    tray.controller.tick()  # the window follows each tick (and each reread)
+    assert [r[0] for r in cells(window)] == ["Home PC (this computer)", "vm (vm_a1)", "VM (vm_b2)"]
+
+
+def test_a_computer_is_declared_gone_from_the_window(
+    tray: Tray, folder: Path, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    peer(folder, "office_pc", "Office PC").renew("invoices")
+    tray.controller.tick()
+    asked: list[str] = []
+    monkeypatch.setattr(tray, "_confirm", lambda title, text: asked.append(title) or True)
+    window = tray.computers()
+    qtbot.addWidget(window)
+    assert not window.gone.isEnabled()  # nothing chosen
+    window.table.selectRow(0)
+    assert not window.gone.isEnabled()  # this computer cannot be declared gone
+    window.table.selectRow(1)
+    assert window.gone.isEnabled()
+    window.gone.click()
+    assert asked == ["Office PC is gone for good"]
+    mine = next(c for c in peer(folder, "reader", "Reader").claims("invoices")
+                if c.computer == "home_pc")  # fmt: skip
+    assert "office_pc" in mine.forgets
+
+
+def test_a_closed_computers_window_is_freed(tray: Tray, qtbot: QtBot) -> None:
+    window = tray.computers()
+    destroyed: list[bool] = []
+    window.destroyed.connect(lambda: destroyed.append(True))
+    window.close()
+    qtbot.waitUntil(lambda: bool(destroyed), timeout=2000)
+    assert tray.windows == []
+    tray.controller.tick()  # no update reaches the freed window
 
 
 def test_notes_reach_the_notifier(tray: Tray) -> None:
