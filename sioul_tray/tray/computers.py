@@ -115,7 +115,7 @@ class ComputersWindow(QDialog):
         self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setStretchLastSection(True)
+        header.setStretchLastSection(False)  # each column as its content: the sum fits the width
         self.table.itemSelectionChanged.connect(self._selected)
         layout.addWidget(self.table)
         actions = QHBoxLayout()
@@ -130,6 +130,9 @@ class ComputersWindow(QDialog):
         layout.addWidget(self.problems_title)
         self.problems = QListWidget(self)
         self.problems.setObjectName("problems")
+        self.problems.setWordWrap(True)  # a long file name wraps instead of scrolling sideways
+        self.problems.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.problems.setMaximumHeight(self.fontMetrics().lineSpacing() * 7)
         self.problems.itemActivated.connect(self._show_file)
         layout.addWidget(self.problems)
         self.show_file = QPushButton(Computers.tr("Show in the folder"), self)
@@ -234,13 +237,16 @@ class ComputersWindow(QDialog):
             QDesktopServices.openUrl(QUrl.fromLocalFile(item.data(Qt.ItemDataRole.UserRole)))
 
     def _fitting_width(self) -> int:
-        """Wide enough for every column without a horizontal scroll bar."""
-        self.table.resizeColumnsToContents()
+        """Wide enough for every column's content and header: nothing cut, no scrolling."""
         header = self.table.horizontalHeader()
-        width = sum(header.sectionSize(c) for c in range(self.table.columnCount()))
+        width = sum(
+            max(self.table.sizeHintForColumn(c), header.sectionSizeHint(c))
+            for c in range(self.table.columnCount())
+        )
+        width += self.table.verticalScrollBar().sizeHint().width() + 2 * self.table.frameWidth()
         layout = self.layout()
-        margins = layout.contentsMargins().left() * 2 if layout is not None else 0
-        return width + 2 * self.table.frameWidth() + margins + 24
+        margins = layout.contentsMargins() if layout is not None else None
+        return width + (margins.left() + margins.right() if margins is not None else 0) + 8
 
 
 def _when(t: int | None, now: float, never: str) -> tuple[str, str]:

@@ -120,10 +120,17 @@ def test_computers_window_lists_computers_and_unreadable_files(
     assert [problems.item(i).text() for i in range(problems.count())] == [
         "leases/invoices/broken.lease: truncated: still syncing or damaged"
     ]
-    # It fits its content: no horizontal scroll bar at its default size.
+    # It fits its content at its default size: every column as wide as its content and header
+    # asks, all within the table's width (nothing cut, nothing to scroll to).
     window.show()
     qtbot.waitExposed(window)
-    assert not window.table.horizontalScrollBar().isVisible()
+    table, header = window.table, window.table.horizontalHeader()
+    wants = [max(table.sizeHintForColumn(c), header.sectionSizeHint(c))
+             for c in range(table.columnCount())]  # fmt: skip
+    assert all(header.sectionSize(c) >= w for c, w in enumerate(wants))
+    assert sum(header.sectionSize(c) for c in range(table.columnCount())) <= (
+        table.viewport().width()
+    )
 
 
 def test_computers_window_is_live_and_tells_twins_apart(
