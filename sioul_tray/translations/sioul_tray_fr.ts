@@ -4,17 +4,17 @@
 <context>
     <name>App</name>
     <message>
-        <location filename="../tray/app.py" line="155"/>
+        <location filename="../tray/app.py" line="205"/>
         <source>Make invoices here</source>
         <translation>Faire les factures ici</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="180"/>
+        <location filename="../tray/app.py" line="230"/>
         <source>{computer} is gone for good</source>
         <translation>{computer} est parti pour de bon</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="182"/>
+        <location filename="../tray/app.py" line="232"/>
         <source>Treat {computer} as gone for good (given away, reinstalled, broken)?
 
 Its claims stop counting here and on every computer that reads this one&apos;s. If {computer} comes back, it counts again.</source>
@@ -23,17 +23,17 @@ Its claims stop counting here and on every computer that reads this one&apos;s. 
 Ses réservations ne comptent plus ici ni sur les ordinateurs qui lisent celles de cet ordinateur. Si {computer} revient, il compte de nouveau.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="203"/>
+        <location filename="../tray/app.py" line="253"/>
         <source>none works here: counting from the session start</source>
         <translation>aucune ne fonctionne ici : décompte depuis le début de la session</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="218"/>
+        <location filename="../tray/app.py" line="268"/>
         <source>About sioul-tray</source>
         <translation>À propos de sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="205"/>
+        <location filename="../tray/app.py" line="255"/>
         <source>sioul-tray {version}
 
 Keeps Sioul&apos;s medicines and invoices on one computer at a time.
@@ -50,63 +50,63 @@ Dossier de partage : {folder}
 Inactivité lue par : {idle}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="217"/>
+        <location filename="../tray/app.py" line="267"/>
         <source>Sync tool: {tool}</source>
         <translation>Outil de synchronisation : {tool}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="283"/>
+        <location filename="../tray/app.py" line="356"/>
         <source>Syncthing, asked to send each claim at once; the last request failed: {problem}</source>
         <translation>Syncthing, à qui chaque réservation est confiée aussitôt écrite ; la dernière demande a échoué : {problem}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="285"/>
+        <location filename="../tray/app.py" line="358"/>
         <source>Syncthing, asked to send each claim at once</source>
         <translation>Syncthing, à qui chaque réservation est confiée aussitôt écrite</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="288"/>
+        <location filename="../tray/app.py" line="361"/>
         <source>none found; the sync tool sends the claims when it notices them</source>
         <translation>aucun trouvé ; l’outil de synchronisation envoie les réservations quand il les remarque</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="289"/>
+        <location filename="../tray/app.py" line="362"/>
         <source>{tool}, found; it sends the claims when it notices them</source>
         <translation>{tool}, trouvé ; il envoie les réservations quand il les remarque</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="317"/>
-        <location filename="../tray/app.py" line="413"/>
+        <location filename="../tray/app.py" line="390"/>
+        <location filename="../tray/app.py" line="486"/>
         <source>sioul-tray: {error}</source>
         <translation>sioul-tray : {error}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="334"/>
+        <location filename="../tray/app.py" line="407"/>
         <source>Invoices are taken here; this computer starts once every other one has seen it.</source>
         <translation>Les factures sont prises ici ; cet ordinateur commence dès que tous les autres l’ont vu.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="339"/>
+        <location filename="../tray/app.py" line="412"/>
         <source>{computer} is declared gone for good.</source>
         <translation>{computer} est déclaré parti pour de bon.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="344"/>
+        <location filename="../tray/app.py" line="417"/>
         <source>Closed: {parts} (until `sioul-tray renew`)</source>
         <translation>Fermé : {parts} (jusqu’à `sioul-tray renew`)</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="360"/>
+        <location filename="../tray/app.py" line="433"/>
         <source>sioul-tray: the running tray cannot do {request}</source>
         <translation>sioul-tray : l’icône en cours ne sait pas faire {request}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="382"/>
+        <location filename="../tray/app.py" line="455"/>
         <source>sioul-tray: no display here; use the command line (sioul-tray --help)</source>
         <translation>sioul-tray : pas d’affichage ici ; utilisez la ligne de commande (sioul-tray --help)</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="402"/>
+        <location filename="../tray/app.py" line="475"/>
         <source>sioul-tray: already running</source>
         <translation>sioul-tray : déjà lancé</translation>
     </message>
@@ -114,6 +114,11 @@ Inactivité lue par : {idle}</translation>
         <location filename="../tray/single.py" line="40"/>
         <source>sioul-tray: the running tray did not understand the request</source>
         <translation>sioul-tray : l’icône en cours n’a pas compris la demande</translation>
+    </message>
+    <message>
+        <location filename="../tray/standin.py" line="34"/>
+        <source>This desktop shows no tray icons, so sioul-tray shows itself here. On GNOME, the “AppIndicator and KStatusNotifierItem Support” extension adds a tray; sioul-tray moves there as soon as one appears.</source>
+        <translation>Ce bureau n’affiche pas d’icônes de zone de notification : sioul-tray se montre donc ici. Sous GNOME, l’extension « AppIndicator and KStatusNotifierItem Support » en ajoute une ; sioul-tray s’y installe dès qu’elle apparaît.</translation>
     </message>
 </context>
 <context>
@@ -395,12 +400,12 @@ Inactivité lue par : {idle}</translation>
         <translation>Tient</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="170"/>
+        <location filename="../tray/computers.py" line="173"/>
         <source>{name} (this computer)</source>
         <translation>{name} (cet ordinateur)</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="178"/>
+        <location filename="../tray/computers.py" line="181"/>
         <source>not heard</source>
         <translation>sans nouvelles</translation>
     </message>
@@ -425,42 +430,42 @@ Inactivité lue par : {idle}</translation>
         <translation>Parti pour de bon…</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="135"/>
+        <location filename="../tray/computers.py" line="138"/>
         <source>Show in the folder</source>
         <translation>Montrer dans le dossier</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="181"/>
+        <location filename="../tray/computers.py" line="184"/>
         <source>closed: {parts}</source>
         <translation>fermées : {parts}</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="185"/>
+        <location filename="../tray/computers.py" line="188"/>
         <source>open</source>
         <translation>ouvertes</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="191"/>
+        <location filename="../tray/computers.py" line="194"/>
         <source>Invoices here wait for its confirmation</source>
         <translation>Les factures attendent ici sa confirmation</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="202"/>
+        <location filename="../tray/computers.py" line="205"/>
         <source>Files that do not read:</source>
         <translation>Fichiers illisibles :</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="204"/>
+        <location filename="../tray/computers.py" line="207"/>
         <source>Every file reads.</source>
         <translation>Tous les fichiers se lisent.</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="257"/>
+        <location filename="../tray/computers.py" line="263"/>
         <source>{span} ahead</source>
         <translation>{span} d’avance</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="258"/>
+        <location filename="../tray/computers.py" line="264"/>
         <source>{span} behind</source>
         <translation>{span} de retard</translation>
     </message>

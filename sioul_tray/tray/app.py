@@ -32,8 +32,10 @@ if TYPE_CHECKING:
     from PySide6.QtDBus import QDBusConnection
 
     from sioul_tray.install import Installation
+    from sioul_tray.tray.standin import StandIn
 
 APP = "sioul-tray"
+STANDIN_AFTER = 5  # tries, two seconds apart after the first: no tray this long, the window shows
 
 
 class Tray(QObject):
@@ -51,13 +53,17 @@ class Tray(QObject):
         self.controller = controller
         self.on_folder = on_folder
         self.sync_line = sync_line  # About's line on the sync tool (asked when About opens)
-        self.icon = QSystemTrayIcon(self)
         self.menu = QMenu()
-        self.icon.setContextMenu(self.menu)
         self.state = Icon.NOTHING
-        self.icon.setIcon(icon(self.state))
-        self.icon.setToolTip(APP)
-        self.icon.activated.connect(self._activated)
+        self.icon = self._made_icon(APP)
+        # Qt chooses its way to the tray (StatusNotifierItem or XEmbed) when an icon is made:
+        # one made while no tray existed never appears, so a new one is made when one does.
+        self._stale_icon = False
+        self.standin: StandIn | None = None  # the window shown while no tray exists
+        self.tray_available: Callable[[], bool] = QSystemTrayIcon.isSystemTrayAvailable
+        self._watch_tray = QTimer(self)
+        self._watch_tray.setInterval(2000)
+        self._watch_tray.timeout.connect(self.show)
         self.items: list[Item] = []
         self.actions: list[QAction] = []
         self.notify = notify or self._balloon
@@ -70,13 +76,49 @@ class Tray(QObject):
 
     # -- showing -------------------------------------------------------------------------------
 
+    def _made_icon(self, tip: str) -> QSystemTrayIcon:
+        made = QSystemTrayIcon(self)
+        made.setContextMenu(self.menu)
+        made.setIcon(icon(self.state))
+        made.setToolTip(tip)
+        made.activated.connect(self._activated)
+        return made
+
     def show(self) -> None:
-        """Show the icon, retrying while the tray host is not up yet (at login: QTBUG-61898)."""
-        if QSystemTrayIcon.isSystemTrayAvailable() or self._show_tries >= 60:
+        """Show the icon where a system tray exists. Where none does, after a few seconds (a tray
+        host may start just after the session: QTBUG-61898), show the stand-in window, and keep
+        looking: when a tray appears, the icon goes there and the window goes away."""
+        if self.tray_available():
+            self._watch_tray.stop()
+            if self._stale_icon:
+                self.renew_icon()
             self.icon.show()
+            if self.standin is not None:
+                self.standin.close()
+                self.standin.deleteLater()
+                self.standin = None
             return
+        self._stale_icon = True
         self._show_tries += 1
-        QTimer.singleShot(1000, self.show)
+        if self._show_tries >= STANDIN_AFTER and self.standin is None:
+            self._show_standin()
+        if not self._watch_tray.isActive():
+            self._watch_tray.start()
+
+    def renew_icon(self) -> None:
+        """A new icon in place of the old one: when a tray appears, or its host restarts."""
+        old = self.icon
+        self.icon = self._made_icon(old.toolTip())
+        old.hide()
+        old.deleteLater()
+        self._stale_icon = False
+
+    def _show_standin(self) -> None:
+        from sioul_tray.tray.standin import StandIn
+
+        self.standin = StandIn(self.run)
+        self.standin.show_items(self.items)
+        self.standin.show()
 
     def _reshow(self) -> None:
         # Some tray hosts restart across a suspend and forget embedded icons (field notes).
@@ -110,6 +152,8 @@ class Tray(QObject):
                         act.triggered.connect(lambda _c=False, i=item: self.run(i))
                 self.actions.append(act)
         self.items = items
+        if self.standin is not None:
+            self.standin.show_items(items)
         tip, state = model.tooltip(view), model.icon(view)
         if tip != self.icon.toolTip():
             self.icon.setToolTip(tip)
@@ -125,7 +169,13 @@ class Tray(QObject):
             self.popup()
 
     def popup(self) -> None:
-        """Open the menu at the pointer (a left click, or a second launch)."""
+        """Open the menu at the pointer (a left click, or a second launch); without a tray,
+        bring the stand-in window forward."""
+        if self.standin is not None:
+            self.standin.show()
+            self.standin.raise_()
+            self.standin.activateWindow()
+            return
         self.menu.popup(QCursor.pos())
 
     def _note(self, note: Note) -> None:
@@ -270,6 +320,29 @@ def _setup(inst: Installation) -> str | None:
     from sioul_tray.tray import setup  # its widgets only when the window is needed
 
     return setup.ask(inst)
+
+
+SNI_WATCHER = "org.kde.StatusNotifierWatcher"
+
+
+def watch_tray_hosts(tray: Tray, session_bus: QDBusConnection | None) -> QObject | None:
+    """Make the icon again when the StatusNotifierItem watcher gets a new owner (it started
+    after the tray, or restarted): Qt does not register an existing icon again by itself."""
+    if session_bus is None:
+        return None
+    from PySide6.QtDBus import QDBusServiceWatcher
+
+    watcher = QDBusServiceWatcher(
+        SNI_WATCHER, session_bus, QDBusServiceWatcher.WatchModeFlag.WatchForOwnerChange, tray
+    )
+
+    def owner_changed(_name: str, _old: str, new: str) -> None:
+        if new:
+            tray.renew_icon()
+            tray.show()
+
+    watcher.serviceOwnerChanged.connect(owner_changed)
+    return watcher
 
 
 def sync_line(inst: Installation, folder: Path) -> str:
@@ -452,6 +525,7 @@ def run(argv: list[str] | None = None, language: str | None = None) -> int:
                 delay = sleep.delay_of(watching[0] if watching else None)
                 inst.nudger.sent_to_all(max(0.0, delay - 1.0))
 
+        hosts = watch_tray_hosts(tray, session_bus)
         sleeper = sleep.watch(before_sleep, controller.resume, system_bus)
         watching.append(sleeper)
         signals = Signals(lambda _sig: app.quit())
@@ -461,6 +535,6 @@ def run(argv: list[str] | None = None, language: str | None = None) -> int:
         controller.start()
         tray.show()
         code = app.exec()
-        del signals, sleeper
+        del signals, sleeper, hosts
         return int(code)
     return 1

@@ -347,3 +347,40 @@ def test_look_while_the_tray_runs_says_what_the_tray_says(tray: Running) -> None
     assert lines[:2] == texts[:2], (lines, texts)
     assert lines[0].startswith("Medicines: here from ") and lines[0].endswith("(settling)")
     assert not any("no tray runs" in line for line in lines)
+
+
+def test_without_a_tray_host_a_window_stands_in_until_one_starts(
+    need: Callable[[str | None], None], tmp_path: Path
+) -> None:
+    need(missing())
+    home, share = tmp_path / "home", tmp_path / "share"
+    share.mkdir()
+    assert cli(home, "setup", "--share", str(share)).returncode == 0
+    with VirtualDisplay() as display, PrivateBus() as bus:  # no tray host yet
+        env = env_for(home, DISPLAY=display.display, QT_QPA_PLATFORM="xcb",
+                      DBUS_SESSION_BUS_ADDRESS=bus.address,
+                      DBUS_SYSTEM_BUS_ADDRESS=bus.address)  # fmt: skip
+        proc = subprocess.Popen([sys.executable, "-m", "sioul_tray.cli"], env=env, cwd=ROOT,
+                                stderr=subprocess.PIPE, text=True)  # fmt: skip
+
+        def standin() -> list[str]:
+            found = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "^sioul-tray$"],
+                                   env=display.env(), capture_output=True, text=True,
+                                   timeout=20).stdout  # fmt: skip
+            return found.split()
+
+        try:
+            # A person on a desktop without a tray sees the tray's content in a window.
+            assert wait_for(standin, 30, why="the stand-in window"), proc.stderr
+            assert tray_icons(display.display) == []
+            with TrayHost(display):  # a tray host starts after sioul-tray (login order)
+                assert wait_for(lambda: tray_icons(display.display), 15, why="the icon to dock")
+                wait_for(lambda: not standin(), 10, why="the stand-in window to go")
+            proc.send_signal(signal.SIGTERM)
+            assert proc.wait(15) == 0
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait(10)
+            if proc.stderr:
+                proc.stderr.close()

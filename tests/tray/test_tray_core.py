@@ -343,3 +343,29 @@ def test_about_says_which_sync_tool_syncs_the_folder(
         )
     finally:
         inst.send_pending(0)
+
+
+def test_without_a_system_tray_a_window_stands_in_until_one_appears(
+    tray: Tray, qtbot: QtBot
+) -> None:
+    from sioul_tray.tray.app import STANDIN_AFTER
+
+    tray_here = False
+    tray.tray_available = lambda: tray_here
+    tray.show()
+    assert tray.standin is None  # a tray host may start just after the session: not yet
+    for _ in range(STANDIN_AFTER - 1):
+        tray.show()
+    standin = tray.standin
+    assert standin is not None and standin.isVisible()
+    texts = standin.texts()
+    assert texts[0].startswith("Medicines: here") and texts[1].startswith("Invoices: here")
+    assert {"Computers…", "About sioul-tray", "Quit"} <= set(texts)
+    assert "AppIndicator" in standin.findChild(QWidget, "hint").text()
+    tray.popup()  # a second launch brings the window forward instead of a menu nobody sees
+    assert standin.isVisible()
+    old, tip = tray.icon, tray.icon.toolTip()
+    tray_here = True  # a tray host started
+    qtbot.waitUntil(lambda: tray.standin is None, timeout=5000)  # looked for every 2 s
+    assert tray.icon is not old and tray.icon.isVisible()
+    assert tray.icon.contextMenu() is tray.menu and tray.icon.toolTip() == tip
