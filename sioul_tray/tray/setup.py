@@ -160,9 +160,17 @@ class SetupWindow(QDialog):
             wordWrap=True,
         ))  # fmt: skip
         self.places = named(QListWidget(self), "places")
-        for place in candidates(Path.home()):
-            item = QListWidgetItem(f"{place.tool}: {place.folder}", self.places)
+        home = Path.home()
+        for place in candidates(home):
+            shown = place.folder
+            if shown.is_relative_to(home):
+                shown = Path("~") / shown.relative_to(home)
+            item = QListWidgetItem(f"{place.tool}: {shown}", self.places)
+            item.setToolTip(str(place.folder))
             item.setData(Qt.ItemDataRole.UserRole, str(place.folder))
+        # A long path is shortened in its middle (the whole of it in the tooltip), not scrolled.
+        self.places.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.places.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.places.currentItemChanged.connect(self._chosen)
         self.places.setMaximumHeight(self.fontMetrics().lineSpacing() * 6)
         layout.addWidget(self.places)
