@@ -167,6 +167,17 @@ class MacSleep:
         ]
 
 
+def describe(watcher: Any) -> str:
+    """The sleep source in use, for About (the system's own names)."""
+    if isinstance(watcher, LogindSleep):
+        return f"logind PrepareForSleep, {watcher.delay:g} s to close the claims"
+    if isinstance(watcher, WindowsPowerFilter):
+        return "WM_POWERBROADCAST"
+    if isinstance(watcher, MacSleep):
+        return "NSWorkspace will-sleep and did-wake"
+    return "none: a gap in the clock between two renewals is taken as a wake"
+
+
 def delay_of(watcher: Any) -> float:
     """How long the system waits for `before_sleep` (logind's delay; elsewhere the usual 2 s a
     sleep notification leaves before the system goes on)."""

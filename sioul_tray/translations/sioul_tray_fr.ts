@@ -4,17 +4,17 @@
 <context>
     <name>App</name>
     <message>
-        <location filename="../tray/app.py" line="205"/>
+        <location filename="../tray/app.py" line="206"/>
         <source>Make invoices here</source>
         <translation>Faire les factures ici</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="230"/>
+        <location filename="../tray/app.py" line="231"/>
         <source>{computer} is gone for good</source>
         <translation>{computer} est parti pour de bon</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="232"/>
+        <location filename="../tray/app.py" line="233"/>
         <source>Treat {computer} as gone for good (given away, reinstalled, broken)?
 
 Its claims stop counting here and on every computer that reads this one&apos;s. If {computer} comes back, it counts again.</source>
@@ -23,17 +23,17 @@ Its claims stop counting here and on every computer that reads this one&apos;s. 
 Ses réservations ne comptent plus ici ni sur les ordinateurs qui lisent celles de cet ordinateur. Si {computer} revient, il compte de nouveau.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="253"/>
+        <location filename="../tray/app.py" line="259"/>
         <source>none works here: counting from the session start</source>
         <translation>aucune ne fonctionne ici : décompte depuis le début de la session</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="268"/>
+        <location filename="../tray/app.py" line="251"/>
         <source>About sioul-tray</source>
         <translation>À propos de sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="255"/>
+        <location filename="../tray/app.py" line="261"/>
         <source>sioul-tray {version}
 
 Keeps Sioul&apos;s medicines and invoices on one computer at a time.
@@ -50,63 +50,78 @@ Dossier de partage : {folder}
 Inactivité lue par : {idle}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="267"/>
+        <location filename="../tray/app.py" line="522"/>
+        <source>This computer&apos;s name: {name}</source>
+        <translation>Nom de cet ordinateur : {name}</translation>
+    </message>
+    <message>
+        <location filename="../tray/app.py" line="523"/>
+        <source>Sleep and wake from: {source}</source>
+        <translation>Veille et réveil lus par : {source}</translation>
+    </message>
+    <message>
+        <location filename="../tray/app.py" line="526"/>
         <source>Sync tool: {tool}</source>
         <translation>Outil de synchronisation : {tool}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="356"/>
+        <location filename="../tray/app.py" line="366"/>
         <source>Syncthing, asked to send each claim at once; the last request failed: {problem}</source>
         <translation>Syncthing, à qui chaque réservation est confiée aussitôt écrite ; la dernière demande a échoué : {problem}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="358"/>
+        <location filename="../tray/app.py" line="277"/>
+        <source>How it works, and what each line means: {docs}</source>
+        <translation>Comment cela marche, et ce que dit chaque ligne : {docs}</translation>
+    </message>
+    <message>
+        <location filename="../tray/app.py" line="368"/>
         <source>Syncthing, asked to send each claim at once</source>
         <translation>Syncthing, à qui chaque réservation est confiée aussitôt écrite</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="361"/>
+        <location filename="../tray/app.py" line="371"/>
         <source>none found; the sync tool sends the claims when it notices them</source>
         <translation>aucun trouvé ; l’outil de synchronisation envoie les réservations quand il les remarque</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="362"/>
+        <location filename="../tray/app.py" line="372"/>
         <source>{tool}, found; it sends the claims when it notices them</source>
         <translation>{tool}, trouvé ; il envoie les réservations quand il les remarque</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="390"/>
-        <location filename="../tray/app.py" line="486"/>
+        <location filename="../tray/app.py" line="400"/>
+        <location filename="../tray/app.py" line="496"/>
         <source>sioul-tray: {error}</source>
         <translation>sioul-tray : {error}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="407"/>
+        <location filename="../tray/app.py" line="417"/>
         <source>Invoices are taken here; this computer starts once every other one has seen it.</source>
         <translation>Les factures sont prises ici ; cet ordinateur commence dès que tous les autres l’ont vu.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="412"/>
+        <location filename="../tray/app.py" line="422"/>
         <source>{computer} is declared gone for good.</source>
         <translation>{computer} est déclaré parti pour de bon.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="417"/>
+        <location filename="../tray/app.py" line="427"/>
         <source>Closed: {parts} (until `sioul-tray renew`)</source>
         <translation>Fermé : {parts} (jusqu’à `sioul-tray renew`)</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="433"/>
+        <location filename="../tray/app.py" line="443"/>
         <source>sioul-tray: the running tray cannot do {request}</source>
         <translation>sioul-tray : l’icône en cours ne sait pas faire {request}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="455"/>
+        <location filename="../tray/app.py" line="465"/>
         <source>sioul-tray: no display here; use the command line (sioul-tray --help)</source>
         <translation>sioul-tray : pas d’affichage ici ; utilisez la ligne de commande (sioul-tray --help)</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="475"/>
+        <location filename="../tray/app.py" line="485"/>
         <source>sioul-tray: already running</source>
         <translation>sioul-tray : déjà lancé</translation>
     </message>
@@ -1362,7 +1377,7 @@ Inactivité lue par : {idle}</translation>
         <translation>Dossier de partage — sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="177"/>
+        <location filename="../tray/setup.py" line="185"/>
         <source>Another folder…</source>
         <translation>Un autre dossier…</translation>
     </message>
@@ -1397,52 +1412,52 @@ Inactivité lue par : {idle}</translation>
         <translation>Le dossier que votre outil de synchronisation (Syncthing, Dropbox, OneDrive, Nextcloud, iCloud Drive, Google Drive…) partage entre vos ordinateurs. Sioul y range ses fichiers.</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="170"/>
+        <location filename="../tray/setup.py" line="178"/>
         <source>No sync tool&apos;s folder was found on this computer. Choose the folder your sync tool shares with “Another folder…”.</source>
         <translation>Aucun dossier d’outil de synchronisation n’a été trouvé sur cet ordinateur. Choisissez le dossier que votre outil partage avec « Un autre dossier… ».</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="183"/>
+        <location filename="../tray/setup.py" line="191"/>
         <source>&amp;Folder:</source>
         <translation>&amp;Dossier :</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="191"/>
+        <location filename="../tray/setup.py" line="199"/>
         <source>&amp;Passphrase:</source>
         <translation>&amp;Phrase secrète :</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="194"/>
+        <location filename="../tray/setup.py" line="202"/>
         <source>Passphrase &amp;again:</source>
         <translation>Phrase secrète, &amp;encore :</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="202"/>
+        <location filename="../tray/setup.py" line="210"/>
         <source>This computer&apos;s &amp;name:</source>
         <translation>&amp;Nom de cet ordinateur :</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="233"/>
+        <location filename="../tray/setup.py" line="241"/>
         <source>Sharing folder</source>
         <translation>Dossier de partage</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="242"/>
+        <location filename="../tray/setup.py" line="250"/>
         <source>not needed to join</source>
         <translation>inutile pour rejoindre</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="247"/>
+        <location filename="../tray/setup.py" line="255"/>
         <source>This folder is shared already: this computer joins it with the passphrase chosen on the first computer.</source>
         <translation>Ce dossier est déjà partagé : cet ordinateur le rejoint avec la phrase secrète choisie sur le premier ordinateur.</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="251"/>
+        <location filename="../tray/setup.py" line="259"/>
         <source>A new shared folder is created here, sealed with this passphrase. Type it twice; the other computers need it to join.</source>
         <translation>Un nouveau dossier partagé est créé ici, scellé par cette phrase secrète. Tapez-la deux fois ; les autres ordinateurs en ont besoin pour le rejoindre.</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="268"/>
+        <location filename="../tray/setup.py" line="276"/>
         <source>{error}. Nothing was changed.</source>
         <translation>{error}. Rien n’a été changé.</translation>
     </message>

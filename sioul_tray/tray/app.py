@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from sioul_tray.tray.standin import StandIn
 
 APP = "sioul-tray"
+DOCS = "https://github.com/sioul/sioul-tray/tree/main/docs"  # the docs/ folder of this project
 STANDIN_AFTER = 5  # tries, two seconds apart after the first: no tray this long, the window shows
 
 
@@ -47,12 +48,12 @@ class Tray(QObject):
         notify: Callable[[str, str, str], str] | None = None,
         on_folder: Callable[[], None] | None = None,
         parent: QObject | None = None,
-        sync_line: Callable[[], str] | None = None,
+        more_about: Callable[[], list[str]] | None = None,
     ) -> None:
         super().__init__(parent)
         self.controller = controller
         self.on_folder = on_folder
-        self.sync_line = sync_line  # About's line on the sync tool (asked when About opens)
+        self.more_about = more_about  # About's lines on this run (asked when About opens)
         self.menu = QMenu()
         self.state = Icon.NOTHING
         self.icon = self._made_icon(APP)
@@ -247,6 +248,11 @@ class Tray(QObject):
     def about(self) -> None:
         from PySide6.QtWidgets import QMessageBox
 
+        QMessageBox.about(None, App.tr("About sioul-tray"), self.about_text())
+
+    def about_text(self) -> str:
+        """Version, this computer, the folder, and the sources this run reads (idle, sleep, the
+        sync tool), then where the docs are."""
         view = self.controller.view
         idle = view.idle_source if view is not None else "?"
         if view is not None and not view.idle_known:
@@ -263,9 +269,13 @@ class Tray(QObject):
             folder=self.controller.folder,
             idle=idle,
         )
-        if self.sync_line is not None:
-            text += "\n" + App.tr("Sync tool: {tool}").format(tool=self.sync_line())
-        QMessageBox.about(None, App.tr("About sioul-tray"), text)
+        if self.more_about is not None:
+            text += "".join("\n" + line for line in self.more_about())
+        return (
+            text
+            + "\n\n"
+            + App.tr("How it works, and what each line means: {docs}").format(docs=DOCS)
+        )
 
     def _forget_window(self, window: QWidget) -> None:
         self.windows = [w for w in self.windows if w is not window]
@@ -507,7 +517,17 @@ def run(argv: list[str] | None = None, language: str | None = None) -> int:
             again = autostart.command()  # the bundle's program when frozen
             os.execv(again[0], again)
 
-        tray = Tray(controller, on_folder=change_folder, sync_line=lambda: sync_line(inst, folder))
+        def more_about() -> list[str]:
+            return [
+                App.tr("This computer's name: {name}").format(name=inst.name()),
+                App.tr("Sleep and wake from: {source}").format(
+                    source=sleep.describe(watching[0] if watching else None)
+                ),
+                App.tr("Sync tool: {tool}").format(tool=sync_line(inst, folder)),
+            ]
+
+        watching: list[object] = []  # the sleep watcher, once made: it knows the system's delay
+        tray = Tray(controller, on_folder=change_folder, more_about=more_about)
         notifier = notify.Notifier(dbus_notes, lambda t, b: tray._balloon("", t, b))
         tray.notify = notifier
         server = single.Server(inst.state_dir, lambda a: handle_request(tray, controller, a))
@@ -515,7 +535,6 @@ def run(argv: list[str] | None = None, language: str | None = None) -> int:
             return 0  # another tray of this installation won the race
         stack.callback(server.close)
         stack.callback(inst.send_pending, 1.0)  # after the claims closed (the stack unwinds)
-        watching: list[object] = []  # the sleep watcher, once made: it knows the system's delay
 
         def before_sleep() -> None:
             controller.suspend()  # both claims closed on disk...

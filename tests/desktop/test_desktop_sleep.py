@@ -142,3 +142,15 @@ def test_the_time_logind_leaves_before_sleep_is_read(logind: tuple[FakeService, 
         configured.release()
     finally:
         QDBusConnection.disconnectFromBus("delay-test")
+
+
+def test_about_names_the_sleep_source(logind: tuple[FakeService, str]) -> None:
+    _, address = logind
+    bus = QDBusConnection.connectToBus(address, "about-test")
+    try:
+        watcher = sleep.LogindSleep(bus, lambda: None, lambda: None)
+        assert sleep.describe(watcher) == "logind PrepareForSleep, 5 s to close the claims"
+        watcher.release()
+        assert sleep.describe(None).startswith("none: a gap in the clock")
+    finally:
+        QDBusConnection.disconnectFromBus("about-test")

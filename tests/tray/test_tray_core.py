@@ -369,3 +369,13 @@ def test_without_a_system_tray_a_window_stands_in_until_one_appears(
     qtbot.waitUntil(lambda: tray.standin is None, timeout=5000)  # looked for every 2 s
     assert tray.icon is not old and tray.icon.isVisible()
     assert tray.icon.contextMenu() is tray.menu and tray.icon.toolTip() == tip
+
+
+def test_about_says_what_this_run_reads(tray: Tray) -> None:
+    tray.more_about = lambda: ["This computer's name: Home PC", "Sync tool: none found"]
+    text = tray.about_text()
+    assert text.startswith("sioul-tray ")
+    for line in ("This computer: home_pc", "Idle time from: test idle",
+                 "This computer's name: Home PC", "Sync tool: none found"):  # fmt: skip
+        assert line in text.splitlines()
+    assert text.endswith("https://github.com/sioul/sioul-tray/tree/main/docs")
