@@ -131,6 +131,15 @@ def main() -> None:
                     single.ask(state, ["take", "invoices"])
                     wait_for(lambda: "Invoices: here" in menu_text(state))
                     time.sleep(1.0 - time.time() % 1.0 + 0.05 + random.random() * 0.5)
+                # A window's memory goes when it closes: the Computers window, three times.
+                before_windows = rss_mb(tray.pid)
+                for _ in range(3):
+                    single.ask(state, ["open", "computers"])
+                    time.sleep(1.0)
+                    opened = rss_mb(tray.pid)
+                    single.ask(state, ["close", "windows"])
+                    time.sleep(1.0)
+                after_windows = rss_mb(tray.pid)
             finally:
                 for proc in (tray, bare):
                     proc.terminate()
@@ -152,12 +161,17 @@ def main() -> None:
         f"| peer's claim landing to the menu showing it ({len(delays)} handovers) | | "
         f"median {statistics.median(delays) * 1000:.0f} ms, max {max(delays) * 1000:.0f} ms | |"
     )
+    print(
+        f"| Computers window opened and closed 3 times | | {before_windows:.1f} MB before, "
+        f"{opened:.1f} MB open, {after_windows:.1f} MB after | |"
+    )
     per_ten = cpu["tray"] * 10 / minutes if minutes else float("nan")
     print()
     print(
         f"targets: memory <= 1.25x bare: {end['tray'] / end['bare'] <= 1.25}; "
         f"idle CPU < 1 s per 10 min: {per_ten < 1} ({per_ten:.2f} s); "
-        f"handover visible within 2 s: {max(delays) < 2}"
+        f"handover visible within 2 s: {max(delays) < 2}; "
+        f"back within 2 MB after the windows: {after_windows - before_windows <= 2}"
     )
 
 

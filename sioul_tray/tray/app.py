@@ -432,6 +432,13 @@ def _handle(tray: Tray, controller: Controller, argv: list[str]) -> tuple[int, s
         view = controller.view
         lines = [model.part_line(view, p) for p in parts] if view is not None else []
         return 0, "".join(line + "\n" for line in lines)
+    if command == "open" and args == ["computers"]:
+        tray.computers()  # scripts, the desktop tests and the memory benchmark
+        return 0, ""
+    if command == "close" and args == ["windows"]:
+        for window in list(tray.windows):
+            window.close()
+        return 0, ""
     if command == "menu":
         # What the menu shows now, and whether it is open (scripts and the desktop tests).
         return 0, json.dumps({"visible": tray.menu.isVisible(), "texts": tray.texts()}) + "\n"

@@ -379,3 +379,11 @@ def test_about_says_what_this_run_reads(tray: Tray) -> None:
                  "This computer's name: Home PC", "Sync tool: none found"):  # fmt: skip
         assert line in text.splitlines()
     assert text.endswith("https://github.com/sioul/sioul-tray/tree/main/docs")
+
+
+def test_windows_open_and_close_on_request(tray: Tray, qtbot: QtBot) -> None:
+    assert handle_request(tray, tray.controller, ["open", "computers"]) == (0, "")
+    assert len(tray.windows) == 1 and tray.windows[0].isVisible()
+    assert handle_request(tray, tray.controller, ["close", "windows"]) == (0, "")
+    qtbot.waitUntil(lambda: tray.windows == [], timeout=2000)  # closed and freed
+    assert handle_request(tray, tray.controller, ["open", "setup"])[0] == 2  # not a window for this
