@@ -24,7 +24,7 @@ import pytest
 from sioul_tray.lease import Lease
 from sioul_tray.share import Share
 from sioul_tray.tray import single
-from tests.desktop.tray_process import PASSPHRASE, ROOT, cli, env_for, status, tray_icons
+from tests.desktop.tray_process import PASSPHRASE, ROOT, cli, env_for, status, stop, tray_icons
 from tests.desktop.virtual import PrivateBus, TrayHost, VirtualDisplay
 from tests.helpers import wait_for
 
@@ -84,11 +84,7 @@ def tray(need: Callable[[str | None], None], tmp_path: Path) -> Iterator[Running
             assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
             yield Running(home, share, display, proc)
         finally:
-            if proc.poll() is None:
-                proc.kill()
-            proc.wait(10)
-            if proc.stderr:
-                proc.stderr.close()
+            stop(proc)
 
 
 def test_docks_and_the_menu_opens_on_a_click_showing_both_parts(tray: Running) -> None:
@@ -212,11 +208,7 @@ def test_the_demo_docks_and_cleans_up(need: Callable[[str | None], None], tmp_pa
             proc.send_signal(signal.SIGTERM)
             assert proc.wait(15) == 0
         finally:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait(10)
-            if proc.stderr:
-                proc.stderr.close()
+            stop(proc)
     assert not list(tmp_path.glob("sioul-tray-demo-*"))  # nothing left behind
     assert not (tmp_path / "home").exists()  # this installation untouched
 
@@ -379,8 +371,4 @@ def test_without_a_tray_host_a_window_stands_in_until_one_starts(
             proc.send_signal(signal.SIGTERM)
             assert proc.wait(15) == 0
         finally:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait(10)
-            if proc.stderr:
-                proc.stderr.close()
+            stop(proc)

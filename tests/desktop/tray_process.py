@@ -63,3 +63,12 @@ def tray_icons(display: str) -> list[tuple[int, int, int, int]]:
                 w, h, x, y = map(int, m.groups())
                 icons.append((x, y, w, h))
     return icons
+
+
+def stop(proc: subprocess.Popen[str]) -> None:
+    """After a test: a process still running is killed, waited for, and its pipe closed."""
+    if proc.poll() is None:
+        proc.kill()
+    proc.wait(10)
+    if proc.stderr:
+        proc.stderr.close()
