@@ -30,6 +30,16 @@ class FakeClock:
         self.now += seconds
 
 
+class Present:
+    """A person always at this computer: the idle source the tray tests inject."""
+
+    name = "test idle"
+    known = True
+
+    def active(self, now: float) -> int:
+        return int(now)
+
+
 NOW = 1_000_000
 
 

@@ -20,6 +20,7 @@ from sioul_tray.tray.app import Tray
 from sioul_tray.tray.controller import Controller
 from tests.desktop.fakes import FakeService
 from tests.desktop.virtual import PrivateBus
+from tests.helpers import Present
 
 pytestmark = pytest.mark.desktop
 PASSPHRASE = "notify tests"
@@ -71,14 +72,6 @@ def test_without_a_notification_service_the_balloon_is_used(
     assert Notifier(None, lambda t, b: balloons.append((t, b)))("k", "T2", "B2") == "fallback"
 
 
-class Present:
-    name = "test idle"
-    known = True
-
-    def active(self, now: float) -> int:
-        return int(now)
-
-
 def test_a_handover_is_notified_once_over_dbus(
     server: tuple[FakeService, str], qtbot: QtBot, tmp_path: Path
 ) -> None:
@@ -112,6 +105,7 @@ def test_a_handover_is_notified_once_over_dbus(
 SURVIVOR = """
 import sys
 from sioul_tray.desktop.notify import DBusNotifications
+from tests.helpers import Present
 sender = DBusNotifications("sioul-tray", "sioul-tray")  # the session bus, as in the tray
 print("first", sender.send("a", "b"), flush=True)
 sys.stdin.readline()  # the bus is stopped meanwhile

@@ -18,17 +18,10 @@ from sioul_tray.share import Share
 from sioul_tray.tray.controller import Controller
 from tests.desktop.fakes import FakeService
 from tests.desktop.virtual import PrivateBus
+from tests.helpers import Present
 
 pytestmark = pytest.mark.desktop
 PASSPHRASE = "sleep tests"
-
-
-class Present:
-    name = "test idle"
-    known = True
-
-    def active(self, now: float) -> int:
-        return int(now)
 
 
 @pytest.fixture

@@ -19,16 +19,9 @@ from sioul_tray.share import Share
 from sioul_tray.tray.app import Tray, handle_request
 from sioul_tray.tray.controller import Controller
 from sioul_tray.tray.model import Note
+from tests.helpers import Present
 
 PASSPHRASE = "tray tests"
-
-
-class Present:
-    name = "test idle"
-    known = True
-
-    def active(self, now: float) -> int:
-        return int(now)
 
 
 @pytest.fixture

@@ -25,17 +25,9 @@ from sioul_tray.share import Share
 from sioul_tray.tray import setup
 from sioul_tray.tray.app import STANDIN_AFTER, Tray
 from sioul_tray.tray.controller import Controller
-from tests.helpers import ROOT
+from tests.helpers import ROOT, Present
 
 PASSPHRASE = "windows tests"
-
-
-class Present:
-    name = "test idle"
-    known = True
-
-    def active(self, now: float) -> int:
-        return int(now)
 
 
 @pytest.fixture(params=["en", "fr"])
