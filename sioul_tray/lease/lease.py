@@ -120,8 +120,8 @@ class Lease:
         self._overlays = list(overlays)
         self._wrote_file = wrote_file
         self._files = {part: _Files() for part in PARTS}
-        self._last: tuple[int, float] | None = None  # (wall, tick) of the last call
-        self._snapshots: dict[str, tuple[tuple[int, float] | None, Snapshot]] = {}
+        self._last: tuple[float, float] | None = None  # (wall, tick) of the last call
+        self._snapshots: dict[str, tuple[tuple[float, float] | None, Snapshot]] = {}
         self._state = (
             None
             if state_dir is None
@@ -289,8 +289,12 @@ class Lease:
     def _folder(self, part: str) -> Path:
         return self.share.folder / "leases" / part
 
-    def _now(self) -> tuple[int, float]:
-        wall, tick = wall_seconds(float(self._clock())), float(self._ticks())
+    def _now(self) -> tuple[float, float]:
+        # The wall clock unrounded: a moment of the ticks shown by it (since, until, heard) must
+        # not flip by a second between calls with where in its second the clock was read.
+        # Claims get whole seconds (`wall_seconds`, which also refuses a clock no reader accepts).
+        wall, tick = float(self._clock()), float(self._ticks())
+        wall_seconds(wall)
         self._last = (wall, tick)
         return wall, tick
 
@@ -334,7 +338,7 @@ class Lease:
         for m in self._machines.values():
             m.blocked = problem
 
-    def _read(self, part: str) -> tuple[Machine, int, float]:
+    def _read(self, part: str) -> tuple[Machine, float, float]:
         _known(part)
         wall, tick = self._now()
         self._check_seal()
@@ -403,7 +407,9 @@ class Lease:
                 best = fresh.get(claim.computer)
                 if best is None or claim.seq > best[0].seq:  # the folder's copy wins a tie
                     fresh[claim.computer] = (claim, text, where)
-        heard = m.hear(wall, tick, [(claim, where) for claim, _, where in fresh.values()], foreign)
+        heard = m.hear(
+            int(wall), tick, [(claim, where) for claim, _, where in fresh.values()], foreign
+        )
         problems += [Problem(name, reason) for name, reason in heard]
         f.problems = problems
         return m, wall, tick

@@ -64,6 +64,21 @@ def test_the_creator_alone_acts_after_settling(share: Share, clock: FakeClock) -
     assert k.settled and k.acting and k.since == first.since
 
 
+def test_shown_times_hold_still_whatever_the_fraction_of_a_second(share: Share) -> None:
+    # The tray rewrites status.json when what it shows changes: a "since" that flipped by a
+    # second with where in its second the wall clock was read rewrote it at every tick.
+    wall, ticks = FakeClock(1_800_000_000.9), FakeClock(5_000.0)
+    own = Share.unlock(share.folder, share.folder_key)
+    a = Lease(own, "aa", clock=wall, ticks=ticks)
+    shown = set()
+    for _ in range(8):
+        k = a.renew("invoices")
+        shown.add((k.since, k.status.until))
+        wall.advance(RENEW / 4 + 0.3)
+        ticks.advance(RENEW / 4 + 0.3)
+    assert shown == {(1_800_000_000, 1_800_000_000 + SETTLING)}
+
+
 def test_a_joiner_that_read_nobody_does_not_act_alone(share: Share, clock: FakeClock) -> None:
     b = computer(share, "bb", clock)  # share made by "aa", whose claims never arrived
     keepers = run(clock, SETTLING * 3, b)
