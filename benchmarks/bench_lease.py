@@ -10,6 +10,10 @@ with N other computers' claims per part in the folder (N = 1, 10, 100, 1000), in
     nonce, a size change), as in real life where every computer renews each minute. The rewrite
     happens outside the timed section.
 
+Every other claim acknowledges its part's keeper (computer 0 took invoices; this computer keeps
+medicines), as in a folder that has settled. (Until 2026-12 they acknowledged no tenure, so this
+computer waited for all N of them at every tick: a state no settled folder stays in.)
+
 The *baseline*, measured in the same run, on the same files, interleaved with the ticks, is the
 least any implementation has to do for a tick: list each part's folder (os.scandir), read every
 file in it (os.open, os.read, os.close), open its seal (AES-GCM, ``Share.unseal``) and parse it
@@ -180,6 +184,19 @@ class Others:
         for part in PARTS:
             folder = share.folder / "leases" / part
             folder.mkdir(parents=True, exist_ok=True)
+            # Every computer acknowledges the keeper's claim (its tenure and seq), as real peers
+            # do once the folder has settled: computer 0 keeps invoices (it took them), this
+            # computer keeps medicines (its person is the latest active).
+            if part == "invoices":
+                keeper, tenure, seq = other_id(0), self.t0, self.t0 + self.seq
+            else:
+                mine = folder / f"{ME}.lease"
+                seen = (
+                    codec.decode(share.unseal(f"leases/{part}/{ME}.lease", mine.read_bytes()))
+                    if mine.exists()
+                    else None
+                )
+                keeper, tenure, seq = ME, seen.tenure if seen else None, seen.seq if seen else None
             for i in range(self.n):
                 c = other_id(i)
                 claim = Claim(
@@ -194,7 +211,10 @@ class Others:
                     taken=self.t0 - 7200 if i == 0 and part == "invoices" else None,
                     closed=False,
                     wrote=1000 + i,
-                    sees=ME,
+                    sees=keeper,
+                    tenure=self.t0 + i,
+                    sees_tenure=tenure if seq is not None else None,
+                    sees_seq=seq if tenure is not None else None,
                 )
                 relpath = f"leases/{part}/{c}.lease"
                 path = share.folder / relpath

@@ -161,9 +161,10 @@ def acknowledged(
     declared = seen.gone or {}
     for c in others:
         # Declared gone for good: it does not come back with this claim. Closed: only if that
-        # computer cannot, in turn, be counting a close of this one.
+        # computer cannot, in turn, be counting a close of this one. (`seen.closed` and the
+        # first test of `answers` written out: this loop runs for every claim at every tick.)
         if (
-            seen.closed(c)
+            (c.closed or declared.get(c.computer, -1) >= c.seq)
             and (trusting or vouched.get(c.computer, -1) >= c.seq)
             and (
                 declared.get(c.computer, -1) >= c.seq
@@ -171,7 +172,7 @@ def acknowledged(
             )
         ):
             continue
-        if answers(c, keeper_claim, seen, now, rule, me):
+        if c.sees == keeper and answers(c, keeper_claim, seen, now, rule, me):
             continue
         if trusting and flowing and rule.never_twice and _silent(c, seen, now):
             continue

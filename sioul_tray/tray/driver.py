@@ -25,6 +25,8 @@ from sioul_tray.lease.lease import Snapshot
 from sioul_tray.tray import model
 from sioul_tray.tray.model import Note, PartView, Peer, View
 
+_new = tuple.__new__
+
 INTERVAL = RENEW  # a tick this often, in seconds
 REREAD_DELAY = 0.1  # a change in the folder is read this long after it settles (a burst of files)
 QUIET_AFTER_WAKE = 10.0  # after a wake, the catch-up is not news: no notes this long (seconds)
@@ -232,10 +234,15 @@ class Driver:
         for part, keeper in keepers.items():
             parts[part] = PartView.of(keeper)
             seen = self.lease.last_read(part)  # what this tick read: no second scan
+            heard, me = seen.heard.get, self.computer
+            # tuple.__new__: a named tuple's own constructor is a Python call, and a tick makes
+            # one Peer per claim (two thousand with a thousand computers).
             peers[part] = tuple(
-                Peer(c.computer, c.name, seen.heard.get(c.computer), bool(c.closed))
-                for c in seen.claims
-                if c.computer != self.computer
+                [
+                    _new(Peer, (c.computer, c.name, heard(c.computer), c.closed))
+                    for c in seen.claims
+                    if c.computer != me
+                ]
             )
             for computer, offset in seen.offsets.items():
                 if abs(offset) > abs(offsets.get(computer, 0)):
