@@ -1,4 +1,5 @@
-"""A desktop that runs without a screen: Xvfb, a tray host (trayer) and private D-Bus buses.
+"""A desktop that runs without a screen: Xvfb, a tray host (trayer, or a StatusNotifierItem
+watcher and host) and private D-Bus buses.
 
 The tests and the benchmark use it to run the real tray exactly as on a
 person's desktop. Every helper starts its own processes and stops only those.
@@ -7,11 +8,13 @@ person's desktop. Every helper starts its own processes and stops only those.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
 from typing import Self
@@ -180,3 +183,117 @@ class PrivateBus:
             self.proc.stdout.close()
         if self._dir is not None:
             self._dir.cleanup()
+
+
+def dbus_call(address: str, dest: str, path: str, method: str, *args: str) -> str | None:
+    """`dbus-send --print-reply` on the bus at `address`: its reply, or None when the call
+    fails (no such name, no such method)."""
+    done = subprocess.run(
+        ["dbus-send", f"--bus={address}", "--print-reply", f"--dest={dest}", path, method, *args],
+        capture_output=True, text=True, timeout=10,
+    )  # fmt: skip
+    return done.stdout if done.returncode == 0 else None
+
+
+class SniHost:
+    """A StatusNotifierItem watcher and host, as KDE or GNOME's AppIndicator extension has them:
+    Debian's ``status-notifier-watcher`` and ``gtk-sni-tray-standalone`` (a bar at the top right
+    of the display, the colour of trayer's) on a display and a session bus."""
+
+    WATCHER = "org.kde.StatusNotifierWatcher"
+
+    def __init__(self, display: VirtualDisplay, bus: PrivateBus, host: bool = True) -> None:
+        self.display = display
+        self.bus = bus
+        self.with_host = host  # False: the watcher alone, until start_host()
+        self.watcher: subprocess.Popen[bytes] | None = None
+        self.host: subprocess.Popen[bytes] | None = None
+
+    @staticmethod
+    def missing() -> str | None:
+        for tool, package in (
+            ("status-notifier-watcher", "haskell-status-notifier-item-utils"),
+            ("gtk-sni-tray-standalone", "haskell-gtk-sni-tray-utils"),
+            ("dbus-send", "dbus-bin"),
+        ):
+            if shutil.which(tool) is None:
+                return (
+                    f"{tool} is not installed (apt-get install {package}; see .ci/install-desktop)"
+                )
+        return None
+
+    def env(self) -> dict[str, str]:
+        # NO_AT_BRIDGE: GTK would look for an accessibility bus the private bus does not have.
+        return dict(self.display.env(), DBUS_SESSION_BUS_ADDRESS=self.bus.address, NO_AT_BRIDGE="1")
+
+    def _property(self, name: str) -> str | None:
+        return dbus_call(
+            self.bus.address, self.WATCHER, "/StatusNotifierWatcher",
+            "org.freedesktop.DBus.Properties.Get", f"string:{self.WATCHER}", f"string:{name}",
+        )  # fmt: skip
+
+    def _wait(self, proc: subprocess.Popen[bytes], ready: Callable[[], bool], what: str) -> None:
+        deadline = time.monotonic() + 15
+        while not ready():
+            if proc.poll() is not None or time.monotonic() > deadline:
+                self.__exit__(None, None, None)
+                raise RuntimeError(f"{what} did not start")
+            time.sleep(0.05)
+
+    def __enter__(self) -> Self:
+        env = self.env()
+        self.watcher = subprocess.Popen(
+            ["status-notifier-watcher"], env=env, stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        self._wait(self.watcher, lambda: self.items() is not None, "status-notifier-watcher")
+        if self.with_host:
+            self.start_host()
+        return self
+
+    def start_host(self) -> None:
+        """The host (the bar that shows the items), registered with the watcher."""
+        self.host = subprocess.Popen(
+            ["gtk-sni-tray-standalone", "--top", "--end", "--size", "32", "--length", "1 % 5",
+             "--color", "#d0d0d0"],
+            env=self.env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        self._wait(self.host, self.host_registered, "gtk-sni-tray-standalone")
+
+    def host_registered(self) -> bool:
+        return "boolean true" in (self._property("IsStatusNotifierHostRegistered") or "")
+
+    def items(self) -> list[str] | None:
+        """The watcher's RegisteredStatusNotifierItems, or None while no watcher answers."""
+        reply = self._property("RegisteredStatusNotifierItems")
+        return None if reply is None else re.findall(r'string "([^"]*)"', reply)
+
+    def pid_of(self, item: str) -> int | None:
+        """The process that owns a registered item's bus name ("name" or "name/path")."""
+        reply = dbus_call(
+            self.bus.address, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+            "org.freedesktop.DBus.GetConnectionUnixProcessID", f"string:{item.split('/')[0]}",
+        )  # fmt: skip
+        found = re.search(r"uint32 (\d+)", reply or "")
+        return int(found.group(1)) if found else None
+
+    def window(self) -> tuple[int, int, int, int] | None:
+        """The bar on the screen: (x, y, width, height), or None."""
+        out = subprocess.run(
+            ["xwininfo", "-root", "-tree"], env=self.display.env(), capture_output=True,
+            text=True, timeout=10,
+        ).stdout  # fmt: skip
+        window = (
+            r'"gtk-sni-tray-standalone": \(.*\)\s+(\d+)x(\d+)\+-?\d+\+-?\d+\s+\+(-?\d+)\+(-?\d+)'
+        )
+        bars = [tuple(map(int, m.groups())) for m in re.finditer(window, out)]
+        if not bars:
+            return None
+        w, h, x, y = max(bars)  # the bar, not GTK's 10x10 leader window
+        return x, y, w, h
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        _stop(self.host)
+        _stop(self.watcher)
