@@ -191,12 +191,20 @@ def keeper_json(keeper: Keeper) -> dict[str, Any]:
     }
 
 
-def line(part: str, status: Status, tray: bool) -> str:
+def line(part: str, status: Status, tray: bool, names: phrases.Names = phrases.PLAIN) -> str:
     """A part's line in the phrasebook's words. Without a tray, nothing acts here: a part kept
     here and settling or acting (in this one-off process's view) is said so."""
     if not tray and status.why in (Why.SETTLING, Why.ACTING):
         return phrases.unattended_line(part)
-    return phrases.part_line(part, status)
+    return phrases.part_line(part, status, names)
+
+
+def names_in(lease: Lease) -> phrases.Names:
+    """The names of the computers the last reads found, told apart where two share one."""
+    known = [(lease.computer, lease.name)]
+    for part in PARTS:
+        known += [(c.computer, c.name) for c in lease.last_read(part).claims]
+    return phrases.Names(known)
 
 
 def _tray_view(inst: Installation) -> dict[str, Any] | None:
@@ -239,9 +247,10 @@ def cmd_look(args: argparse.Namespace, inst: Installation, out: TextIO) -> int:
         json.dump(doc, out, indent=2)
         out.write("\n")
         return 0
+    names = names_in(lease)
     for part, keeper in keepers.items():
         status = seen[part] or keeper.status or Status(Why.NOBODY)
-        print(line(part, status, seen[part] is not None), file=out)
+        print(line(part, status, seen[part] is not None, names), file=out)
         for computer, offset in sorted(lease.clock_offsets(keeper.part).items()):
             text = CommandLine.tr(
                 "  the clock of {computer} is %n min ahead of this one", None, offset // 60
@@ -358,7 +367,7 @@ def cmd_renew(args: argparse.Namespace, inst: Installation, out: TextIO) -> int:
         lease = inst.lease(verify=True)
         for part in _parts(args.part):
             keeper = lease.renew(part)
-            print(line(part, keeper.status or Status(Why.NOBODY), tray=False), file=out)
+            print(line(part, keeper.status or Status(Why.NOBODY), False, names_in(lease)), file=out)
         _state_warning(lease)
     return 0
 

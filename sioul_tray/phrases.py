@@ -23,14 +23,39 @@ def label(part: str) -> str:
     return part.capitalize()
 
 
-def part_line(part: str, status: Status) -> str:
+class Names:
+    """Computers' names as shown: a name two computers share gets the id that tells them apart.
+
+    `known`: (computer id, name) of every computer in view, this one included. Names are the
+    person's to choose and default to the host name, so two "vm"s are common: "vm (vm_k3x9)".
+    """
+
+    def __init__(self, known: Iterable[tuple[str, str | None]] = ()) -> None:
+        owners: dict[str, set[str]] = {}
+        for computer, name in known:
+            if name:
+                owners.setdefault(name.casefold(), set()).add(computer)
+        self.shared = frozenset(n for n, computers in owners.items() if len(computers) > 1)
+
+    def __call__(self, computer: str | None, name: str | None) -> str:
+        if not name:
+            return computer or "?"
+        if computer and name.casefold() in self.shared:
+            return Phrase.tr("{name} ({computer})").format(name=name, computer=computer)
+        return name
+
+
+PLAIN = Names()
+
+
+def part_line(part: str, status: Status, names: Names = PLAIN) -> str:
     """One line: who keeps the part, and why it waits when it does."""
     name = label(part)
     why = status.why
     if why is Why.NOBODY:
         return Phrase.tr("{part}: no computer keeps them").format(part=name)
     if why is Why.ELSEWHERE:
-        who = status.name or status.keeper or "?"
+        who = names(status.keeper, status.name)
         if status.since is None:
             return Phrase.tr("{part}: {computer}").format(part=name, computer=who)
         return Phrase.tr("{part}: {computer} (since {time})").format(
@@ -45,7 +70,7 @@ def part_line(part: str, status: Status) -> str:
             part=name, time=clock_time(status.until)
         )
     if why is Why.WAITING:
-        waiting = waiting_text(status.waiting)
+        waiting = waiting_text(status.waiting, names)
         if status.stalled:
             return Phrase.tr("{part}: here, {waiting} (is the sync running?)").format(
                 part=name, waiting=waiting
@@ -62,19 +87,20 @@ def part_line(part: str, status: Status) -> str:
     return Phrase.tr("{part}: stopped, the sharing folder's seal changed").format(part=name)
 
 
-def waiting_text(waiting: Iterable[Waited]) -> str:
+def waiting_text(waiting: Iterable[Waited], names: Names = PLAIN) -> str:
     """ "waiting for Laptop, last heard 10:12; Office PC, not heard yet" (two named at most)."""
-    names = []
+    said = []
     for w in waiting:
+        who = names(w.computer, w.name)
         if w.heard is not None:
-            names.append(
-                Phrase.tr("{name}, last heard {time}").format(name=w.name, time=clock_time(w.heard))
+            said.append(
+                Phrase.tr("{name}, last heard {time}").format(name=who, time=clock_time(w.heard))
             )
         else:
-            names.append(Phrase.tr("{name}, not heard yet").format(name=w.name))
-    if len(names) > 2:
-        names = [*names[:2], Phrase.tr("%n more", None, len(names) - 2)]
-    return Phrase.tr("waiting for {computers}").format(computers="; ".join(names))
+            said.append(Phrase.tr("{name}, not heard yet").format(name=who))
+    if len(said) > 2:
+        said = [*said[:2], Phrase.tr("%n more", None, len(said) - 2)]
+    return Phrase.tr("waiting for {computers}").format(computers="; ".join(said))
 
 
 def unattended_line(part: str) -> str:

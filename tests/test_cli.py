@@ -164,3 +164,16 @@ def test_the_person_names_this_computer(pair: tuple[Path, Path, Path]) -> None:
     claims = json.loads(ok(cli(two, "claims", "invoices", "--json")))["invoices"]
     assert claims[0]["name"] not in ("", "Anna's laptop[2J")
     failed(cli(one, "setup"), "--share DIR, --name NAME, or both")
+
+
+def test_two_computers_with_one_name_are_told_apart(pair: tuple[Path, Path, Path]) -> None:
+    _, one, two = pair  # two installations on this host: both named after it
+    ok(cli(one, "renew"))
+    ok(cli(two, "renew"))
+    first = Installation(one).computer()
+    (line, *_) = ok(cli(two, "look", "invoices")).splitlines()
+    assert line.startswith("Invoices: ") and f" ({first}) (since " in line
+    ok(cli(two, "setup", "--name", "Second"))
+    ok(cli(two, "renew"))
+    (line, *_) = ok(cli(two, "look", "invoices")).splitlines()
+    assert line.startswith("Invoices: ") and f"({first})" not in line

@@ -50,17 +50,17 @@ Dossier de partage : {folder}
 Inactivité lue par : {idle}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="522"/>
+        <location filename="../tray/app.py" line="529"/>
         <source>This computer&apos;s name: {name}</source>
         <translation>Nom de cet ordinateur : {name}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="523"/>
+        <location filename="../tray/app.py" line="530"/>
         <source>Sleep and wake from: {source}</source>
         <translation>Veille et réveil lus par : {source}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="526"/>
+        <location filename="../tray/app.py" line="533"/>
         <source>Sync tool: {tool}</source>
         <translation>Outil de synchronisation : {tool}</translation>
     </message>
@@ -91,7 +91,7 @@ Inactivité lue par : {idle}</translation>
     </message>
     <message>
         <location filename="../tray/app.py" line="400"/>
-        <location filename="../tray/app.py" line="496"/>
+        <location filename="../tray/app.py" line="503"/>
         <source>sioul-tray: {error}</source>
         <translation>sioul-tray : {error}</translation>
     </message>
@@ -111,17 +111,17 @@ Inactivité lue par : {idle}</translation>
         <translation>Fermé : {parts} (jusqu’à `sioul-tray renew`)</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="443"/>
+        <location filename="../tray/app.py" line="450"/>
         <source>sioul-tray: the running tray cannot do {request}</source>
         <translation>sioul-tray : l’icône en cours ne sait pas faire {request}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="465"/>
+        <location filename="../tray/app.py" line="472"/>
         <source>sioul-tray: no display here; use the command line (sioul-tray --help)</source>
         <translation>sioul-tray : pas d’affichage ici ; utilisez la ligne de commande (sioul-tray --help)</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="485"/>
+        <location filename="../tray/app.py" line="492"/>
         <source>sioul-tray: already running</source>
         <translation>sioul-tray : déjà lancé</translation>
     </message>
@@ -289,7 +289,7 @@ Inactivité lue par : {idle}</translation>
         <translation>Réservations de cet ordinateur fermées dans {folder}.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../commands.py" line="247"/>
+        <location filename="../commands.py" line="256"/>
         <source>  the clock of {computer} is %n min ahead of this one</source>
         <translation>
             <numerusform>  l’horloge de {computer} a %n min d’avance sur celle-ci</numerusform>
@@ -297,97 +297,97 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../commands.py" line="253"/>
+        <location filename="../commands.py" line="262"/>
         <source>(no tray runs here: whether this computer acts is known to the tray only)</source>
         <translation>(aucune icône ne tourne ici : seule l’icône sait si cet ordinateur agit)</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="280"/>
+        <location filename="../commands.py" line="289"/>
         <source>{part}:</source>
         <translation>{part} :</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="282"/>
+        <location filename="../commands.py" line="291"/>
         <source>  no claims</source>
         <translation>  aucune réservation</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="286"/>
+        <location filename="../commands.py" line="295"/>
         <source>{name} (this computer)</source>
         <translation>{name} (cet ordinateur)</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="288"/>
+        <location filename="../commands.py" line="297"/>
         <source>closed</source>
         <translation>fermée</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="288"/>
+        <location filename="../commands.py" line="297"/>
         <source>open</source>
         <translation>ouverte</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="289"/>
+        <location filename="../commands.py" line="298"/>
         <source>renewed {ago}</source>
         <translation>renouvelée {ago}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="290"/>
+        <location filename="../commands.py" line="299"/>
         <source>used {ago}</source>
         <translation>utilisé {ago}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="293"/>
+        <location filename="../commands.py" line="302"/>
         <source>taken {ago}</source>
         <translation>prise {ago}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="295"/>
+        <location filename="../commands.py" line="304"/>
         <source>sees {computer}</source>
         <translation>voit {computer}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="296"/>
+        <location filename="../commands.py" line="305"/>
         <source>wrote {n}</source>
         <translation>écrit {n}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="297"/>
+        <location filename="../commands.py" line="306"/>
         <source>  {computer}: {facts}</source>
         <translation>  {computer} : {facts}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="302"/>
+        <location filename="../commands.py" line="311"/>
         <source>  not read: {file}: {reason}</source>
         <translation>  illisible : {file} : {reason}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="318"/>
+        <location filename="../commands.py" line="327"/>
         <source>Invoices are taken here. This computer starts once it has kept them for 2 minutes and every other computer has seen it.</source>
         <translation>Les factures sont prises ici. Cet ordinateur commence quand il les a tenues 2 minutes et que tous les autres ordinateurs l’ont vu.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="323"/>
+        <location filename="../commands.py" line="332"/>
         <source>Waiting for: {computers}</source>
         <translation>En attente de : {computers}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="342"/>
+        <location filename="../commands.py" line="351"/>
         <source>Closed: {parts}</source>
         <translation>Fermé : {parts}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="352"/>
+        <location filename="../commands.py" line="361"/>
         <source>sioul-tray: warning: {problem}</source>
         <translation>sioul-tray : attention : {problem}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="371"/>
+        <location filename="../commands.py" line="380"/>
         <source>{computer} is declared gone for good; it counts again if it comes back.</source>
         <translation>{computer} est déclaré parti pour de bon ; il comptera de nouveau s’il revient.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="385"/>
+        <location filename="../commands.py" line="394"/>
         <source>No claim here yet: run `sioul-tray renew` or start the tray.</source>
         <translation>Pas encore de réservation ici : lancez `sioul-tray renew` ou l’icône.</translation>
     </message>
@@ -395,92 +395,92 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>Computers</name>
     <message>
-        <location filename="../tray/computers.py" line="98"/>
+        <location filename="../tray/computers.py" line="94"/>
         <source>Computers — sioul-tray</source>
         <translation>Ordinateurs — sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="101"/>
+        <location filename="../tray/computers.py" line="97"/>
         <source>Computer</source>
         <translation>Ordinateur</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="103"/>
+        <location filename="../tray/computers.py" line="99"/>
         <source>Last heard</source>
         <translation>Dernières nouvelles</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="102"/>
+        <location filename="../tray/computers.py" line="98"/>
         <source>Keeps</source>
         <translation>Tient</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="173"/>
+        <location filename="../tray/computers.py" line="169"/>
         <source>{name} (this computer)</source>
         <translation>{name} (cet ordinateur)</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="181"/>
+        <location filename="../tray/computers.py" line="177"/>
         <source>not heard</source>
         <translation>sans nouvelles</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="104"/>
+        <location filename="../tray/computers.py" line="100"/>
         <source>Last used</source>
         <translation>Dernier usage</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="105"/>
+        <location filename="../tray/computers.py" line="101"/>
         <source>Claims</source>
         <translation>Réservations</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="106"/>
+        <location filename="../tray/computers.py" line="102"/>
         <source>Clock</source>
         <translation>Horloge</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="122"/>
+        <location filename="../tray/computers.py" line="118"/>
         <source>Gone for good…</source>
         <translation>Parti pour de bon…</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="138"/>
+        <location filename="../tray/computers.py" line="134"/>
         <source>Show in the folder</source>
         <translation>Montrer dans le dossier</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="184"/>
+        <location filename="../tray/computers.py" line="180"/>
         <source>closed: {parts}</source>
         <translation>fermées : {parts}</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="188"/>
+        <location filename="../tray/computers.py" line="184"/>
         <source>open</source>
         <translation>ouvertes</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="194"/>
+        <location filename="../tray/computers.py" line="190"/>
         <source>Invoices here wait for its confirmation</source>
         <translation>Les factures attendent ici sa confirmation</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="205"/>
+        <location filename="../tray/computers.py" line="201"/>
         <source>Files that do not read:</source>
         <translation>Fichiers illisibles :</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="207"/>
+        <location filename="../tray/computers.py" line="203"/>
         <source>Every file reads.</source>
         <translation>Tous les fichiers se lisent.</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="263"/>
+        <location filename="../tray/computers.py" line="259"/>
         <source>{span} ahead</source>
         <translation>{span} d’avance</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="264"/>
+        <location filename="../tray/computers.py" line="260"/>
         <source>{span} behind</source>
         <translation>{span} de retard</translation>
     </message>
@@ -587,7 +587,7 @@ Inactivité lue par : {idle}</translation>
     </message>
     <message>
         <location filename="../lease/codec.py" line="103"/>
-        <location filename="../lease/lease.py" line="441"/>
+        <location filename="../lease/lease.py" line="447"/>
         <source>not valid: not a claim</source>
         <translation>invalide : ce n’est pas une réservation</translation>
     </message>
@@ -707,47 +707,47 @@ Inactivité lue par : {idle}</translation>
         <translation>pas une réservation</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="158"/>
+        <location filename="../lease/folder.py" line="140"/>
         <source>cannot list the folder: {error}</source>
         <translation>impossible de lister le dossier : {error}</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="212"/>
+        <location filename="../lease/folder.py" line="192"/>
         <source>{folder} is a link, not a folder: refused (remove it)</source>
         <translation>{folder} est un lien, pas un dossier : refusé (supprimez-le)</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="217"/>
+        <location filename="../lease/folder.py" line="197"/>
         <source>{folder} is not a folder: refused (remove it)</source>
         <translation>{folder} n’est pas un dossier : refusé (supprimez-le)</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="259"/>
-        <location filename="../lease/folder.py" line="288"/>
+        <location filename="../lease/folder.py" line="239"/>
+        <location filename="../lease/folder.py" line="268"/>
         <source>a link, not a file</source>
         <translation>un lien, pas un fichier</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="261"/>
+        <location filename="../lease/folder.py" line="241"/>
         <source>a folder, not a file</source>
         <translation>un dossier, pas un fichier</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="232"/>
-        <location filename="../lease/folder.py" line="264"/>
-        <location filename="../lease/folder.py" line="271"/>
-        <location filename="../lease/folder.py" line="296"/>
+        <location filename="../lease/folder.py" line="212"/>
+        <location filename="../lease/folder.py" line="244"/>
+        <location filename="../lease/folder.py" line="251"/>
+        <location filename="../lease/folder.py" line="276"/>
         <source>not a regular file</source>
         <translation>pas un fichier ordinaire</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="298"/>
+        <location filename="../lease/folder.py" line="278"/>
         <source>cannot be read: permission denied</source>
         <translation>illisible : permission refusée</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="209"/>
-        <location filename="../lease/folder.py" line="299"/>
+        <location filename="../lease/folder.py" line="189"/>
+        <location filename="../lease/folder.py" line="279"/>
         <source>cannot be read: {error}</source>
         <translation>illisible : {error}</translation>
     </message>
@@ -757,12 +757,12 @@ Inactivité lue par : {idle}</translation>
         <translation>vide : synchronisation en cours</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="281"/>
+        <location filename="../lease/folder.py" line="261"/>
         <source>too large ({size} bytes)</source>
         <translation>trop grand ({size} octets)</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="280"/>
+        <location filename="../lease/folder.py" line="260"/>
         <source>grew too large while reading</source>
         <translation>devenu trop grand pendant la lecture</translation>
     </message>
@@ -782,47 +782,47 @@ Inactivité lue par : {idle}</translation>
         <translation>aucune réservation de {computer} n’a jamais été lue ici : rien à oublier</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="503"/>
+        <location filename="../lease/lease.py" line="509"/>
         <source>cannot write {path}: {reason}</source>
         <translation>impossible d’écrire {path} : {reason}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="601"/>
+        <location filename="../lease/lease.py" line="607"/>
         <source>unknown part {part}: the parts are {parts}</source>
         <translation>partie inconnue {part} : les parties sont {parts}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="387"/>
+        <location filename="../lease/lease.py" line="391"/>
         <source>overlay cannot be read: {error}</source>
         <translation>surcouche illisible : {error}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="313"/>
+        <location filename="../lease/lease.py" line="317"/>
         <source>{file} is missing from the sharing folder: invoices wait until it is back</source>
         <translation>{file} manque dans le dossier de partage : les factures attendent son retour</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="321"/>
+        <location filename="../lease/lease.py" line="325"/>
         <source>{file} cannot be used ({error}): invoices wait until it reads again</source>
         <translation>{file} est inutilisable ({error}) : les factures attendent qu’il se lise de nouveau</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="329"/>
+        <location filename="../lease/lease.py" line="333"/>
         <source>the sharing folder was sealed again by {computer}: join it again with its passphrase</source>
         <translation>le dossier de partage a été scellé de nouveau par {computer} : rejoignez-le de nouveau avec sa phrase secrète</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="452"/>
+        <location filename="../lease/lease.py" line="458"/>
         <source>does not match its file name</source>
         <translation>ne correspond pas à son nom de fichier</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="484"/>
+        <location filename="../lease/lease.py" line="490"/>
         <source>copied from another part ({file})</source>
         <translation>copiée d’une autre partie ({file})</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="485"/>
+        <location filename="../lease/lease.py" line="491"/>
         <source>copied from another name ({file})</source>
         <translation>copiée d’un autre nom ({file})</translation>
     </message>
@@ -860,7 +860,7 @@ Inactivité lue par : {idle}</translation>
         <translation>wrote doit être un nombre entier de 0 à {top}, pas {wrote}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="510"/>
+        <location filename="../lease/lease.py" line="516"/>
         <source>the sharing folder {folder} is missing</source>
         <translation>le dossier de partage {folder} est absent</translation>
     </message>
@@ -868,13 +868,13 @@ Inactivité lue par : {idle}</translation>
         <location filename="../install.py" line="75"/>
         <location filename="../install.py" line="146"/>
         <location filename="../install.py" line="201"/>
-        <location filename="../lease/lease.py" line="519"/>
+        <location filename="../lease/lease.py" line="525"/>
         <location filename="../share/seal.py" line="370"/>
         <source>cannot write {path}: {error}</source>
         <translation>impossible d’écrire {path} : {error}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="532"/>
+        <location filename="../lease/lease.py" line="538"/>
         <source>overlay cannot be written: {error}</source>
         <translation>impossible d’écrire la surcouche : {error}</translation>
     </message>
@@ -1098,27 +1098,27 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>Menu</name>
     <message>
-        <location filename="../tray/model.py" line="141"/>
+        <location filename="../tray/model.py" line="156"/>
         <source>Sharing folder: {error}</source>
         <translation>Dossier de partage : {error}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="143"/>
+        <location filename="../tray/model.py" line="158"/>
         <source>This computer&apos;s state: {problem}</source>
         <translation>État de cet ordinateur : {problem}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="147"/>
+        <location filename="../tray/model.py" line="162"/>
         <source>{computer}&apos;s clock is {span} ahead of this one</source>
         <translation>L’horloge de {computer} a {span} d’avance sur celle-ci</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="149"/>
+        <location filename="../tray/model.py" line="164"/>
         <source>{computer}&apos;s clock is {span} behind this one</source>
         <translation>L’horloge de {computer} a {span} de retard sur celle-ci</translation>
     </message>
     <message numerus="yes">
-        <location filename="../tray/model.py" line="156"/>
+        <location filename="../tray/model.py" line="171"/>
         <source>%n files in the sharing folder do not read</source>
         <translation>
             <numerusform>%n fichier du dossier de partage est illisible</numerusform>
@@ -1126,52 +1126,52 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="163"/>
+        <location filename="../tray/model.py" line="178"/>
         <source>Idle time unknown: counting from the session start</source>
         <translation>Inactivité inconnue : décompte depuis le début de la session</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="213"/>
+        <location filename="../tray/model.py" line="228"/>
         <source>Make invoices here…</source>
         <translation>Faire les factures ici…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="215"/>
+        <location filename="../tray/model.py" line="230"/>
         <source>{computer} is gone for good…</source>
         <translation>{computer} est parti pour de bon…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="218"/>
+        <location filename="../tray/model.py" line="233"/>
         <source>Computers…</source>
         <translation>Ordinateurs…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="219"/>
+        <location filename="../tray/model.py" line="234"/>
         <source>Open sharing folder</source>
         <translation>Ouvrir le dossier de partage</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="220"/>
+        <location filename="../tray/model.py" line="235"/>
         <source>Change sharing folder…</source>
         <translation>Changer de dossier de partage…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="222"/>
+        <location filename="../tray/model.py" line="237"/>
         <source>Start at login</source>
         <translation>Lancer à l’ouverture de session</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="223"/>
+        <location filename="../tray/model.py" line="238"/>
         <source>About sioul-tray</source>
         <translation>À propos de sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="224"/>
+        <location filename="../tray/model.py" line="239"/>
         <source>Quit</source>
         <translation>Quitter</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="258"/>
+        <location filename="../tray/model.py" line="273"/>
         <source>{computer} makes invoices now. Make them here instead?
 
 {computer} stops numbering as soon as it sees this; this computer starts once every other computer has confirmed it.</source>
@@ -1183,87 +1183,87 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>Notification</name>
     <message>
-        <location filename="../tray/model.py" line="308"/>
+        <location filename="../tray/model.py" line="323"/>
         <source>Medicine reminders are now on {computer}</source>
         <translation>Les rappels de médicaments sont maintenant sur {computer}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="309"/>
+        <location filename="../tray/model.py" line="324"/>
         <source>Invoices are now made on {computer}</source>
         <translation>Les factures sont maintenant faites sur {computer}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="314"/>
+        <location filename="../tray/model.py" line="329"/>
         <source>Medicine reminders are here now</source>
         <translation>Les rappels de médicaments sont maintenant ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="315"/>
+        <location filename="../tray/model.py" line="330"/>
         <source>Invoices are made here now</source>
         <translation>Les factures sont maintenant faites ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="320"/>
+        <location filename="../tray/model.py" line="335"/>
         <source>Medicine reminders paused here</source>
         <translation>Rappels de médicaments en pause ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="321"/>
+        <location filename="../tray/model.py" line="336"/>
         <source>Invoices paused here</source>
         <translation>Factures en pause ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="326"/>
+        <location filename="../tray/model.py" line="341"/>
         <source>No computer keeps medicines now</source>
         <translation>Aucun ordinateur ne tient les médicaments maintenant</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="327"/>
+        <location filename="../tray/model.py" line="342"/>
         <source>No computer keeps invoices now</source>
         <translation>Aucun ordinateur ne tient les factures maintenant</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="340"/>
+        <location filename="../tray/model.py" line="355"/>
         <source>{part}: this computer acts now.</source>
         <translation>{part} : cet ordinateur agit maintenant.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="360"/>
+        <location filename="../tray/model.py" line="375"/>
         <source>Invoices stopped: the seal changed</source>
         <translation>Factures arrêtées : le sceau a changé</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="367"/>
+        <location filename="../tray/model.py" line="382"/>
         <source>{computer} has not been heard from since {time}. If it is gone for good, say so in the menu.</source>
         <translation>Pas de nouvelles de {computer} depuis {time}. S’il est parti pour de bon, dites-le dans le menu.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="372"/>
+        <location filename="../tray/model.py" line="387"/>
         <source>{computer} has not been heard from yet. If it is gone for good, say so in the menu.</source>
         <translation>Pas encore de nouvelles de {computer}. S’il est parti pour de bon, dites-le dans le menu.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="378"/>
+        <location filename="../tray/model.py" line="393"/>
         <source>Invoices wait for {computer}</source>
         <translation>Les factures attendent {computer}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="383"/>
+        <location filename="../tray/model.py" line="398"/>
         <source>A claim in the sharing folder does not read</source>
         <translation>Une réservation du dossier de partage est illisible</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="389"/>
+        <location filename="../tray/model.py" line="404"/>
         <source>It is {span} ahead of this computer&apos;s clock.</source>
         <translation>Elle a {span} d’avance sur l’horloge de cet ordinateur.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="391"/>
+        <location filename="../tray/model.py" line="406"/>
         <source>It is {span} behind this computer&apos;s clock.</source>
         <translation>Elle a {span} de retard sur l’horloge de cet ordinateur.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="393"/>
+        <location filename="../tray/model.py" line="408"/>
         <source>{computer}&apos;s clock is off</source>
         <translation>L’horloge de {computer} est décalée</translation>
     </message>
@@ -1281,77 +1281,82 @@ Inactivité lue par : {idle}</translation>
         <translation>Factures</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="31"/>
+        <location filename="../phrases.py" line="44"/>
+        <source>{name} ({computer})</source>
+        <translation>{name} ({computer})</translation>
+    </message>
+    <message>
+        <location filename="../phrases.py" line="56"/>
         <source>{part}: no computer keeps them</source>
         <translation>{part} : aucun ordinateur ne les tient</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="35"/>
+        <location filename="../phrases.py" line="60"/>
         <source>{part}: {computer}</source>
         <translation>{part} : {computer}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="36"/>
+        <location filename="../phrases.py" line="61"/>
         <source>{part}: {computer} (since {time})</source>
         <translation>{part} : {computer} (depuis {time})</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="40"/>
+        <location filename="../phrases.py" line="65"/>
         <source>{part}: here</source>
         <translation>{part} : ici</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="43"/>
+        <location filename="../phrases.py" line="68"/>
         <source>{part}: here (settling)</source>
         <translation>{part} : ici (stabilisation)</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="44"/>
+        <location filename="../phrases.py" line="69"/>
         <source>{part}: here from {time} (settling)</source>
         <translation>{part} : ici à partir de {time} (stabilisation)</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="50"/>
+        <location filename="../phrases.py" line="75"/>
         <source>{part}: here, {waiting} (is the sync running?)</source>
         <translation>{part} : ici, {waiting} (la synchronisation tourne-t-elle ?)</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="53"/>
+        <location filename="../phrases.py" line="78"/>
         <source>{part}: here, {waiting}</source>
         <translation>{part} : ici, {waiting}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="55"/>
+        <location filename="../phrases.py" line="80"/>
         <source>{part}: here, waiting to hear another computer</source>
         <translation>{part} : ici, en attente de nouvelles d’un autre ordinateur</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="57"/>
+        <location filename="../phrases.py" line="82"/>
         <source>{part}: here, paused while you are away</source>
         <translation>{part} : ici, en pause pendant votre absence</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="59"/>
+        <location filename="../phrases.py" line="84"/>
         <source>{part}: stopped, another computer uses this computer&apos;s id</source>
         <translation>{part} : arrêtées, un autre ordinateur utilise l’identifiant de celui-ci</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="62"/>
+        <location filename="../phrases.py" line="87"/>
         <source>{part}: stopped, the sharing folder&apos;s seal changed</source>
         <translation>{part} : arrêtées, le sceau du dossier de partage a changé</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="71"/>
+        <location filename="../phrases.py" line="97"/>
         <source>{name}, last heard {time}</source>
         <translation>{name}, dernières nouvelles à {time}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="74"/>
+        <location filename="../phrases.py" line="100"/>
         <source>{name}, not heard yet</source>
         <translation>{name}, pas encore de nouvelles</translation>
     </message>
     <message numerus="yes">
-        <location filename="../phrases.py" line="76"/>
+        <location filename="../phrases.py" line="102"/>
         <source>%n more</source>
         <translation>
             <numerusform>%n autre</numerusform>
@@ -1359,12 +1364,12 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="77"/>
+        <location filename="../phrases.py" line="103"/>
         <source>waiting for {computers}</source>
         <translation>en attente de {computers}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="82"/>
+        <location filename="../phrases.py" line="108"/>
         <source>{part}: kept here; no tray runs, so nothing acts here</source>
         <translation>{part} : gardées ici ; aucune icône ne tourne, donc rien n’agit ici</translation>
     </message>

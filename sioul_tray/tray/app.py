@@ -226,7 +226,7 @@ class Tray(QObject):
     def confirm_forget(self, computer: str) -> bool:
         """Ask, then declare `computer` gone for good (the menu's and the Computers window's)."""
         view = self.controller.view
-        name = view.name_of(computer) if view is not None else computer
+        name = view.shown_name(computer) if view is not None else computer
         if not self._confirm(
             App.tr("{computer} is gone for good").format(computer=name),
             App.tr(

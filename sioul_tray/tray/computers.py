@@ -73,14 +73,10 @@ def rows(computer: str, view: View | None, snapshots: dict[str, Snapshot]) -> li
 
 
 def shown_names(found: list[Row]) -> dict[str, str]:
-    """Each computer's name as the window shows it: with its id where two share a name."""
-    count: dict[str, int] = {}
-    for row in found:
-        count[row.name.casefold()] = count.get(row.name.casefold(), 0) + 1
-    return {
-        row.computer: f"{row.name} ({row.computer})" if count[row.name.casefold()] > 1 else row.name
-        for row in found
-    }
+    """Each computer's name as the window shows it: with its id where two share a name (the
+    menu's words, `phrases.Names`)."""
+    names = phrases.Names((row.computer, row.name) for row in found)
+    return {row.computer: names(row.computer, row.name) for row in found}
 
 
 class ComputersWindow(QDialog):
@@ -171,7 +167,7 @@ class ComputersWindow(QDialog):
             name = names[row.computer]
             if row.computer == controller.computer:
                 name = Computers.tr("{name} (this computer)").format(name=name)
-                state = [phrases.part_line(p, view.parts[p].status)
+                state = [phrases.part_line(p, view.parts[p].status, view.names)
                          for p in PARTS if view is not None and p in view.parts]  # fmt: skip
             else:
                 state = []

@@ -261,6 +261,7 @@ class Driver:
             idle_known=self.active.known,
             error=error,
             state_problem=getattr(self.lease, "state_problem", None),
+            name=getattr(self.lease, "name", ""),
         )
         self.view = view
         self.notifier.update(view, self.monotonic())

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from enum import Enum
 from typing import Any, NamedTuple
 
@@ -83,6 +84,20 @@ class View:
     idle_known: bool = True
     error: str | None = None  # the last read or write of the sharing folder that failed
     state_problem: str | None = None  # this computer's local state cannot be read or written
+    name: str = ""  # this computer's name
+
+    @cached_property
+    def names(self) -> phrases.Names:
+        """Names as shown: with the id where two computers in view share one."""
+        known: list[tuple[str, str | None]] = [(self.computer, self.name)]
+        for peers in self.peers.values():
+            known += [(peer.computer, peer.name) for peer in peers]
+        known += [(p.keeper, p.name) for p in self.parts.values() if p.keeper is not None]
+        return phrases.Names(known)
+
+    def shown_name(self, computer: str) -> str:
+        """`computer`'s name for the menu and the notifications (see `names`)."""
+        return self.names(computer, self.name_of(computer))
 
     def worrying_problems(self) -> tuple[tuple[str, Problem], ...]:
         """The claim files worth a warning: not the temporaries and placeholders of a sync under
@@ -128,7 +143,7 @@ def hhmm(t: float) -> str:
 
 def part_line(view: View, part: str) -> str:
     """One menu line: who keeps the part, and why it waits when it does (the core's status)."""
-    return phrases.part_line(part, view.parts[part].status)
+    return phrases.part_line(part, view.parts[part].status, view.names)
 
 
 def notes(view: View) -> list[str]:
@@ -148,7 +163,7 @@ def notes(view: View) -> list[str]:
                 if offset > 0
                 else Menu.tr("{computer}'s clock is {span} behind this one")
             )
-            lines.append(text.format(computer=view.name_of(computer), span=span(offset)))
+            lines.append(text.format(computer=view.shown_name(computer), span=span(offset)))
     worrying = view.worrying_problems()
     if worrying:
         lines.append(
@@ -212,7 +227,7 @@ def menu(view: View, autostart: bool) -> list[Item]:
     if invoices is not None and not invoices.here:
         items.append(Item(Menu.tr("Make invoices here…"), Action.TAKE_INVOICES))
     for computer in gone_candidates(view):
-        text = Menu.tr("{computer} is gone for good…").format(computer=view.name_of(computer))
+        text = Menu.tr("{computer} is gone for good…").format(computer=view.shown_name(computer))
         items.append(Item(text, Action.FORGET, computer))
     items += [
         Item(Menu.tr("Computers…"), Action.COMPUTERS),
@@ -258,7 +273,7 @@ def take_confirmation(view: View) -> str | None:
         "{computer} makes invoices now. Make them here instead?\n\n"
         "{computer} stops numbering as soon as it sees this; this computer starts once every "
         "other computer has confirmed it."
-    ).format(computer=p.name or p.keeper)
+    ).format(computer=view.names(p.keeper, p.name))
 
 
 def status(view: View | None, computer: str, pid: int, running: bool, now: float) -> dict[str, Any]:
@@ -345,7 +360,7 @@ def handovers(before: View | None, after: View) -> list[Note]:
             if p.keeper is None:
                 out.append(Note(f"{part}:nobody", _nobody(part), part_line(after, part)))
             else:
-                title = _now_on(part).format(computer=p.name or p.keeper)
+                title = _now_on(part).format(computer=after.names(p.keeper, p.name))
                 out.append(Note(f"{part}:{p.keeper}", title, part_line(after, part)))
     return out
 
@@ -360,7 +375,7 @@ def warnings(view: View) -> dict[str, Note]:
             key, Notification.tr("Invoices stopped: the seal changed"), translated(seal)
         )
     for computer in gone_candidates(view):
-        name = view.name_of(computer)
+        name = view.shown_name(computer)
         heard = view.heard("invoices", computer)
         body = (
             Notification.tr(
@@ -391,7 +406,7 @@ def warnings(view: View) -> dict[str, Note]:
                 else Notification.tr("It is {span} behind this computer's clock.")
             )
             title = Notification.tr("{computer}'s clock is off")
-            out[key] = Note(key, title.format(computer=view.name_of(computer)),
+            out[key] = Note(key, title.format(computer=view.shown_name(computer)),
                             body.format(span=span(offset)))  # fmt: skip
     return out
 

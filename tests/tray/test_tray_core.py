@@ -72,6 +72,24 @@ def test_a_peer_taking_invoices_shows_in_the_menu_within_two_seconds(
     assert [n.title for n in tray.sent] == ["Invoices are now made on Office PC"]
 
 
+def test_a_computer_named_like_another_is_told_apart_in_menu_and_notes(
+    tray: Tray, folder: Path, qtbot: QtBot
+) -> None:
+    # Two installations on computers with one host name: the person must see which one.
+    twin = peer(folder, "home_pc_k3x9", "Home PC")
+    twin.renew("invoices", take=True)
+    qtbot.waitUntil(
+        lambda: tray.texts()[1].startswith("Invoices: Home PC (home_pc_k3x9) (since "),
+        timeout=2000,
+    )
+    assert [n.title for n in tray.sent] == ["Invoices are now made on Home PC (home_pc_k3x9)"]
+    # A name nobody else has is shown alone (the twin closes: a take in the same second as
+    # its own would lose the tie to the smaller id).
+    twin.close("invoices")
+    peer(folder, "office_pc", "Office PC").renew("invoices", take=True)
+    qtbot.waitUntil(lambda: tray.texts()[1].startswith("Invoices: Office PC (since "), timeout=2000)
+
+
 def test_make_invoices_here_takes_them_back(tray: Tray, folder: Path, qtbot: QtBot) -> None:
     office = peer(folder, "office_pc", "Office PC")
     office.renew("invoices", take=True)
