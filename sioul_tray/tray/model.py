@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
 from enum import Enum
+from functools import cached_property
 from typing import Any, NamedTuple
 
 from sioul_tray import phrases
