@@ -8,10 +8,14 @@ in context "Phrase" (translated like every other, `sioul_tray.i18n`).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from sioul_tray.i18n import Phrase
 from sioul_tray.lease.status import Status, Waited, Why
 from sioul_tray.timefmt import clock_time
+
+if TYPE_CHECKING:
+    from sioul_tray.sync.report import SyncReport
 
 
 def label(part: str) -> str:
@@ -108,3 +112,26 @@ def unattended_line(part: str) -> str:
     return Phrase.tr("{part}: kept here; no tray runs, so nothing acts here").format(
         part=label(part)
     )
+
+
+def sync_lines(report: SyncReport) -> list[str]:
+    """What Syncthing knows of the folder's sync, in words (`sync.report`)."""
+    if not report.answering:
+        return [Phrase.tr("Syncthing does not answer (is it running?)")]
+    lines = []
+    if report.paused:
+        lines.append(Phrase.tr("Syncthing has paused the sharing folder"))
+    for device in report.unconnected[:3]:
+        if device.last_seen is None:
+            lines.append(
+                Phrase.tr("Syncthing has never been connected to {device}").format(
+                    device=device.name
+                )
+            )
+        else:
+            lines.append(
+                Phrase.tr("Syncthing is not connected to {device} since {time}").format(
+                    device=device.name, time=clock_time(device.last_seen)
+                )
+            )
+    return lines

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import platform
+import re
 import socket
 import time
 import urllib.parse
@@ -385,6 +386,22 @@ class Client:
         except (KeyError, TypeError, AttributeError):
             raise self._odd(path, answer) from None
 
+    def last_seen(self) -> dict[str, float | None]:
+        """When Syncthing last saw each device connected (Unix seconds; None: never)."""
+        path = "/rest/stats/device"
+        answer = self._call("GET", path)
+        if not isinstance(answer, dict):
+            raise self._odd(path, answer)
+        return {
+            str(device): _instant(entry.get("lastSeen") if isinstance(entry, dict) else None)
+            for device, entry in answer.items()
+        }
+
+    def folder_paused(self, folder_id: str) -> bool:
+        """Whether the folder is paused now (its configuration as Syncthing runs it)."""
+        path = f"/rest/config/folders/{urllib.parse.quote(folder_id, safe='')}"
+        return bool(self._field(path, self._call("GET", path), "paused", bool))
+
     def completion(self, folder_id: str, device_id: str) -> Completion:
         path = "/rest/db/completion"
         answer = self._call("GET", path, [("folder", folder_id), ("device", device_id)])
@@ -528,6 +545,24 @@ class Client:
         if not isinstance(value, kind):
             raise self._odd(path, answer)
         return value
+
+
+def _instant(value: object) -> float | None:
+    """An RFC 3339 time as Syncthing writes it (nanoseconds, an offset) in Unix seconds; None for
+    the zero time it gives a device never seen, or anything else."""
+    if not isinstance(value, str):
+        return None
+    import datetime
+
+    text = re.sub(r"(\.\d{6})\d+", r"\1", value.strip()).replace("Z", "+00:00")
+    try:
+        moment = datetime.datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    if moment.tzinfo is None:
+        return None
+    seconds = moment.timestamp()
+    return seconds if seconds > 86400 else None  # 1970-01-01: never
 
 
 def _first_line(body: bytes) -> str:

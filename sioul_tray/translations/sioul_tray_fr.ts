@@ -50,17 +50,17 @@ Dossier de partage : {folder}
 Inactivité lue par : {idle}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="529"/>
+        <location filename="../tray/app.py" line="536"/>
         <source>This computer&apos;s name: {name}</source>
         <translation>Nom de cet ordinateur : {name}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="530"/>
+        <location filename="../tray/app.py" line="537"/>
         <source>Sleep and wake from: {source}</source>
         <translation>Veille et réveil lus par : {source}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="533"/>
+        <location filename="../tray/app.py" line="540"/>
         <source>Sync tool: {tool}</source>
         <translation>Outil de synchronisation : {tool}</translation>
     </message>
@@ -415,12 +415,12 @@ Inactivité lue par : {idle}</translation>
         <translation>Tient</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="169"/>
+        <location filename="../tray/computers.py" line="174"/>
         <source>{name} (this computer)</source>
         <translation>{name} (cet ordinateur)</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="177"/>
+        <location filename="../tray/computers.py" line="182"/>
         <source>not heard</source>
         <translation>sans nouvelles</translation>
     </message>
@@ -445,42 +445,47 @@ Inactivité lue par : {idle}</translation>
         <translation>Parti pour de bon…</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="134"/>
+        <location filename="../tray/computers.py" line="139"/>
         <source>Show in the folder</source>
         <translation>Montrer dans le dossier</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="180"/>
+        <location filename="../tray/computers.py" line="185"/>
         <source>closed: {parts}</source>
         <translation>fermées : {parts}</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="184"/>
+        <location filename="../tray/computers.py" line="189"/>
         <source>open</source>
         <translation>ouvertes</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="190"/>
+        <location filename="../tray/computers.py" line="195"/>
         <source>Invoices here wait for its confirmation</source>
         <translation>Les factures attendent ici sa confirmation</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="201"/>
+        <location filename="../tray/computers.py" line="207"/>
+        <source>Syncthing is connected to every computer sharing the folder.</source>
+        <translation>Syncthing est connecté à tous les ordinateurs qui partagent le dossier.</translation>
+    </message>
+    <message>
+        <location filename="../tray/computers.py" line="213"/>
         <source>Files that do not read:</source>
         <translation>Fichiers illisibles :</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="203"/>
+        <location filename="../tray/computers.py" line="215"/>
         <source>Every file reads.</source>
         <translation>Tous les fichiers se lisent.</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="259"/>
+        <location filename="../tray/computers.py" line="271"/>
         <source>{span} ahead</source>
         <translation>{span} d’avance</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="260"/>
+        <location filename="../tray/computers.py" line="272"/>
         <source>{span} behind</source>
         <translation>{span} de retard</translation>
     </message>
@@ -1098,27 +1103,27 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>Menu</name>
     <message>
-        <location filename="../tray/model.py" line="156"/>
+        <location filename="../tray/model.py" line="177"/>
         <source>Sharing folder: {error}</source>
         <translation>Dossier de partage : {error}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="158"/>
+        <location filename="../tray/model.py" line="179"/>
         <source>This computer&apos;s state: {problem}</source>
         <translation>État de cet ordinateur : {problem}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="162"/>
+        <location filename="../tray/model.py" line="184"/>
         <source>{computer}&apos;s clock is {span} ahead of this one</source>
         <translation>L’horloge de {computer} a {span} d’avance sur celle-ci</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="164"/>
+        <location filename="../tray/model.py" line="186"/>
         <source>{computer}&apos;s clock is {span} behind this one</source>
         <translation>L’horloge de {computer} a {span} de retard sur celle-ci</translation>
     </message>
     <message numerus="yes">
-        <location filename="../tray/model.py" line="171"/>
+        <location filename="../tray/model.py" line="193"/>
         <source>%n files in the sharing folder do not read</source>
         <translation>
             <numerusform>%n fichier du dossier de partage est illisible</numerusform>
@@ -1126,52 +1131,52 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="178"/>
+        <location filename="../tray/model.py" line="200"/>
         <source>Idle time unknown: counting from the session start</source>
         <translation>Inactivité inconnue : décompte depuis le début de la session</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="228"/>
+        <location filename="../tray/model.py" line="250"/>
         <source>Make invoices here…</source>
         <translation>Faire les factures ici…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="230"/>
+        <location filename="../tray/model.py" line="252"/>
         <source>{computer} is gone for good…</source>
         <translation>{computer} est parti pour de bon…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="233"/>
+        <location filename="../tray/model.py" line="255"/>
         <source>Computers…</source>
         <translation>Ordinateurs…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="234"/>
+        <location filename="../tray/model.py" line="256"/>
         <source>Open sharing folder</source>
         <translation>Ouvrir le dossier de partage</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="235"/>
+        <location filename="../tray/model.py" line="257"/>
         <source>Change sharing folder…</source>
         <translation>Changer de dossier de partage…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="237"/>
+        <location filename="../tray/model.py" line="259"/>
         <source>Start at login</source>
         <translation>Lancer à l’ouverture de session</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="238"/>
+        <location filename="../tray/model.py" line="260"/>
         <source>About sioul-tray</source>
         <translation>À propos de sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="239"/>
+        <location filename="../tray/model.py" line="261"/>
         <source>Quit</source>
         <translation>Quitter</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="273"/>
+        <location filename="../tray/model.py" line="295"/>
         <source>{computer} makes invoices now. Make them here instead?
 
 {computer} stops numbering as soon as it sees this; this computer starts once every other computer has confirmed it.</source>
@@ -1183,87 +1188,87 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>Notification</name>
     <message>
-        <location filename="../tray/model.py" line="323"/>
+        <location filename="../tray/model.py" line="345"/>
         <source>Medicine reminders are now on {computer}</source>
         <translation>Les rappels de médicaments sont maintenant sur {computer}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="324"/>
+        <location filename="../tray/model.py" line="346"/>
         <source>Invoices are now made on {computer}</source>
         <translation>Les factures sont maintenant faites sur {computer}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="329"/>
+        <location filename="../tray/model.py" line="351"/>
         <source>Medicine reminders are here now</source>
         <translation>Les rappels de médicaments sont maintenant ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="330"/>
+        <location filename="../tray/model.py" line="352"/>
         <source>Invoices are made here now</source>
         <translation>Les factures sont maintenant faites ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="335"/>
+        <location filename="../tray/model.py" line="357"/>
         <source>Medicine reminders paused here</source>
         <translation>Rappels de médicaments en pause ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="336"/>
+        <location filename="../tray/model.py" line="358"/>
         <source>Invoices paused here</source>
         <translation>Factures en pause ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="341"/>
+        <location filename="../tray/model.py" line="363"/>
         <source>No computer keeps medicines now</source>
         <translation>Aucun ordinateur ne tient les médicaments maintenant</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="342"/>
+        <location filename="../tray/model.py" line="364"/>
         <source>No computer keeps invoices now</source>
         <translation>Aucun ordinateur ne tient les factures maintenant</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="355"/>
+        <location filename="../tray/model.py" line="377"/>
         <source>{part}: this computer acts now.</source>
         <translation>{part} : cet ordinateur agit maintenant.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="375"/>
+        <location filename="../tray/model.py" line="397"/>
         <source>Invoices stopped: the seal changed</source>
         <translation>Factures arrêtées : le sceau a changé</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="382"/>
+        <location filename="../tray/model.py" line="404"/>
         <source>{computer} has not been heard from since {time}. If it is gone for good, say so in the menu.</source>
         <translation>Pas de nouvelles de {computer} depuis {time}. S’il est parti pour de bon, dites-le dans le menu.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="387"/>
+        <location filename="../tray/model.py" line="409"/>
         <source>{computer} has not been heard from yet. If it is gone for good, say so in the menu.</source>
         <translation>Pas encore de nouvelles de {computer}. S’il est parti pour de bon, dites-le dans le menu.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="393"/>
+        <location filename="../tray/model.py" line="415"/>
         <source>Invoices wait for {computer}</source>
         <translation>Les factures attendent {computer}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="398"/>
+        <location filename="../tray/model.py" line="420"/>
         <source>A claim in the sharing folder does not read</source>
         <translation>Une réservation du dossier de partage est illisible</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="404"/>
+        <location filename="../tray/model.py" line="426"/>
         <source>It is {span} ahead of this computer&apos;s clock.</source>
         <translation>Elle a {span} d’avance sur l’horloge de cet ordinateur.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="406"/>
+        <location filename="../tray/model.py" line="428"/>
         <source>It is {span} behind this computer&apos;s clock.</source>
         <translation>Elle a {span} de retard sur l’horloge de cet ordinateur.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="408"/>
+        <location filename="../tray/model.py" line="430"/>
         <source>{computer}&apos;s clock is off</source>
         <translation>L’horloge de {computer} est décalée</translation>
     </message>
@@ -1271,92 +1276,92 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>Phrase</name>
     <message>
-        <location filename="../phrases.py" line="20"/>
+        <location filename="../phrases.py" line="24"/>
         <source>Medicines</source>
         <translation>Médicaments</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="22"/>
+        <location filename="../phrases.py" line="26"/>
         <source>Invoices</source>
         <translation>Factures</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="44"/>
+        <location filename="../phrases.py" line="48"/>
         <source>{name} ({computer})</source>
         <translation>{name} ({computer})</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="56"/>
+        <location filename="../phrases.py" line="60"/>
         <source>{part}: no computer keeps them</source>
         <translation>{part} : aucun ordinateur ne les tient</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="60"/>
+        <location filename="../phrases.py" line="64"/>
         <source>{part}: {computer}</source>
         <translation>{part} : {computer}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="61"/>
+        <location filename="../phrases.py" line="65"/>
         <source>{part}: {computer} (since {time})</source>
         <translation>{part} : {computer} (depuis {time})</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="65"/>
+        <location filename="../phrases.py" line="69"/>
         <source>{part}: here</source>
         <translation>{part} : ici</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="68"/>
+        <location filename="../phrases.py" line="72"/>
         <source>{part}: here (settling)</source>
         <translation>{part} : ici (stabilisation)</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="69"/>
+        <location filename="../phrases.py" line="73"/>
         <source>{part}: here from {time} (settling)</source>
         <translation>{part} : ici à partir de {time} (stabilisation)</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="75"/>
+        <location filename="../phrases.py" line="79"/>
         <source>{part}: here, {waiting} (is the sync running?)</source>
         <translation>{part} : ici, {waiting} (la synchronisation tourne-t-elle ?)</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="78"/>
+        <location filename="../phrases.py" line="82"/>
         <source>{part}: here, {waiting}</source>
         <translation>{part} : ici, {waiting}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="80"/>
+        <location filename="../phrases.py" line="84"/>
         <source>{part}: here, waiting to hear another computer</source>
         <translation>{part} : ici, en attente de nouvelles d’un autre ordinateur</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="82"/>
+        <location filename="../phrases.py" line="86"/>
         <source>{part}: here, paused while you are away</source>
         <translation>{part} : ici, en pause pendant votre absence</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="84"/>
+        <location filename="../phrases.py" line="88"/>
         <source>{part}: stopped, another computer uses this computer&apos;s id</source>
         <translation>{part} : arrêtées, un autre ordinateur utilise l’identifiant de celui-ci</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="87"/>
+        <location filename="../phrases.py" line="91"/>
         <source>{part}: stopped, the sharing folder&apos;s seal changed</source>
         <translation>{part} : arrêtées, le sceau du dossier de partage a changé</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="97"/>
+        <location filename="../phrases.py" line="101"/>
         <source>{name}, last heard {time}</source>
         <translation>{name}, dernières nouvelles à {time}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="100"/>
+        <location filename="../phrases.py" line="104"/>
         <source>{name}, not heard yet</source>
         <translation>{name}, pas encore de nouvelles</translation>
     </message>
     <message numerus="yes">
-        <location filename="../phrases.py" line="102"/>
+        <location filename="../phrases.py" line="106"/>
         <source>%n more</source>
         <translation>
             <numerusform>%n autre</numerusform>
@@ -1364,14 +1369,34 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="103"/>
+        <location filename="../phrases.py" line="107"/>
         <source>waiting for {computers}</source>
         <translation>en attente de {computers}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="108"/>
+        <location filename="../phrases.py" line="112"/>
         <source>{part}: kept here; no tray runs, so nothing acts here</source>
         <translation>{part} : gardées ici ; aucune icône ne tourne, donc rien n’agit ici</translation>
+    </message>
+    <message>
+        <location filename="../phrases.py" line="120"/>
+        <source>Syncthing does not answer (is it running?)</source>
+        <translation>Syncthing ne répond pas (est-il lancé ?)</translation>
+    </message>
+    <message>
+        <location filename="../phrases.py" line="123"/>
+        <source>Syncthing has paused the sharing folder</source>
+        <translation>Syncthing a mis en pause le dossier de partage</translation>
+    </message>
+    <message>
+        <location filename="../phrases.py" line="127"/>
+        <source>Syncthing has never been connected to {device}</source>
+        <translation>Syncthing n’a jamais été connecté à {device}</translation>
+    </message>
+    <message>
+        <location filename="../phrases.py" line="133"/>
+        <source>Syncthing is not connected to {device} since {time}</source>
+        <translation>Syncthing n’est plus connecté à {device} depuis {time}</translation>
     </message>
 </context>
 <context>

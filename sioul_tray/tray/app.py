@@ -506,6 +506,13 @@ def run(argv: list[str] | None = None, language: str | None = None) -> int:
         session_bus, system_bus = _buses()
         active = idle.active_clock(session_bus, system_bus)
         controller = Controller(lease, inst.computer(), folder, active, inst.state_dir)
+        if inst.nudger is not None:
+            # Syncthing syncs the folder: the menu says what it knows, asked from a thread.
+            from sioul_tray.sync.report import Watch
+
+            watch = Watch(inst.nudger.syncthing)
+            controller.driver.sync_report = lambda: watch.report
+            stack.callback(watch.close)
         dbus_notes = (
             notify.DBusNotifications(APP, autostart.APP_ID)
             if sys.platform.startswith("linux")

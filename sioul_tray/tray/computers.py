@@ -122,6 +122,11 @@ class ComputersWindow(QDialog):
         actions.addWidget(self.gone)
         actions.addStretch(1)
         layout.addLayout(actions)
+        # What Syncthing says of the folder, where it syncs it (hidden otherwise).
+        self.sync = QLabel(self)
+        self.sync.setObjectName("sync")
+        self.sync.setWordWrap(True)
+        layout.addWidget(self.sync)
         self.problems_title = QLabel(self)
         layout.addWidget(self.problems_title)
         self.problems = QListWidget(self)
@@ -196,6 +201,13 @@ class ComputersWindow(QDialog):
         if selected in self.computers:
             self.table.selectRow(self.computers.index(selected))
         self._selected()
+        report = view.sync if view is not None else None
+        if report is not None:
+            said = phrases.sync_lines(report) or [
+                Computers.tr("Syncthing is connected to every computer sharing the folder.")
+            ]
+            self.sync.setText("\n".join(said))
+        self.sync.setVisible(report is not None)
         problems = [(p, problem) for p, seen in snapshots.items() for problem in seen.problems]
         self.problems_title.setText(
             Computers.tr("Files that do not read:")

@@ -17,13 +17,16 @@ import os
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from sioul_tray.lease import PARTS, RENEW, Keeper
 from sioul_tray.lease.folder import Problem
 from sioul_tray.lease.lease import Snapshot
 from sioul_tray.tray import model
 from sioul_tray.tray.model import Note, PartView, Peer, View
+
+if TYPE_CHECKING:
+    from sioul_tray.sync.report import SyncReport
 
 _new = tuple.__new__
 
@@ -106,6 +109,8 @@ class Driver:
         self._closed = False
         self._status: dict[str, Any] | None = None
         self.notifier = model.NoteFilter(notify)
+        # What the sync tool says of the folder (`sync.report`), where the tray can ask it.
+        self.sync_report: Callable[[], SyncReport | None] = lambda: None
 
     # -- the loop ------------------------------------------------------------------------
 
@@ -262,6 +267,7 @@ class Driver:
             error=error,
             state_problem=getattr(self.lease, "state_problem", None),
             name=getattr(self.lease, "name", ""),
+            sync=self.sync_report(),
         )
         self.view = view
         self.notifier.update(view, self.monotonic())

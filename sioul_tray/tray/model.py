@@ -6,11 +6,12 @@ a `View` into menu lines, the tooltip, the icon's state, the status file and the
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from sioul_tray import phrases
 from sioul_tray.i18n import Menu, Notification, translated
@@ -19,6 +20,9 @@ from sioul_tray.lease.folder import Problem
 from sioul_tray.lease.status import SCHEMA, Status, Why
 from sioul_tray.share import SEAL_NAME
 from sioul_tray.timefmt import clock_time, span
+
+if TYPE_CHECKING:
+    from sioul_tray.sync.report import SyncReport
 
 label = phrases.label  # a part's name as the menu shows it
 
@@ -85,6 +89,7 @@ class View:
     error: str | None = None  # the last read or write of the sharing folder that failed
     state_problem: str | None = None  # this computer's local state cannot be read or written
     name: str = ""  # this computer's name
+    sync: SyncReport | None = None  # what Syncthing says of the folder, where it syncs it
 
     @cached_property
     def names(self) -> phrases.Names:
@@ -143,7 +148,23 @@ def hhmm(t: float) -> str:
 
 def part_line(view: View, part: str) -> str:
     """One menu line: who keeps the part, and why it waits when it does (the core's status)."""
-    return phrases.part_line(part, view.parts[part].status, view.names)
+    status = view.parts[part].status
+    if view.sync is not None and status.stalled:
+        # Syncthing says what is wrong (a line of its own): no guess about the sync.
+        status = dataclasses.replace(status, stalled=False)
+    return phrases.part_line(part, status, view.names)
+
+
+def sync_lines(view: View) -> list[str]:
+    """What Syncthing says, when it matters: it does not answer or paused the folder, or a part
+    waits here (then: the computers it is not connected to)."""
+    report = view.sync
+    if report is None:
+        return []
+    waits = any(p.status.why is Why.WAITING for p in view.parts.values())
+    if report.answering and not report.paused and not waits:
+        return []
+    return phrases.sync_lines(report)
 
 
 def notes(view: View) -> list[str]:
@@ -156,6 +177,7 @@ def notes(view: View) -> list[str]:
         lines.append(Menu.tr("Sharing folder: {error}").format(error=translated(view.error)))
     if view.state_problem:
         lines.append(Menu.tr("This computer's state: {problem}").format(problem=view.state_problem))
+    lines += sync_lines(view)
     for computer, offset in sorted(view.offsets.items()):
         if abs(offset) > CLOCK_WARNING:
             text = (

@@ -17,6 +17,7 @@ import pytest
 
 from sioul_tray.lease.folder import write_atomic
 from sioul_tray.sync import Nudger, Syncthing, find
+from sioul_tray.sync.report import SyncReport, ask
 from tests.helpers import wait_for
 from tests.sync.syncthing_pair import FOLDER_ID, SyncthingPair, missing
 
@@ -118,7 +119,9 @@ def test_connections_say_when_b_is_gone(
 ) -> None:
     client = syncthing.client()
     assert client.connections()[pair.b.device_id].connected
+    assert ask(syncthing, client) == SyncReport(True, connected=1)
     pair.b.stop()
+    stopped = time.time()
     try:
         gone = wait_for(
             lambda: not client.connections()[pair.b.device_id].connected,
@@ -130,6 +133,12 @@ def test_connections_say_when_b_is_gone(
         began = time.monotonic()
         assert nudger.sent_to_all(2)
         assert time.monotonic() - began < 1.5
+        # What the menu says instead of a guess: not connected to b, since when it last saw it.
+        report = ask(syncthing, client)
+        assert report.answering and not report.paused and report.connected == 0
+        (device,) = report.unconnected
+        assert device.name == "b"
+        assert device.last_seen is not None and abs(device.last_seen - stopped) < 30
     finally:
         pair.b.start()
         pair.wait_connected()

@@ -16,6 +16,7 @@ import pytest
 from sioul_tray.lease import ALIVE, PARTS, SETTLING, Lease
 from sioul_tray.lease.status import Why
 from sioul_tray.share import SEAL_NAME, Share
+from sioul_tray.sync.report import SyncReport, Unconnected
 from sioul_tray.timefmt import clock_time
 from sioul_tray.tray import model
 from sioul_tray.tray.model import Action, Icon, Note, PartView
@@ -95,6 +96,25 @@ def test_waiting_on_everyone_silent_suggests_a_stopped_sync(seen: dict[str, Seen
     # One computer still heard lately: this computer's sync flows, no such hint.
     silent = view(seen["silent"], seen["silent"])
     assert "sync" not in model.part_line(silent, "invoices")
+
+
+def test_where_syncthing_answers_it_says_what_it_knows_instead_of_a_guess(
+    seen: dict[str, Seen],
+) -> None:
+    # The report is what sync.report.ask makes of Syncthing's answers (tests/sync); the part is
+    # a real Lease's stalled wait.
+    report = SyncReport(True, unconnected=(Unconnected("Laptop", T0 - 600),))
+    stalled = view(seen["stalled"], seen["stalled"], sync=report)
+    line = model.part_line(stalled, "invoices")
+    assert line.startswith("Invoices: here, waiting for ") and "sync" not in line
+    texts = [item.text for item in model.menu(stalled, autostart=False)]
+    assert f"Syncthing is not connected to Laptop since {hhmm(T0 - 600)}" in texts
+    # Nothing waits here: Syncthing's view of the others is not worth a line...
+    acting = view(seen["acting"], seen["acting"], sync=report)
+    assert not [t for t in model.notes(acting) if "Syncthing" in t]
+    # ...unless Syncthing itself is the problem.
+    down = view(seen["acting"], seen["acting"], sync=SyncReport(False, problem="refused"))
+    assert "Syncthing does not answer (is it running?)" in model.notes(down)
 
 
 def test_waiting_without_names_and_paused_while_away(seen: dict[str, Seen]) -> None:
