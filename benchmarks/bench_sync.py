@@ -12,6 +12,13 @@ sharing folder and times, from the moment the write returns, until B's copy hold
 The two kinds alternate, the first kind swapped at each run, with a short pause between runs,
 after one nudged warm-up run that is printed but not counted.
 
+Then the handover ("Make invoices here" on B while A keeps invoices), with real Leases on each
+side of one real sealed folder, each reacting to its folder as the tray does (a look every
+0.25 s; a renewal at once when the keeper changed): from B's take until B has read A's
+acknowledgement of its tenure (B's `others_heard`). B acts at the later of that and SETTLING
+(120 s after the take); the acknowledgement is the part the sync decides. Nudged: each Lease's
+writes are nudged (``Lease(wrote_file=Nudger.nudge)``, as the tray and the command line do).
+
     python benchmarks/bench_sync.py            # 5 runs of each (about 1 to 2 minutes)
     python benchmarks/bench_sync.py --runs 10
 
@@ -33,11 +40,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # measure this checkout, whatever the venv's editable install says
 
+from sioul_tray.lease import Keeper, Lease  # noqa: E402
 from sioul_tray.lease.folder import write_atomic  # noqa: E402
-from sioul_tray.sync import Nudger, find  # noqa: E402
-from tests.sync.syncthing_pair import SyncthingPair, binary, missing  # noqa: E402
+from sioul_tray.share import Share  # noqa: E402
+from sioul_tray.sync import Nudger, Syncthing, find  # noqa: E402
+from tests.sync.syncthing_pair import FOLDER_ID, SyncthingPair, binary, missing  # noqa: E402
 
 CLAIM_BYTES = 200
+PASSPHRASE = "bench sync"
 TIMEOUT = 60.0  # per run: far beyond the watcher's worst case (1.5 x its 10 s delay)
 PAUSE = 0.5
 perf = time.perf_counter
@@ -63,6 +73,57 @@ def one_run(pair: SyncthingPair, nudger: Nudger | None, name: str) -> float:
     if nudger is not None:
         nudger.nudge(claim)
     return arrival(pair.b.folder / claim.relative_to(pair.a.folder), data, closed)
+
+
+POLL = 0.25  # the tray reads its folder this soon after a change (watcher + REREAD_DELAY)
+
+
+class Side:
+    """One computer of the handover: a Lease on its replica, nudged or not."""
+
+    def __init__(self, folder: Path, computer: str, nudger: Nudger | None) -> None:
+        share = Share.open(folder, PASSPHRASE)
+        self.lease = Lease(share, computer, name=computer.upper(),
+                           wrote_file=nudger.nudge if nudger is not None else None)  # fmt: skip
+        self.computer = computer
+        self.keeper: str | None = None
+
+    def react(self) -> Keeper:
+        """The tray's reread: look; renew at once when the keeper changed (the acknowledgement)."""
+        seen = self.lease.look("invoices")
+        if seen.computer != self.keeper:
+            self.keeper = seen.computer
+            seen = self.lease.renew("invoices")
+        return seen
+
+
+def handover(taker: Side, keeper: Side) -> float:
+    """Seconds from `taker`'s take until it has read `keeper`'s acknowledgement of it."""
+    # Takes in the same whole second tie (the smaller id wins): each in a second of its own.
+    time.sleep(1.0 - time.time() % 1.0 + 0.05)
+    taker.lease.renew("invoices", take=True)
+    taker.keeper = taker.computer
+    began = perf()
+    while perf() - began < TIMEOUT:
+        keeper.react()
+        seen = taker.lease.look("invoices")
+        if seen.computer == taker.computer and seen.others_heard:
+            return perf() - began
+        time.sleep(POLL)
+    raise SystemExit(f"{keeper.computer} did not acknowledge within {TIMEOUT:g} s")
+
+
+def sides(pair: SyncthingPair, kind: str) -> tuple[Side, Side]:
+    a, b = pair.a.folder / kind, pair.b.folder / kind
+    nudged = kind == "nudged"
+    return (Side(a, "aa", Nudger(_found(a, pair.a.config_path)) if nudged else None),
+            Side(b, "bb", Nudger(_found(b, pair.b.config_path)) if nudged else None))  # fmt: skip
+
+
+def _found(share: Path, config: Path) -> Syncthing:
+    found = find(share, [config])
+    assert found is not None
+    return found
 
 
 def summary(label: str, seconds: list[float]) -> str:
@@ -91,6 +152,7 @@ def main() -> None:
     print(f"  {CLAIM_BYTES}-byte claims, {args.runs} runs of each kind, interleaved")
     print()
     times: dict[str, list[float]] = {"nudged": [], "watcher": []}
+    takes: dict[str, list[float]] = {"nudged": [], "watcher": []}
     with (
         tempfile.TemporaryDirectory(prefix="bench-sync-") as root,
         SyncthingPair(Path(root)) as pair,
@@ -116,6 +178,38 @@ def main() -> None:
                     time.sleep(PAUSE)
             if nudger.problem is not None:
                 print(f"  nudger problem: {nudger.problem}")
+            # The handover: a sealed folder inside the synced one, on both sides.
+            # One sealed folder per kind (a take waits on every computer in its folder), laid
+            # out on both sides first, as for the claims above.
+            for kind in ("nudged", "watcher"):
+                (pair.a.folder / kind / "leases" / "invoices").mkdir(parents=True)
+                Share.create(pair.a.folder / kind, PASSPHRASE, "aa", cost=10)
+            pair.a.post(f"/rest/db/scan?folder={FOLDER_ID}")
+            wait_seal = perf()
+            while not all(
+                (pair.b.folder / kind / "sioul.seal").is_file()
+                and (pair.b.folder / kind / "leases" / "invoices").is_dir()
+                for kind in ("nudged", "watcher")
+            ):
+                if perf() - wait_seal > TIMEOUT:
+                    raise SystemExit("the seal did not reach B")
+                time.sleep(0.05)
+            print()
+            print(f"{'run':>4} {'kind':<8} {'take to acknowledged (s)':>24}")
+            pairs = {kind: sides(pair, kind) for kind in ("nudged", "watcher")}
+            for a, b in pairs.values():  # A keeps invoices, B has acknowledged it
+                a.react()
+                b.react()
+                handover(a, b)
+            for run in range(args.runs):
+                kinds = ("nudged", "watcher") if run % 2 == 0 else ("watcher", "nudged")
+                for kind in kinds:
+                    a, b = pairs[kind]
+                    taker, keeper = (b, a) if run % 2 == 0 else (a, b)
+                    took = handover(taker, keeper)
+                    takes[kind].append(took)
+                    print(f"{run + 1:>4} {kind:<8} {took:24.3f}", flush=True)
+                    time.sleep(PAUSE)
         finally:
             nudger.close()
     print()
@@ -124,6 +218,11 @@ def main() -> None:
     print(summary("watcher", times["watcher"]))
     ratio = statistics.median(times["watcher"]) / statistics.median(times["nudged"])
     print(f"  ratio watcher / nudged (medians): {ratio:.0f}x")
+    print()
+    print("Take to acknowledged (B's take until B has read A's acknowledgement; B acts at the")
+    print("later of this and 120 s of settling after the take):")
+    print(summary("nudged", takes["nudged"]))
+    print(summary("watcher", takes["watcher"]))
     print()
     print(f"Total run time: {perf() - started:.0f} s")
 
