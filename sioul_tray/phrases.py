@@ -107,6 +107,36 @@ def waiting_text(waiting: Iterable[Waited], names: Names = PLAIN) -> str:
     return Phrase.tr("waiting for {computers}").format(computers="; ".join(said))
 
 
+def waiting_lines(part: str, status: Status, names: Names = PLAIN) -> list[str]:
+    """A wait here in the menu's lines: `part_line`'s words, but each computer waited for on a line
+    of its own when there are several, and the guess about the sync on its own line (one line would
+    run off a small screen, in French first)."""
+    waiting = status.waiting
+    lines = []
+    if len(waiting) == 1:
+        text = Phrase.tr("{part}: here, {waiting}")
+        lines.append(text.format(part=label(part), waiting=waiting_text(waiting, names)))
+    else:
+        text = Phrase.tr("{part}: here, waiting for %n computers", None, len(waiting))
+        lines.append(text.format(part=label(part)))
+        for w in waiting[:3]:
+            who = names(w.computer, w.name)
+            said = (
+                Phrase.tr("{name}, last heard {time}").format(name=who, time=clock_time(w.heard))
+                if w.heard is not None
+                else Phrase.tr("{name}, not heard yet").format(name=who)
+            )
+            lines.append(INDENT + said)
+        if len(waiting) > 3:
+            lines.append(INDENT + Phrase.tr("%n more", None, len(waiting) - 3))
+    if status.stalled:
+        lines.append(Phrase.tr("Nothing heard from them lately: is the sync running?"))
+    return lines
+
+
+INDENT = "    "  # the menu's lines under a part's line
+
+
 def unattended_line(part: str) -> str:
     """The command line's line for a part kept here when no tray runs: it cannot act."""
     return Phrase.tr("{part}: kept here; no tray runs, so nothing acts here").format(

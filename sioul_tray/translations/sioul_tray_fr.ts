@@ -4,17 +4,17 @@
 <context>
     <name>App</name>
     <message>
-        <location filename="../tray/app.py" line="206"/>
+        <location filename="../tray/app.py" line="213"/>
         <source>Make invoices here</source>
         <translation>Faire les factures ici</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="231"/>
+        <location filename="../tray/app.py" line="238"/>
         <source>{computer} is gone for good</source>
         <translation>{computer} est parti pour de bon</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="233"/>
+        <location filename="../tray/app.py" line="240"/>
         <source>Treat {computer} as gone for good (given away, reinstalled, broken)?
 
 Its claims stop counting here and on every computer that reads this one&apos;s. If {computer} comes back, it counts again.</source>
@@ -23,17 +23,17 @@ Its claims stop counting here and on every computer that reads this one&apos;s. 
 Ses réservations ne comptent plus ici ni sur les ordinateurs qui lisent celles de cet ordinateur. Si {computer} revient, il compte de nouveau.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="259"/>
+        <location filename="../tray/app.py" line="266"/>
         <source>none works here: counting from the session start</source>
         <translation>aucune ne fonctionne ici : décompte depuis le début de la session</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="251"/>
+        <location filename="../tray/app.py" line="258"/>
         <source>About sioul-tray</source>
         <translation>À propos de sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="261"/>
+        <location filename="../tray/app.py" line="268"/>
         <source>sioul-tray {version}
 
 Keeps Sioul&apos;s medicines and invoices on one computer at a time.
@@ -50,78 +50,78 @@ Dossier de partage : {folder}
 Inactivité lue par : {idle}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="536"/>
+        <location filename="../tray/app.py" line="543"/>
         <source>This computer&apos;s name: {name}</source>
         <translation>Nom de cet ordinateur : {name}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="537"/>
+        <location filename="../tray/app.py" line="544"/>
         <source>Sleep and wake from: {source}</source>
         <translation>Veille et réveil lus par : {source}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="540"/>
+        <location filename="../tray/app.py" line="547"/>
         <source>Sync tool: {tool}</source>
         <translation>Outil de synchronisation : {tool}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="366"/>
+        <location filename="../tray/app.py" line="373"/>
         <source>Syncthing, asked to send each claim at once; the last request failed: {problem}</source>
         <translation>Syncthing, à qui chaque réservation est confiée aussitôt écrite ; la dernière demande a échoué : {problem}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="277"/>
+        <location filename="../tray/app.py" line="284"/>
         <source>How it works, and what each line means: {docs}</source>
         <translation>Comment cela marche, et ce que dit chaque ligne : {docs}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="368"/>
+        <location filename="../tray/app.py" line="375"/>
         <source>Syncthing, asked to send each claim at once</source>
         <translation>Syncthing, à qui chaque réservation est confiée aussitôt écrite</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="371"/>
+        <location filename="../tray/app.py" line="378"/>
         <source>none found; the sync tool sends the claims when it notices them</source>
         <translation>aucun trouvé ; l’outil de synchronisation envoie les réservations quand il les remarque</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="372"/>
+        <location filename="../tray/app.py" line="379"/>
         <source>{tool}, found; it sends the claims when it notices them</source>
         <translation>{tool}, trouvé ; il envoie les réservations quand il les remarque</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="400"/>
-        <location filename="../tray/app.py" line="503"/>
+        <location filename="../tray/app.py" line="407"/>
+        <location filename="../tray/app.py" line="510"/>
         <source>sioul-tray: {error}</source>
         <translation>sioul-tray : {error}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="417"/>
+        <location filename="../tray/app.py" line="424"/>
         <source>Invoices are taken here; this computer starts once every other one has seen it.</source>
         <translation>Les factures sont prises ici ; cet ordinateur commence dès que tous les autres l’ont vu.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="422"/>
+        <location filename="../tray/app.py" line="429"/>
         <source>{computer} is declared gone for good.</source>
         <translation>{computer} est déclaré parti pour de bon.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="427"/>
+        <location filename="../tray/app.py" line="434"/>
         <source>Closed: {parts} (until `sioul-tray renew`)</source>
         <translation>Fermé : {parts} (jusqu’à `sioul-tray renew`)</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="450"/>
+        <location filename="../tray/app.py" line="457"/>
         <source>sioul-tray: the running tray cannot do {request}</source>
         <translation>sioul-tray : l’icône en cours ne sait pas faire {request}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="472"/>
+        <location filename="../tray/app.py" line="479"/>
         <source>sioul-tray: no display here; use the command line (sioul-tray --help)</source>
         <translation>sioul-tray : pas d’affichage ici ; utilisez la ligne de commande (sioul-tray --help)</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="492"/>
+        <location filename="../tray/app.py" line="499"/>
         <source>sioul-tray: already running</source>
         <translation>sioul-tray : déjà lancé</translation>
     </message>
@@ -1103,27 +1103,27 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>Menu</name>
     <message>
-        <location filename="../tray/model.py" line="177"/>
+        <location filename="../tray/model.py" line="189"/>
         <source>Sharing folder: {error}</source>
         <translation>Dossier de partage : {error}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="179"/>
+        <location filename="../tray/model.py" line="191"/>
         <source>This computer&apos;s state: {problem}</source>
         <translation>État de cet ordinateur : {problem}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="184"/>
+        <location filename="../tray/model.py" line="196"/>
         <source>{computer}&apos;s clock is {span} ahead of this one</source>
         <translation>L’horloge de {computer} a {span} d’avance sur celle-ci</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="186"/>
+        <location filename="../tray/model.py" line="198"/>
         <source>{computer}&apos;s clock is {span} behind this one</source>
         <translation>L’horloge de {computer} a {span} de retard sur celle-ci</translation>
     </message>
     <message numerus="yes">
-        <location filename="../tray/model.py" line="193"/>
+        <location filename="../tray/model.py" line="205"/>
         <source>%n files in the sharing folder do not read</source>
         <translation>
             <numerusform>%n fichier du dossier de partage est illisible</numerusform>
@@ -1131,52 +1131,52 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="200"/>
+        <location filename="../tray/model.py" line="212"/>
         <source>Idle time unknown: counting from the session start</source>
         <translation>Inactivité inconnue : décompte depuis le début de la session</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="250"/>
+        <location filename="../tray/model.py" line="267"/>
         <source>Make invoices here…</source>
         <translation>Faire les factures ici…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="252"/>
+        <location filename="../tray/model.py" line="269"/>
         <source>{computer} is gone for good…</source>
         <translation>{computer} est parti pour de bon…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="255"/>
+        <location filename="../tray/model.py" line="272"/>
         <source>Computers…</source>
         <translation>Ordinateurs…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="256"/>
+        <location filename="../tray/model.py" line="273"/>
         <source>Open sharing folder</source>
         <translation>Ouvrir le dossier de partage</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="257"/>
+        <location filename="../tray/model.py" line="274"/>
         <source>Change sharing folder…</source>
         <translation>Changer de dossier de partage…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="259"/>
+        <location filename="../tray/model.py" line="276"/>
         <source>Start at login</source>
         <translation>Lancer à l’ouverture de session</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="260"/>
+        <location filename="../tray/model.py" line="277"/>
         <source>About sioul-tray</source>
         <translation>À propos de sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="261"/>
+        <location filename="../tray/model.py" line="278"/>
         <source>Quit</source>
         <translation>Quitter</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="295"/>
+        <location filename="../tray/model.py" line="312"/>
         <source>{computer} makes invoices now. Make them here instead?
 
 {computer} stops numbering as soon as it sees this; this computer starts once every other computer has confirmed it.</source>
@@ -1188,87 +1188,87 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>Notification</name>
     <message>
-        <location filename="../tray/model.py" line="345"/>
+        <location filename="../tray/model.py" line="362"/>
         <source>Medicine reminders are now on {computer}</source>
         <translation>Les rappels de médicaments sont maintenant sur {computer}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="346"/>
+        <location filename="../tray/model.py" line="363"/>
         <source>Invoices are now made on {computer}</source>
         <translation>Les factures sont maintenant faites sur {computer}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="351"/>
+        <location filename="../tray/model.py" line="368"/>
         <source>Medicine reminders are here now</source>
         <translation>Les rappels de médicaments sont maintenant ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="352"/>
+        <location filename="../tray/model.py" line="369"/>
         <source>Invoices are made here now</source>
         <translation>Les factures sont maintenant faites ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="357"/>
+        <location filename="../tray/model.py" line="374"/>
         <source>Medicine reminders paused here</source>
         <translation>Rappels de médicaments en pause ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="358"/>
+        <location filename="../tray/model.py" line="375"/>
         <source>Invoices paused here</source>
         <translation>Factures en pause ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="363"/>
+        <location filename="../tray/model.py" line="380"/>
         <source>No computer keeps medicines now</source>
         <translation>Aucun ordinateur ne tient les médicaments maintenant</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="364"/>
+        <location filename="../tray/model.py" line="381"/>
         <source>No computer keeps invoices now</source>
         <translation>Aucun ordinateur ne tient les factures maintenant</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="377"/>
+        <location filename="../tray/model.py" line="394"/>
         <source>{part}: this computer acts now.</source>
         <translation>{part} : cet ordinateur agit maintenant.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="397"/>
+        <location filename="../tray/model.py" line="414"/>
         <source>Invoices stopped: the seal changed</source>
         <translation>Factures arrêtées : le sceau a changé</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="404"/>
+        <location filename="../tray/model.py" line="421"/>
         <source>{computer} has not been heard from since {time}. If it is gone for good, say so in the menu.</source>
         <translation>Pas de nouvelles de {computer} depuis {time}. S’il est parti pour de bon, dites-le dans le menu.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="409"/>
+        <location filename="../tray/model.py" line="426"/>
         <source>{computer} has not been heard from yet. If it is gone for good, say so in the menu.</source>
         <translation>Pas encore de nouvelles de {computer}. S’il est parti pour de bon, dites-le dans le menu.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="415"/>
+        <location filename="../tray/model.py" line="432"/>
         <source>Invoices wait for {computer}</source>
         <translation>Les factures attendent {computer}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="420"/>
+        <location filename="../tray/model.py" line="437"/>
         <source>A claim in the sharing folder does not read</source>
         <translation>Une réservation du dossier de partage est illisible</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="426"/>
+        <location filename="../tray/model.py" line="443"/>
         <source>It is {span} ahead of this computer&apos;s clock.</source>
         <translation>Elle a {span} d’avance sur l’horloge de cet ordinateur.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="428"/>
+        <location filename="../tray/model.py" line="445"/>
         <source>It is {span} behind this computer&apos;s clock.</source>
         <translation>Elle a {span} de retard sur l’horloge de cet ordinateur.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="430"/>
+        <location filename="../tray/model.py" line="447"/>
         <source>{computer}&apos;s clock is off</source>
         <translation>L’horloge de {computer} est décalée</translation>
     </message>
@@ -1327,6 +1327,7 @@ Inactivité lue par : {idle}</translation>
     </message>
     <message>
         <location filename="../phrases.py" line="82"/>
+        <location filename="../phrases.py" line="117"/>
         <source>{part}: here, {waiting}</source>
         <translation>{part} : ici, {waiting}</translation>
     </message>
@@ -1352,16 +1353,19 @@ Inactivité lue par : {idle}</translation>
     </message>
     <message>
         <location filename="../phrases.py" line="101"/>
+        <location filename="../phrases.py" line="125"/>
         <source>{name}, last heard {time}</source>
         <translation>{name}, dernières nouvelles à {time}</translation>
     </message>
     <message>
         <location filename="../phrases.py" line="104"/>
+        <location filename="../phrases.py" line="127"/>
         <source>{name}, not heard yet</source>
         <translation>{name}, pas encore de nouvelles</translation>
     </message>
     <message numerus="yes">
         <location filename="../phrases.py" line="106"/>
+        <location filename="../phrases.py" line="131"/>
         <source>%n more</source>
         <translation>
             <numerusform>%n autre</numerusform>
@@ -1373,28 +1377,41 @@ Inactivité lue par : {idle}</translation>
         <source>waiting for {computers}</source>
         <translation>en attente de {computers}</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../phrases.py" line="120"/>
+        <source>{part}: here, waiting for %n computers</source>
+        <translation>
+            <numerusform>{part} : ici, en attente de %n ordinateur</numerusform>
+            <numerusform>{part} : ici, en attente de %n ordinateurs</numerusform>
+        </translation>
+    </message>
     <message>
-        <location filename="../phrases.py" line="112"/>
+        <location filename="../phrases.py" line="133"/>
+        <source>Nothing heard from them lately: is the sync running?</source>
+        <translation>Aucune nouvelle récente : la synchronisation tourne-t-elle ?</translation>
+    </message>
+    <message>
+        <location filename="../phrases.py" line="142"/>
         <source>{part}: kept here; no tray runs, so nothing acts here</source>
         <translation>{part} : gardées ici ; aucune icône ne tourne, donc rien n’agit ici</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="120"/>
+        <location filename="../phrases.py" line="150"/>
         <source>Syncthing does not answer (is it running?)</source>
         <translation>Syncthing ne répond pas (est-il lancé ?)</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="123"/>
+        <location filename="../phrases.py" line="153"/>
         <source>Syncthing has paused the sharing folder</source>
         <translation>Syncthing a mis en pause le dossier de partage</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="127"/>
+        <location filename="../phrases.py" line="157"/>
         <source>Syncthing has never been connected to {device}</source>
         <translation>Syncthing n’a jamais été connecté à {device}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="133"/>
+        <location filename="../phrases.py" line="163"/>
         <source>Syncthing is not connected to {device} since {time}</source>
         <translation>Syncthing n’est plus connecté à {device} depuis {time}</translation>
     </message>

@@ -39,6 +39,25 @@ DOCS = "https://github.com/sioul/sioul-tray/tree/main/docs"  # the docs/ folder 
 STANDIN_AFTER = 5  # tries, two seconds apart after the first: no tray this long, the window shows
 
 
+def fill_menu(menu: QMenu, items: list[Item], run: Callable[[Item], None]) -> list[QAction]:
+    """Fill `menu` with the model's `items`, each command calling `run` (the tray's menu; the tests
+    take its pictures through this too); one action per item, separators included."""
+    menu.clear()
+    actions = []
+    for item in items:
+        if item.separator:
+            act = menu.addSeparator()
+        else:
+            act = menu.addAction(item.text)
+            act.setEnabled(item.enabled)
+            act.setCheckable(item.checkable)
+            act.setChecked(item.checked)
+            if item.action is not None:
+                act.triggered.connect(lambda _c=False, i=item: run(i))
+        actions.append(act)
+    return actions
+
+
 class Tray(QObject):
     """Renders the controller's View into the icon, its tooltip and its menu."""
 
@@ -139,19 +158,7 @@ class Tray(QObject):
                     act.setEnabled(item.enabled)
                     act.setChecked(item.checked)
         else:
-            self.menu.clear()
-            self.actions = []
-            for item in items:
-                if item.separator:
-                    act = self.menu.addSeparator()
-                else:
-                    act = self.menu.addAction(item.text)
-                    act.setEnabled(item.enabled)
-                    act.setCheckable(item.checkable)
-                    act.setChecked(item.checked)
-                    if item.action is not None:
-                        act.triggered.connect(lambda _c=False, i=item: self.run(i))
-                self.actions.append(act)
+            self.actions = fill_menu(self.menu, items, self.run)
         self.items = items
         if self.standin is not None:
             self.standin.show_items(items)

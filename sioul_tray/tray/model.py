@@ -155,6 +155,17 @@ def part_line(view: View, part: str) -> str:
     return phrases.part_line(part, status, view.names)
 
 
+def part_lines(view: View, part: str) -> list[str]:
+    """A part's lines in the menu: `part_line`, or for a wait here, each computer waited for on a
+    line of its own (`phrases.waiting_lines`)."""
+    status = view.parts[part].status
+    if status.why is not Why.WAITING or (len(status.waiting) < 2 and not status.stalled):
+        return [part_line(view, part)]
+    if view.sync is not None and status.stalled:
+        status = dataclasses.replace(status, stalled=False)  # Syncthing says (as `part_line`)
+    return phrases.waiting_lines(part, status, view.names)
+
+
 def sync_lines(view: View) -> list[str]:
     """What Syncthing says, when it matters: it does not answer or paused the folder, or a part
     waits here (then: the computers it is not connected to)."""
@@ -172,7 +183,12 @@ def notes(view: View) -> list[str]:
     lines = []
     seal = view.seal_problem()
     if seal is not None:
-        lines.append(translated(seal))
+        # The core's reason, "what happened: what to do", on two lines (one would run off a small
+        # screen), each beginning with a capital.
+        said = translated(seal)
+        what, colon, todo = said.rpartition(":")
+        for line in [what.rstrip(), todo.strip()] if colon else [said]:
+            lines.append(line[:1].upper() + line[1:])
     if view.error:
         lines.append(Menu.tr("Sharing folder: {error}").format(error=translated(view.error)))
     if view.state_problem:
@@ -242,7 +258,12 @@ SEPARATOR = Item("")
 def menu(view: View, autostart: bool) -> list[Item]:
     """The whole flat menu (flat because AppIndicator hosts drop submenus' `aboutToShow`)."""
     # The part lines stay enabled (greyed text is hard to read); they open the Computers window.
-    items = [Item(part_line(view, p), Action.COMPUTERS, p) for p in PARTS if p in view.parts]
+    items = [
+        Item(line, Action.COMPUTERS, p)
+        for p in PARTS
+        if p in view.parts
+        for line in part_lines(view, p)
+    ]
     items += [Item(line, Action.COMPUTERS, "notes") for line in notes(view)]
     items.append(SEPARATOR)
     invoices = view.parts.get("invoices")

@@ -98,6 +98,24 @@ def test_waiting_on_everyone_silent_suggests_a_stopped_sync(seen: dict[str, Seen
     assert "sync" not in model.part_line(silent, "invoices")
 
 
+def test_the_menu_names_each_computer_waited_for_on_a_line_of_its_own(
+    seen: dict[str, Seen],
+) -> None:
+    # One line would run off a small screen (tests/tray/test_tray_menu_shots.py).
+    guess = "Nothing heard from them lately: is the sync running?"
+    for kind, hint in (("waiting", []), ("stalled", [guess])):
+        v = view(seen["acting"], seen[kind])
+        waited = v.parts["invoices"].status.waiting
+        texts = [i.text for i in model.menu(v, autostart=False) if i.data == "invoices"]
+        assert texts == [
+            "Invoices: here, waiting for 2 computers",
+            *(f"    {w.name}, last heard {hhmm(w.heard or 0)}" for w in waited),
+            *hint,
+        ]
+    one = view(seen["acting"], seen["silent"])  # one computer: the part's line as it is
+    assert model.part_lines(one, "invoices") == [model.part_line(one, "invoices")]
+
+
 def test_where_syncthing_answers_it_says_what_it_knows_instead_of_a_guess(
     seen: dict[str, Seen],
 ) -> None:
@@ -339,10 +357,10 @@ def test_a_folder_sealed_again_is_shown_loudly(tmp_path: Path) -> None:
     v = view(one, one)
     assert model.part_line(v, "invoices") == "Invoices: stopped, the sharing folder's seal changed"
     assert model.part_line(v, "medicines") == "Medicines: here"
-    assert (
-        "the sharing folder was sealed again by laptop: join it again with its passphrase"
-        in model.notes(v)
-    )
+    assert model.notes(v)[:2] == [  # what happened, what to do: two lines
+        "The sharing folder was sealed again by laptop",
+        "Join it again with its passphrase",
+    ]
     assert not any("do not read" in line or "does not read" in line for line in model.notes(v))
     assert model.icon(v) is Icon.ATTENTION
     (note,) = model.warnings(v).values()
