@@ -27,6 +27,7 @@ from sioul_tray.tray.icons import icon
 from sioul_tray.tray.model import Action, Icon, Item, Note, View
 
 if TYPE_CHECKING:
+    import subprocess
     from pathlib import Path
 
     from PySide6.QtDBus import QDBusConnection
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
 
 APP = "sioul-tray"
 DOCS = "https://github.com/sioul/sioul-tray/tree/main/docs"  # the docs/ folder of this project
+CHILD_CHECK_MS = 3000  # a Computers window process that exits with an error this soon failed
 STANDIN_AFTER = 5  # tries, two seconds apart after the first: no tray this long, the window shows
 
 
@@ -69,7 +71,12 @@ class Tray(QObject):
         self.actions: list[QAction] = []
         self.notify = notify or self._balloon
         self.sent: list[Note] = []
-        self.windows: list[QWidget] = []
+        self.windows: list[QWidget] = []  # the windows open in this process
+        # Set by `run`: the Computers window then runs in a process of its own (its memory is
+        # never the tray's), which asks this tray for what to show (the `computers` request).
+        self.state_dir: Path | None = None
+        self.child: subprocess.Popen[bytes] | None = None
+        self.raised = 0  # "Computers…" while its window is open: the window comes forward
         controller.changed.connect(self.render)
         controller.notify.connect(self._note)
         controller.woke.connect(self._reshow)
@@ -225,16 +232,11 @@ class Tray(QObject):
 
     def confirm_forget(self, computer: str) -> bool:
         """Ask, then declare `computer` gone for good (the menu's and the Computers window's)."""
+        from sioul_tray.tray.listing import forget_question
+
         view = self.controller.view
         name = view.shown_name(computer) if view is not None else computer
-        if not self._confirm(
-            App.tr("{computer} is gone for good").format(computer=name),
-            App.tr(
-                "Treat {computer} as gone for good (given away, reinstalled, broken)?\n\n"
-                "Its claims stop counting here and on every computer that reads this one's. "
-                "If {computer} comes back, it counts again."
-            ).format(computer=name),
-        ):
+        if not self._confirm(*forget_question(name)):
             return False
         self.controller.forget(computer)
         return True
@@ -280,14 +282,71 @@ class Tray(QObject):
     def _forget_window(self, window: QWidget) -> None:
         self.windows = [w for w in self.windows if w is not window]
 
-    def computers(self) -> QWidget:
-        from sioul_tray.tray.computers import ComputersWindow
+    def computers(self) -> QWidget | None:
+        """Open the Computers window: in a process of its own where this tray answers requests
+        (brought forward when already open), else (or when that process cannot start) here."""
+        if self.state_dir is not None:
+            if self.child is not None and self.child.poll() is None:
+                self.raised += 1  # the window sees it at its next question, within a second
+                return None
+            if self._start_child(self.state_dir):
+                return None
+        return self.computers_window()
 
-        window = ComputersWindow(self.controller, forget=self.confirm_forget)
+    def computers_window(self) -> QWidget:
+        """The Computers window in this process, reading the controller directly."""
+        from sioul_tray.tray.computers import ComputersWindow, ControllerSource
+
+        window = ComputersWindow(ControllerSource(self.controller, forget=self.confirm_forget))
         window.destroyed.connect(lambda: self._forget_window(window))
         self.windows.append(window)
         window.show()
         return window
+
+    def _start_child(self, state_dir: Path) -> bool:
+        # As autostart starts the tray: the bundle's program when frozen (its windowed twin on
+        # Windows), else this interpreter; in the tray's language.
+        import subprocess  # here: the tray without the window does without it
+
+        argv = [*autostart.command(), "--lang", i18n.language(), "computers",
+                "--state-dir", str(state_dir)]  # fmt: skip
+        try:
+            child = subprocess.Popen(argv, stdin=subprocess.DEVNULL)
+        except OSError:
+            return False
+        self.child = child
+        QTimer.singleShot(CHILD_CHECK_MS, lambda: self._check_child(child))
+        return True
+
+    def _check_child(self, child: subprocess.Popen[bytes]) -> None:
+        """A window process that failed at once (no display for it, a broken install): the
+        window opens here instead."""
+        if child is self.child and child.poll() not in (None, 0):
+            self.child = None
+            self.computers_window()
+
+    def close_windows(self) -> None:
+        """Close every window: this process's, and the Computers window's process."""
+        for window in list(self.windows):
+            window.close()
+        child, self.child = self.child, None
+        if child is not None and child.poll() is None:
+            import subprocess
+
+            child.terminate()
+            try:
+                child.wait(5)
+            except subprocess.TimeoutExpired:
+                child.kill()
+                child.wait(5)
+
+    def listing(self) -> str:
+        """The Computers window's content, as JSON (the `computers` request)."""
+        from sioul_tray.tray.listing import listing
+
+        c = self.controller
+        snapshots = {part: c.lease.last_read(part) for part in PARTS}
+        return listing(c.computer, c.view, snapshots, c.folder, c.clock(), self.raised).to_json()
 
 
 # -- the process ---------------------------------------------------------------------------------
@@ -436,9 +495,11 @@ def _handle(tray: Tray, controller: Controller, argv: list[str]) -> tuple[int, s
         tray.computers()  # scripts, the desktop tests and the memory benchmark
         return 0, ""
     if command == "close" and args == ["windows"]:
-        for window in list(tray.windows):
-            window.close()
+        tray.close_windows()
         return 0, ""
+    if command == "computers" and not args:
+        # What the Computers window shows (it runs in a process of its own and asks each second).
+        return 0, tray.listing() + "\n"
     if command == "menu":
         # What the menu shows now, and whether it is open (scripts and the desktop tests).
         return 0, json.dumps({"visible": tray.menu.isVisible(), "texts": tray.texts()}) + "\n"
@@ -542,6 +603,7 @@ def run(argv: list[str] | None = None, language: str | None = None) -> int:
 
         watching: list[object] = []  # the sleep watcher, once made: it knows the system's delay
         tray = Tray(controller, on_folder=change_folder, more_about=more_about)
+        tray.state_dir = inst.state_dir  # the Computers window in a process of its own
         notifier = notify.Notifier(dbus_notes, lambda t, b: tray._balloon("", t, b))
         tray.notify = notifier
         server = single.Server(inst.state_dir, lambda a: handle_request(tray, controller, a))
@@ -563,6 +625,8 @@ def run(argv: list[str] | None = None, language: str | None = None) -> int:
         watching.append(sleeper)
         signals = Signals(lambda _sig: app.quit())
         app.aboutToQuit.connect(controller.shutdown)
+        app.aboutToQuit.connect(tray.close_windows)  # the Computers window's process too
+        stack.callback(tray.close_windows)
         app.commitDataRequest.connect(lambda _m: controller.close_claims())  # session ending
         stack.callback(controller.shutdown)
         controller.start()
