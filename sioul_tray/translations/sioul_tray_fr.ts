@@ -4,17 +4,17 @@
 <context>
     <name>App</name>
     <message>
-        <location filename="../tray/app.py" line="206"/>
+        <location filename="../tray/app.py" line="213"/>
         <source>Make invoices here</source>
         <translation>Faire les factures ici</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="231"/>
+        <location filename="../tray/listing.py" line="154"/>
         <source>{computer} is gone for good</source>
         <translation>{computer} est parti pour de bon</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="233"/>
+        <location filename="../tray/listing.py" line="156"/>
         <source>Treat {computer} as gone for good (given away, reinstalled, broken)?
 
 Its claims stop counting here and on every computer that reads this one&apos;s. If {computer} comes back, it counts again.</source>
@@ -23,17 +23,17 @@ Its claims stop counting here and on every computer that reads this one&apos;s. 
 Ses réservations ne comptent plus ici ni sur les ordinateurs qui lisent celles de cet ordinateur. Si {computer} revient, il compte de nouveau.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="259"/>
+        <location filename="../tray/app.py" line="261"/>
         <source>none works here: counting from the session start</source>
         <translation>aucune ne fonctionne ici : décompte depuis le début de la session</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="251"/>
+        <location filename="../tray/app.py" line="253"/>
         <source>About sioul-tray</source>
         <translation>À propos de sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="261"/>
+        <location filename="../tray/app.py" line="263"/>
         <source>sioul-tray {version}
 
 Keeps Sioul&apos;s medicines and invoices on one computer at a time.
@@ -50,78 +50,78 @@ Dossier de partage : {folder}
 Inactivité lue par : {idle}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="536"/>
+        <location filename="../tray/app.py" line="597"/>
         <source>This computer&apos;s name: {name}</source>
         <translation>Nom de cet ordinateur : {name}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="537"/>
+        <location filename="../tray/app.py" line="598"/>
         <source>Sleep and wake from: {source}</source>
         <translation>Veille et réveil lus par : {source}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="540"/>
+        <location filename="../tray/app.py" line="601"/>
         <source>Sync tool: {tool}</source>
         <translation>Outil de synchronisation : {tool}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="366"/>
+        <location filename="../tray/app.py" line="425"/>
         <source>Syncthing, asked to send each claim at once; the last request failed: {problem}</source>
         <translation>Syncthing, à qui chaque réservation est confiée aussitôt écrite ; la dernière demande a échoué : {problem}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="277"/>
+        <location filename="../tray/app.py" line="279"/>
         <source>How it works, and what each line means: {docs}</source>
         <translation>Comment cela marche, et ce que dit chaque ligne : {docs}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="368"/>
+        <location filename="../tray/app.py" line="427"/>
         <source>Syncthing, asked to send each claim at once</source>
         <translation>Syncthing, à qui chaque réservation est confiée aussitôt écrite</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="371"/>
+        <location filename="../tray/app.py" line="430"/>
         <source>none found; the sync tool sends the claims when it notices them</source>
         <translation>aucun trouvé ; l’outil de synchronisation envoie les réservations quand il les remarque</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="372"/>
+        <location filename="../tray/app.py" line="431"/>
         <source>{tool}, found; it sends the claims when it notices them</source>
         <translation>{tool}, trouvé ; il envoie les réservations quand il les remarque</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="400"/>
-        <location filename="../tray/app.py" line="503"/>
+        <location filename="../tray/app.py" line="459"/>
+        <location filename="../tray/app.py" line="564"/>
         <source>sioul-tray: {error}</source>
         <translation>sioul-tray : {error}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="417"/>
+        <location filename="../tray/app.py" line="476"/>
         <source>Invoices are taken here; this computer starts once every other one has seen it.</source>
         <translation>Les factures sont prises ici ; cet ordinateur commence dès que tous les autres l’ont vu.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="422"/>
+        <location filename="../tray/app.py" line="481"/>
         <source>{computer} is declared gone for good.</source>
         <translation>{computer} est déclaré parti pour de bon.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="427"/>
+        <location filename="../tray/app.py" line="486"/>
         <source>Closed: {parts} (until `sioul-tray renew`)</source>
         <translation>Fermé : {parts} (jusqu’à `sioul-tray renew`)</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="450"/>
+        <location filename="../tray/app.py" line="511"/>
         <source>sioul-tray: the running tray cannot do {request}</source>
         <translation>sioul-tray : l’icône en cours ne sait pas faire {request}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="472"/>
+        <location filename="../tray/app.py" line="533"/>
         <source>sioul-tray: no display here; use the command line (sioul-tray --help)</source>
         <translation>sioul-tray : pas d’affichage ici ; utilisez la ligne de commande (sioul-tray --help)</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="492"/>
+        <location filename="../tray/app.py" line="553"/>
         <source>sioul-tray: already running</source>
         <translation>sioul-tray : déjà lancé</translation>
     </message>
@@ -149,102 +149,107 @@ Inactivité lue par : {idle}</translation>
         <translation>Factures</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="29"/>
+        <location filename="../cli.py" line="30"/>
         <source>sioul-tray: {error} (see sioul-tray --help)</source>
         <translation>sioul-tray : {error} (voir sioul-tray --help)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="37"/>
+        <location filename="../cli.py" line="38"/>
         <source>Keeps Sioul&apos;s medicines and invoices on one computer at a time. With no command, starts the tray.</source>
         <translation>Garde les médicaments et les factures de Sioul sur un seul ordinateur à la fois. Sans commande, lance l’icône de la barre des tâches.</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="46"/>
+        <location filename="../cli.py" line="47"/>
         <source>the language to show (fr, en); by default SIOUL_TRAY_LANG, else the system&apos;s</source>
         <translation>la langue à afficher (fr, en) ; par défaut SIOUL_TRAY_LANG, sinon celle du système</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="51"/>
+        <location filename="../cli.py" line="52"/>
         <source>print JSON</source>
         <translation>écrire du JSON</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="54"/>
+        <location filename="../cli.py" line="55"/>
         <source>create or join the sharing folder, name this computer</source>
         <translation>créer ou rejoindre le dossier de partage, nommer cet ordinateur</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="56"/>
+        <location filename="../cli.py" line="57"/>
         <source>the synced sharing folder</source>
         <translation>le dossier de partage synchronisé</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="60"/>
+        <location filename="../cli.py" line="61"/>
         <source>the name the other computers show for this one (default: its host&apos;s)</source>
         <translation>le nom que les autres ordinateurs affichent pour celui-ci (par défaut : celui de la machine)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="64"/>
+        <location filename="../cli.py" line="65"/>
         <source>who keeps each part, as read now, without claiming it</source>
         <translation>qui tient chaque partie, lu maintenant, sans la réserver</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="71"/>
+        <location filename="../cli.py" line="72"/>
         <source>every claim in the folder, and every file that does not read</source>
         <translation>toutes les réservations du dossier, et chaque fichier illisible</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="76"/>
+        <location filename="../cli.py" line="77"/>
         <source>&quot;Make invoices here&quot;: take a part on purpose</source>
         <translation>« Faire les factures ici » : prendre une partie exprès</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="80"/>
+        <location filename="../cli.py" line="81"/>
         <source>close this computer&apos;s claims (all parts by default)</source>
         <translation>fermer les réservations de cet ordinateur (toutes les parties par défaut)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="86"/>
+        <location filename="../cli.py" line="87"/>
         <source>renew this computer&apos;s claims once (for a timer on a server)</source>
         <translation>renouveler une fois les réservations de cet ordinateur (pour un minuteur sur un serveur)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="91"/>
+        <location filename="../cli.py" line="92"/>
         <source>declare a computer gone for good (given away, broken)</source>
         <translation>déclarer un ordinateur parti pour de bon (donné, en panne)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="93"/>
+        <location filename="../cli.py" line="94"/>
         <source>its id, as `sioul-tray claims` lists it</source>
         <translation>son identifiant, tel que `sioul-tray claims` l’affiche</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="97"/>
+        <location filename="../cli.py" line="98"/>
         <source>how far Sioul wrote its records here (carried in the claim)</source>
         <translation>jusqu’où Sioul a écrit ses enregistrements ici (porté par la réservation)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="104"/>
+        <location filename="../cli.py" line="105"/>
+        <source>the Computers window of the tray running here</source>
+        <translation>la fenêtre « Ordinateurs » de l’icône lancée ici</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="112"/>
         <source>the tray on a temporary folder with two simulated computers</source>
         <translation>l’icône sur un dossier temporaire avec deux ordinateurs simulés</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="113"/>
+        <location filename="../cli.py" line="121"/>
         <source>{text} is not a whole number from 0 to {top}</source>
         <translation>{text} n’est pas un nombre entier de 0 à {top}</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="175"/>
+        <location filename="../cli.py" line="185"/>
         <source>sioul-tray: interrupted</source>
         <translation>sioul-tray : interrompu</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="180"/>
+        <location filename="../cli.py" line="190"/>
         <source>sioul-tray: {error}</source>
         <translation>sioul-tray : {error}</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="192"/>
+        <location filename="../cli.py" line="202"/>
         <source>sioul-tray: this build has no tray; use the commands (sioul-tray --help)</source>
         <translation>sioul-tray : cette version n’a pas d’icône ; utilisez les commandes (sioul-tray --help)</translation>
     </message>
@@ -395,97 +400,102 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>Computers</name>
     <message>
-        <location filename="../tray/computers.py" line="94"/>
+        <location filename="../tray/computers.py" line="154"/>
         <source>Computers — sioul-tray</source>
         <translation>Ordinateurs — sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="97"/>
+        <location filename="../tray/computers.py" line="165"/>
         <source>Computer</source>
         <translation>Ordinateur</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="99"/>
+        <location filename="../tray/computers.py" line="167"/>
         <source>Last heard</source>
         <translation>Dernières nouvelles</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="98"/>
+        <location filename="../tray/computers.py" line="166"/>
         <source>Keeps</source>
         <translation>Tient</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="174"/>
+        <location filename="../tray/computers.py" line="248"/>
         <source>{name} (this computer)</source>
         <translation>{name} (cet ordinateur)</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="182"/>
+        <location filename="../tray/computers.py" line="252"/>
         <source>not heard</source>
         <translation>sans nouvelles</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="100"/>
+        <location filename="../tray/computers.py" line="168"/>
         <source>Last used</source>
         <translation>Dernier usage</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="101"/>
+        <location filename="../tray/computers.py" line="158"/>
+        <source>The tray is not running: start sioul-tray to see the computers.</source>
+        <translation>sioul-tray n’est pas lancé : lancez-le pour voir les ordinateurs.</translation>
+    </message>
+    <message>
+        <location filename="../tray/computers.py" line="169"/>
         <source>Claims</source>
         <translation>Réservations</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="102"/>
+        <location filename="../tray/computers.py" line="170"/>
         <source>Clock</source>
         <translation>Horloge</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="118"/>
+        <location filename="../tray/computers.py" line="186"/>
         <source>Gone for good…</source>
         <translation>Parti pour de bon…</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="139"/>
+        <location filename="../tray/computers.py" line="207"/>
         <source>Show in the folder</source>
         <translation>Montrer dans le dossier</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="185"/>
+        <location filename="../tray/computers.py" line="255"/>
         <source>closed: {parts}</source>
         <translation>fermées : {parts}</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="189"/>
+        <location filename="../tray/computers.py" line="259"/>
         <source>open</source>
         <translation>ouvertes</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="195"/>
+        <location filename="../tray/computers.py" line="265"/>
         <source>Invoices here wait for its confirmation</source>
         <translation>Les factures attendent ici sa confirmation</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="207"/>
+        <location filename="../tray/listing.py" line="140"/>
         <source>Syncthing is connected to every computer sharing the folder.</source>
         <translation>Syncthing est connecté à tous les ordinateurs qui partagent le dossier.</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="213"/>
+        <location filename="../tray/computers.py" line="279"/>
         <source>Files that do not read:</source>
         <translation>Fichiers illisibles :</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="215"/>
+        <location filename="../tray/computers.py" line="281"/>
         <source>Every file reads.</source>
         <translation>Tous les fichiers se lisent.</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="271"/>
+        <location filename="../tray/computers.py" line="355"/>
         <source>{span} ahead</source>
         <translation>{span} d’avance</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="272"/>
+        <location filename="../tray/computers.py" line="356"/>
         <source>{span} behind</source>
         <translation>{span} de retard</translation>
     </message>
