@@ -4,7 +4,7 @@
 <context>
     <name>App</name>
     <message>
-        <location filename="../tray/app.py" line="213"/>
+        <location filename="../tray/app.py" line="214"/>
         <source>Make invoices here</source>
         <translation>Faire les factures ici</translation>
     </message>
@@ -23,17 +23,17 @@ Its claims stop counting here and on every computer that reads this one&apos;s. 
 Ses réservations ne comptent plus ici ni sur les ordinateurs qui lisent celles de cet ordinateur. Si {computer} revient, il compte de nouveau.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="261"/>
+        <location filename="../tray/app.py" line="262"/>
         <source>none works here: counting from the session start</source>
         <translation>aucune ne fonctionne ici : décompte depuis le début de la session</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="253"/>
+        <location filename="../tray/app.py" line="254"/>
         <source>About sioul-tray</source>
         <translation>À propos de sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="263"/>
+        <location filename="../tray/app.py" line="264"/>
         <source>sioul-tray {version}
 
 Keeps Sioul&apos;s medicines and invoices on one computer at a time.
@@ -50,78 +50,78 @@ Dossier de partage : {folder}
 Inactivité lue par : {idle}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="597"/>
+        <location filename="../tray/app.py" line="604"/>
         <source>This computer&apos;s name: {name}</source>
         <translation>Nom de cet ordinateur : {name}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="598"/>
+        <location filename="../tray/app.py" line="605"/>
         <source>Sleep and wake from: {source}</source>
         <translation>Veille et réveil lus par : {source}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="601"/>
+        <location filename="../tray/app.py" line="608"/>
         <source>Sync tool: {tool}</source>
         <translation>Outil de synchronisation : {tool}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="425"/>
+        <location filename="../tray/app.py" line="432"/>
         <source>Syncthing, asked to send each claim at once; the last request failed: {problem}</source>
         <translation>Syncthing, à qui chaque réservation est confiée aussitôt écrite ; la dernière demande a échoué : {problem}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="279"/>
+        <location filename="../tray/app.py" line="280"/>
         <source>How it works, and what each line means: {docs}</source>
         <translation>Comment cela marche, et ce que dit chaque ligne : {docs}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="427"/>
+        <location filename="../tray/app.py" line="434"/>
         <source>Syncthing, asked to send each claim at once</source>
         <translation>Syncthing, à qui chaque réservation est confiée aussitôt écrite</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="430"/>
+        <location filename="../tray/app.py" line="437"/>
         <source>none found; the sync tool sends the claims when it notices them</source>
         <translation>aucun trouvé ; l’outil de synchronisation envoie les réservations quand il les remarque</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="431"/>
+        <location filename="../tray/app.py" line="438"/>
         <source>{tool}, found; it sends the claims when it notices them</source>
         <translation>{tool}, trouvé ; il envoie les réservations quand il les remarque</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="459"/>
-        <location filename="../tray/app.py" line="564"/>
+        <location filename="../tray/app.py" line="466"/>
+        <location filename="../tray/app.py" line="571"/>
         <source>sioul-tray: {error}</source>
         <translation>sioul-tray : {error}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="476"/>
+        <location filename="../tray/app.py" line="483"/>
         <source>Invoices are taken here; this computer starts once every other one has seen it.</source>
         <translation>Les factures sont prises ici ; cet ordinateur commence dès que tous les autres l’ont vu.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="481"/>
+        <location filename="../tray/app.py" line="488"/>
         <source>{computer} is declared gone for good.</source>
         <translation>{computer} est déclaré parti pour de bon.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="486"/>
+        <location filename="../tray/app.py" line="493"/>
         <source>Closed: {parts} (until `sioul-tray renew`)</source>
         <translation>Fermé : {parts} (jusqu’à `sioul-tray renew`)</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="511"/>
+        <location filename="../tray/app.py" line="518"/>
         <source>sioul-tray: the running tray cannot do {request}</source>
         <translation>sioul-tray : l’icône en cours ne sait pas faire {request}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="533"/>
+        <location filename="../tray/app.py" line="540"/>
         <source>sioul-tray: no display here; use the command line (sioul-tray --help)</source>
         <translation>sioul-tray : pas d’affichage ici ; utilisez la ligne de commande (sioul-tray --help)</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="553"/>
+        <location filename="../tray/app.py" line="560"/>
         <source>sioul-tray: already running</source>
         <translation>sioul-tray : déjà lancé</translation>
     </message>

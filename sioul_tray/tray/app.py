@@ -11,10 +11,11 @@ import os
 import signal
 import socket
 import sys
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, QSocketNotifier, QTimer, QUrl
+from PySide6.QtCore import QObject, QProcess, QSocketNotifier, QTimer, QUrl
 from PySide6.QtGui import QAction, QCursor, QDesktopServices
 from PySide6.QtWidgets import QApplication, QMenu, QSystemTrayIcon, QWidget
 
@@ -27,7 +28,6 @@ from sioul_tray.tray.icons import icon
 from sioul_tray.tray.model import Action, Icon, Item, Note, View
 
 if TYPE_CHECKING:
-    import subprocess
     from pathlib import Path
 
     from PySide6.QtDBus import QDBusConnection
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
 APP = "sioul-tray"
 DOCS = "https://github.com/sioul/sioul-tray/tree/main/docs"  # the docs/ folder of this project
-CHILD_CHECK_MS = 3000  # a Computers window process that exits with an error this soon failed
+CHILD_CHECK = 5.0  # seconds: a Computers window process that exits with an error this soon failed
 STANDIN_AFTER = 5  # tries, two seconds apart after the first: no tray this long, the window shows
 
 
@@ -75,7 +75,8 @@ class Tray(QObject):
         # Set by `run`: the Computers window then runs in a process of its own (its memory is
         # never the tray's), which asks this tray for what to show (the `computers` request).
         self.state_dir: Path | None = None
-        self.child: subprocess.Popen[bytes] | None = None
+        self.child: QProcess | None = None
+        self._child_since = 0.0
         self.raised = 0  # "Computers…" while its window is open: the window comes forward
         controller.changed.connect(self.render)
         controller.notify.connect(self._note)
@@ -286,7 +287,10 @@ class Tray(QObject):
         """Open the Computers window: in a process of its own where this tray answers requests
         (brought forward when already open), else (or when that process cannot start) here."""
         if self.state_dir is not None:
-            if self.child is not None and self.child.poll() is None:
+            if (
+                self.child is not None
+                and self.child.state() is not QProcess.ProcessState.NotRunning
+            ):
                 self.raised += 1  # the window sees it at its next question, within a second
                 return None
             if self._start_child(self.state_dir):
@@ -305,24 +309,31 @@ class Tray(QObject):
 
     def _start_child(self, state_dir: Path) -> bool:
         # As autostart starts the tray: the bundle's program when frozen (its windowed twin on
-        # Windows), else this interpreter; in the tray's language.
-        import subprocess  # here: the tray without the window does without it
-
+        # Windows), else this interpreter; in the tray's language. A QProcess, not `subprocess`
+        # (0.5 MB more in the tray for its life).
         argv = [*autostart.command(), "--lang", i18n.language(), "computers",
                 "--state-dir", str(state_dir)]  # fmt: skip
-        try:
-            child = subprocess.Popen(argv, stdin=subprocess.DEVNULL)
-        except OSError:
+        child = QProcess(self)
+        child.setProcessChannelMode(QProcess.ProcessChannelMode.ForwardedChannels)
+        child.setStandardInputFile(QProcess.nullDevice())
+        child.finished.connect(lambda code, how: self._child_ended(child, code, how))
+        child.start(argv[0], argv[1:])
+        if not child.waitForStarted(5000):
+            child.deleteLater()
             return False
         self.child = child
-        QTimer.singleShot(CHILD_CHECK_MS, lambda: self._check_child(child))
+        self._child_since = time.monotonic()
         return True
 
-    def _check_child(self, child: subprocess.Popen[bytes]) -> None:
-        """A window process that failed at once (no display for it, a broken install): the
-        window opens here instead."""
-        if child is self.child and child.poll() not in (None, 0):
-            self.child = None
+    def _child_ended(self, child: QProcess, code: int, how: QProcess.ExitStatus) -> None:
+        """The window's process ended (the person closed the window). One that failed at once
+        (no display for it, a broken install): the window opens here instead."""
+        child.deleteLater()
+        if child is not self.child:
+            return  # ended by `close_windows`
+        self.child = None
+        failed = code != 0 or how is QProcess.ExitStatus.CrashExit
+        if failed and time.monotonic() - self._child_since < CHILD_CHECK:
             self.computers_window()
 
     def close_windows(self) -> None:
@@ -330,15 +341,11 @@ class Tray(QObject):
         for window in list(self.windows):
             window.close()
         child, self.child = self.child, None
-        if child is not None and child.poll() is None:
-            import subprocess
-
+        if child is not None and child.state() is not QProcess.ProcessState.NotRunning:
             child.terminate()
-            try:
-                child.wait(5)
-            except subprocess.TimeoutExpired:
+            if not child.waitForFinished(5000):
                 child.kill()
-                child.wait(5)
+                child.waitForFinished(5000)
 
     def listing(self) -> str:
         """The Computers window's content, as JSON (the `computers` request)."""

@@ -6,12 +6,14 @@ The real processes (the tray, the window's own) are in tests/desktop/test_deskto
 
 from __future__ import annotations
 
-import subprocess
+import json
+import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 import pytest
+from PySide6.QtCore import QProcess
 from pytestqt.qtbot import QtBot
 
 from sioul_tray.lease import Lease
@@ -162,63 +164,52 @@ def test_the_window_follows_the_tray_each_second(tray: Tray, qtbot: QtBot) -> No
     assert len(asked.sent) == count
 
 
-class FakeChild:
-    started: ClassVar[list[list[str]]] = []
-
-    def __init__(self, argv: list[str], **_: Any) -> None:
-        FakeChild.started.append(argv)
-        self.returncode: int | None = None
-        self.terminated = False
-
-    def poll(self) -> int | None:
-        return self.returncode
-
-    def terminate(self) -> None:
-        self.terminated = True
-        self.returncode = -15
-
-    def wait(self, _timeout: float | None = None) -> int | None:
-        return self.returncode
+def program(monkeypatch: pytest.MonkeyPatch, code: str) -> None:
+    """The program the tray starts for the window (itself, `autostart.command()`): here a short
+    Python program, which gets the same arguments."""
+    monkeypatch.setattr(app.autostart, "command", lambda: [sys.executable, "-c", code])
 
 
 def test_the_tray_starts_the_window_in_a_process_and_brings_it_forward(
-    tray: Tray, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tray: Tray, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, qtbot: QtBot
 ) -> None:
-    FakeChild.started = []
-    monkeypatch.setattr(subprocess, "Popen", FakeChild)
+    said = tmp_path / "argv.json"
+    program(monkeypatch, f"import json, sys, time; open({str(said)!r}, 'w').write("
+                         "json.dumps(sys.argv[1:])); time.sleep(60)")  # fmt: skip
     tray.state_dir = tmp_path / "state"
     assert handle_request(tray, tray.controller, ["open", "computers"]) == (0, "")
-    [argv] = FakeChild.started
-    # As the tray itself starts (the bundle's program when frozen), in the tray's language.
-    assert argv[:3] == app.autostart.command()[:3]
-    assert argv[-5:] == ["--lang", "en", "computers", "--state-dir", str(tmp_path / "state")]
-    assert tray.windows == []  # nothing of the window in the tray
-    handle_request(tray, tray.controller, ["open", "computers"])  # open: brought forward
-    assert len(FakeChild.started) == 1 and tray.raised == 1
-    assert Listing.from_json(handle_request(tray, tray.controller, ["computers"])[1]).raised == 1
     child = tray.child
-    assert isinstance(child, FakeChild)
+    assert child is not None and tray.windows == []  # nothing of the window in the tray
+    qtbot.waitUntil(lambda: said.exists() and said.stat().st_size > 0, timeout=10_000)
+    # In the tray's language, asking this installation's tray.
+    assert json.loads(said.read_text()) == [
+        "--lang", "en", "computers", "--state-dir", str(tmp_path / "state")
+    ]  # fmt: skip
+    handle_request(tray, tray.controller, ["open", "computers"])  # open: brought forward
+    assert tray.child is child and tray.raised == 1
+    assert Listing.from_json(handle_request(tray, tray.controller, ["computers"])[1]).raised == 1
     assert handle_request(tray, tray.controller, ["close", "windows"]) == (0, "")
-    assert child.terminated and tray.child is None
+    assert tray.child is None and child.state() is QProcess.ProcessState.NotRunning
+    qtbot.wait(100)
+    assert tray.windows == []  # ended on purpose: no window here in its place
+
+
+def test_the_window_as_frozen_is_the_bundles_program(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    monkeypatch.setattr(sys, "executable", "/opt/sioul-tray/sioul-tray")
+    assert app.autostart.command() == ["/opt/sioul-tray/sioul-tray"]  # then `... computers`
 
 
 def test_a_window_process_that_fails_gives_way_to_the_window_here(
     tray: Tray, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, qtbot: QtBot
 ) -> None:
     tray.state_dir = tmp_path / "state"
-
-    def no_program(*_: Any, **__: Any) -> None:
-        raise FileNotFoundError("sioul-tray")
-
-    monkeypatch.setattr(subprocess, "Popen", no_program)
-    window = tray.computers()
-    assert window is not None and tray.windows == [window]
+    monkeypatch.setattr(app.autostart, "command", lambda: [str(tmp_path / "no such program")])
+    window = tray.computers()  # the program does not start
+    assert window is not None and tray.windows == [window] and tray.child is None
     window.close()
     qtbot.waitUntil(lambda: tray.windows == [], timeout=2000)
-    FakeChild.started = []
-    monkeypatch.setattr(subprocess, "Popen", FakeChild)
-    assert tray.computers() is None
-    assert isinstance(tray.child, FakeChild)
-    tray.child.returncode = 1  # it failed at once (a broken install, no display for it)
-    tray._check_child(tray.child)  # type: ignore[arg-type]
-    assert len(tray.windows) == 1 and tray.child is None
+    program(monkeypatch, "raise SystemExit(3)")  # it starts, and fails at once
+    assert tray.computers() is None and tray.child is not None
+    qtbot.waitUntil(lambda: len(tray.windows) == 1, timeout=10_000)
+    assert tray.child is None
