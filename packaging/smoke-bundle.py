@@ -81,6 +81,19 @@ def icon_colours(display: VirtualDisplay) -> int:
     return int(out.strip() or 0)
 
 
+def children(pid: int) -> list[int]:
+    """The running processes `pid` started."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid and fields[0] != "Z":
+            found.append(int(stat.parent.name))
+    return found
+
+
 def main() -> int:
     program = Path(sys.argv[1] if len(sys.argv) > 1 else ROOT / "dist/sioul-tray/sioul-tray")
     program = program.absolute()
@@ -149,6 +162,19 @@ def main() -> int:
                         raise SystemExit(f"smoke: the docked icon shows {colours} colour(s): "
                                          "no icon drawn (are the SVGs in the bundle?)")  # fmt: skip
                     say(f"the icon is docked and drawn ({colours} colours)")
+                # The Computers window runs in a process of its own: the bundle's program again
+                # (`sioul-tray computers`), which asks the tray what to show.
+                from sioul_tray.tray.client import ask
+
+                if ask(home / "state", ["open", "computers"]) != (0, ""):
+                    raise SystemExit("smoke: the tray did not open the Computers window")
+                window = wait_for(lambda: children(proc.pid), 30, "the Computers window's process")
+                time.sleep(2)  # a window process that fails exits at once
+                if not children(proc.pid):
+                    raise SystemExit("smoke: the Computers window's process ended by itself")
+                ask(home / "state", ["close", "windows"])
+                wait_for(lambda: not children(proc.pid), 15, "the Computers window to close")
+                say(f"the Computers window ran in its own process ({window[0]}) and closed")
                 stopping = time.monotonic()
                 proc.send_signal(signal.SIGTERM)
                 code = proc.wait(15)

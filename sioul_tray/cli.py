@@ -12,6 +12,7 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, NoReturn
 
 from sioul_tray import __version__, i18n
@@ -99,6 +100,13 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("part", choices=list(PARTS), metavar="PART")
     p.add_argument("n", type=_count, metavar="N")
 
+    p = sub.add_parser(
+        "computers",
+        help=CommandLine.tr("the Computers window of the tray running here"),
+    )
+    # The tray passes its own: the window asks the tray of that installation.
+    p.add_argument("--state-dir", metavar="DIR", help=argparse.SUPPRESS)
+
     sub.add_parser(
         "demo",
         help=CommandLine.tr("the tray on a temporary folder with two simulated computers"),
@@ -142,6 +150,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _start_tray(args.lang)
         if args.command == "demo":
             return _start_demo(args.lang)
+        if args.command == "computers":
+            return _start_computers(args.lang, args.state_dir)
         # Not imported for the tray: what only the commands need stays out of its memory.
         from sioul_tray.commands import COMMANDS
         from sioul_tray.install import Installation
@@ -205,6 +215,20 @@ def _start_demo(language: str | None) -> int:
     from sioul_tray.tray.demo import run
 
     result: int = run(language)
+    return result
+
+
+def _start_computers(language: str | None, state_dir: str | None) -> int:
+    from sioul_tray.tray import pyside
+
+    pyside.load()
+    from sioul_tray.tray.computers import main as window
+
+    if state_dir is None:
+        from sioul_tray.install import Installation
+
+        state_dir = str(Installation().state_dir)
+    result: int = window(Path(state_dir), language)
     return result
 
 

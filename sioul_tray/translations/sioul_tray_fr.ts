@@ -4,17 +4,17 @@
 <context>
     <name>App</name>
     <message>
-        <location filename="../tray/app.py" line="213"/>
+        <location filename="../tray/app.py" line="221"/>
         <source>Make invoices here</source>
         <translation>Faire les factures ici</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="238"/>
+        <location filename="../tray/listing.py" line="154"/>
         <source>{computer} is gone for good</source>
         <translation>{computer} est parti pour de bon</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="240"/>
+        <location filename="../tray/listing.py" line="156"/>
         <source>Treat {computer} as gone for good (given away, reinstalled, broken)?
 
 Its claims stop counting here and on every computer that reads this one&apos;s. If {computer} comes back, it counts again.</source>
@@ -23,17 +23,17 @@ Its claims stop counting here and on every computer that reads this one&apos;s. 
 Ses réservations ne comptent plus ici ni sur les ordinateurs qui lisent celles de cet ordinateur. Si {computer} revient, il compte de nouveau.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="266"/>
+        <location filename="../tray/app.py" line="269"/>
         <source>none works here: counting from the session start</source>
         <translation>aucune ne fonctionne ici : décompte depuis le début de la session</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="258"/>
+        <location filename="../tray/app.py" line="261"/>
         <source>About sioul-tray</source>
         <translation>À propos de sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="268"/>
+        <location filename="../tray/app.py" line="271"/>
         <source>sioul-tray {version}
 
 Keeps Sioul&apos;s medicines and invoices on one computer at a time.
@@ -50,78 +50,78 @@ Dossier de partage : {folder}
 Inactivité lue par : {idle}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="543"/>
+        <location filename="../tray/app.py" line="611"/>
         <source>This computer&apos;s name: {name}</source>
         <translation>Nom de cet ordinateur : {name}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="544"/>
+        <location filename="../tray/app.py" line="612"/>
         <source>Sleep and wake from: {source}</source>
         <translation>Veille et réveil lus par : {source}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="547"/>
+        <location filename="../tray/app.py" line="615"/>
         <source>Sync tool: {tool}</source>
         <translation>Outil de synchronisation : {tool}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="373"/>
+        <location filename="../tray/app.py" line="439"/>
         <source>Syncthing, asked to send each claim at once; the last request failed: {problem}</source>
         <translation>Syncthing, à qui chaque réservation est confiée aussitôt écrite ; la dernière demande a échoué : {problem}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="284"/>
+        <location filename="../tray/app.py" line="287"/>
         <source>How it works, and what each line means: {docs}</source>
         <translation>Comment cela marche, et ce que dit chaque ligne : {docs}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="375"/>
+        <location filename="../tray/app.py" line="441"/>
         <source>Syncthing, asked to send each claim at once</source>
         <translation>Syncthing, à qui chaque réservation est confiée aussitôt écrite</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="378"/>
+        <location filename="../tray/app.py" line="444"/>
         <source>none found; the sync tool sends the claims when it notices them</source>
         <translation>aucun trouvé ; l’outil de synchronisation envoie les réservations quand il les remarque</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="379"/>
+        <location filename="../tray/app.py" line="445"/>
         <source>{tool}, found; it sends the claims when it notices them</source>
         <translation>{tool}, trouvé ; il envoie les réservations quand il les remarque</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="407"/>
-        <location filename="../tray/app.py" line="510"/>
+        <location filename="../tray/app.py" line="473"/>
+        <location filename="../tray/app.py" line="578"/>
         <source>sioul-tray: {error}</source>
         <translation>sioul-tray : {error}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="424"/>
+        <location filename="../tray/app.py" line="490"/>
         <source>Invoices are taken here; this computer starts once every other one has seen it.</source>
         <translation>Les factures sont prises ici ; cet ordinateur commence dès que tous les autres l’ont vu.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="429"/>
+        <location filename="../tray/app.py" line="495"/>
         <source>{computer} is declared gone for good.</source>
         <translation>{computer} est déclaré parti pour de bon.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="434"/>
+        <location filename="../tray/app.py" line="500"/>
         <source>Closed: {parts} (until `sioul-tray renew`)</source>
         <translation>Fermé : {parts} (jusqu’à `sioul-tray renew`)</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="457"/>
+        <location filename="../tray/app.py" line="525"/>
         <source>sioul-tray: the running tray cannot do {request}</source>
         <translation>sioul-tray : l’icône en cours ne sait pas faire {request}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="479"/>
+        <location filename="../tray/app.py" line="547"/>
         <source>sioul-tray: no display here; use the command line (sioul-tray --help)</source>
         <translation>sioul-tray : pas d’affichage ici ; utilisez la ligne de commande (sioul-tray --help)</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="499"/>
+        <location filename="../tray/app.py" line="567"/>
         <source>sioul-tray: already running</source>
         <translation>sioul-tray : déjà lancé</translation>
     </message>
@@ -149,102 +149,107 @@ Inactivité lue par : {idle}</translation>
         <translation>Factures</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="29"/>
+        <location filename="../cli.py" line="30"/>
         <source>sioul-tray: {error} (see sioul-tray --help)</source>
         <translation>sioul-tray : {error} (voir sioul-tray --help)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="37"/>
+        <location filename="../cli.py" line="38"/>
         <source>Keeps Sioul&apos;s medicines and invoices on one computer at a time. With no command, starts the tray.</source>
         <translation>Garde les médicaments et les factures de Sioul sur un seul ordinateur à la fois. Sans commande, lance l’icône de la barre des tâches.</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="46"/>
+        <location filename="../cli.py" line="47"/>
         <source>the language to show (fr, en); by default SIOUL_TRAY_LANG, else the system&apos;s</source>
         <translation>la langue à afficher (fr, en) ; par défaut SIOUL_TRAY_LANG, sinon celle du système</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="51"/>
+        <location filename="../cli.py" line="52"/>
         <source>print JSON</source>
         <translation>écrire du JSON</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="54"/>
+        <location filename="../cli.py" line="55"/>
         <source>create or join the sharing folder, name this computer</source>
         <translation>créer ou rejoindre le dossier de partage, nommer cet ordinateur</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="56"/>
+        <location filename="../cli.py" line="57"/>
         <source>the synced sharing folder</source>
         <translation>le dossier de partage synchronisé</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="60"/>
+        <location filename="../cli.py" line="61"/>
         <source>the name the other computers show for this one (default: its host&apos;s)</source>
         <translation>le nom que les autres ordinateurs affichent pour celui-ci (par défaut : celui de la machine)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="64"/>
+        <location filename="../cli.py" line="65"/>
         <source>who keeps each part, as read now, without claiming it</source>
         <translation>qui tient chaque partie, lu maintenant, sans la réserver</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="71"/>
+        <location filename="../cli.py" line="72"/>
         <source>every claim in the folder, and every file that does not read</source>
         <translation>toutes les réservations du dossier, et chaque fichier illisible</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="76"/>
+        <location filename="../cli.py" line="77"/>
         <source>&quot;Make invoices here&quot;: take a part on purpose</source>
         <translation>« Faire les factures ici » : prendre une partie exprès</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="80"/>
+        <location filename="../cli.py" line="81"/>
         <source>close this computer&apos;s claims (all parts by default)</source>
         <translation>fermer les réservations de cet ordinateur (toutes les parties par défaut)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="86"/>
+        <location filename="../cli.py" line="87"/>
         <source>renew this computer&apos;s claims once (for a timer on a server)</source>
         <translation>renouveler une fois les réservations de cet ordinateur (pour un minuteur sur un serveur)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="91"/>
+        <location filename="../cli.py" line="92"/>
         <source>declare a computer gone for good (given away, broken)</source>
         <translation>déclarer un ordinateur parti pour de bon (donné, en panne)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="93"/>
+        <location filename="../cli.py" line="94"/>
         <source>its id, as `sioul-tray claims` lists it</source>
         <translation>son identifiant, tel que `sioul-tray claims` l’affiche</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="97"/>
+        <location filename="../cli.py" line="98"/>
         <source>how far Sioul wrote its records here (carried in the claim)</source>
         <translation>jusqu’où Sioul a écrit ses enregistrements ici (porté par la réservation)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="104"/>
+        <location filename="../cli.py" line="105"/>
+        <source>the Computers window of the tray running here</source>
+        <translation>la fenêtre « Ordinateurs » de l’icône lancée ici</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="112"/>
         <source>the tray on a temporary folder with two simulated computers</source>
         <translation>l’icône sur un dossier temporaire avec deux ordinateurs simulés</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="113"/>
+        <location filename="../cli.py" line="121"/>
         <source>{text} is not a whole number from 0 to {top}</source>
         <translation>{text} n’est pas un nombre entier de 0 à {top}</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="175"/>
+        <location filename="../cli.py" line="185"/>
         <source>sioul-tray: interrupted</source>
         <translation>sioul-tray : interrompu</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="180"/>
+        <location filename="../cli.py" line="190"/>
         <source>sioul-tray: {error}</source>
         <translation>sioul-tray : {error}</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="192"/>
+        <location filename="../cli.py" line="202"/>
         <source>sioul-tray: this build has no tray; use the commands (sioul-tray --help)</source>
         <translation>sioul-tray : cette version n’a pas d’icône ; utilisez les commandes (sioul-tray --help)</translation>
     </message>
@@ -395,97 +400,102 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>Computers</name>
     <message>
-        <location filename="../tray/computers.py" line="94"/>
+        <location filename="../tray/computers.py" line="154"/>
         <source>Computers — sioul-tray</source>
         <translation>Ordinateurs — sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="97"/>
+        <location filename="../tray/computers.py" line="165"/>
         <source>Computer</source>
         <translation>Ordinateur</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="99"/>
+        <location filename="../tray/computers.py" line="167"/>
         <source>Last heard</source>
         <translation>Dernières nouvelles</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="98"/>
+        <location filename="../tray/computers.py" line="166"/>
         <source>Keeps</source>
         <translation>Tient</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="174"/>
+        <location filename="../tray/computers.py" line="248"/>
         <source>{name} (this computer)</source>
         <translation>{name} (cet ordinateur)</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="182"/>
+        <location filename="../tray/computers.py" line="252"/>
         <source>not heard</source>
         <translation>sans nouvelles</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="100"/>
+        <location filename="../tray/computers.py" line="168"/>
         <source>Last used</source>
         <translation>Dernier usage</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="101"/>
+        <location filename="../tray/computers.py" line="158"/>
+        <source>The tray is not running: start sioul-tray to see the computers.</source>
+        <translation>sioul-tray n’est pas lancé : lancez-le pour voir les ordinateurs.</translation>
+    </message>
+    <message>
+        <location filename="../tray/computers.py" line="169"/>
         <source>Claims</source>
         <translation>Réservations</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="102"/>
+        <location filename="../tray/computers.py" line="170"/>
         <source>Clock</source>
         <translation>Horloge</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="118"/>
+        <location filename="../tray/computers.py" line="186"/>
         <source>Gone for good…</source>
         <translation>Parti pour de bon…</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="139"/>
+        <location filename="../tray/computers.py" line="207"/>
         <source>Show in the folder</source>
         <translation>Montrer dans le dossier</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="185"/>
+        <location filename="../tray/computers.py" line="255"/>
         <source>closed: {parts}</source>
         <translation>fermées : {parts}</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="189"/>
+        <location filename="../tray/computers.py" line="259"/>
         <source>open</source>
         <translation>ouvertes</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="195"/>
+        <location filename="../tray/computers.py" line="265"/>
         <source>Invoices here wait for its confirmation</source>
         <translation>Les factures attendent ici sa confirmation</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="207"/>
+        <location filename="../tray/listing.py" line="140"/>
         <source>Syncthing is connected to every computer sharing the folder.</source>
         <translation>Syncthing est connecté à tous les ordinateurs qui partagent le dossier.</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="213"/>
+        <location filename="../tray/computers.py" line="279"/>
         <source>Files that do not read:</source>
         <translation>Fichiers illisibles :</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="215"/>
+        <location filename="../tray/computers.py" line="281"/>
         <source>Every file reads.</source>
         <translation>Tous les fichiers se lisent.</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="271"/>
+        <location filename="../tray/computers.py" line="355"/>
         <source>{span} ahead</source>
         <translation>{span} d’avance</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="272"/>
+        <location filename="../tray/computers.py" line="356"/>
         <source>{span} behind</source>
         <translation>{span} de retard</translation>
     </message>
@@ -1103,27 +1113,27 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>Menu</name>
     <message>
-        <location filename="../tray/model.py" line="189"/>
+        <location filename="../tray/model.py" line="193"/>
         <source>Sharing folder: {error}</source>
         <translation>Dossier de partage : {error}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="191"/>
+        <location filename="../tray/model.py" line="195"/>
         <source>This computer&apos;s state: {problem}</source>
         <translation>État de cet ordinateur : {problem}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="196"/>
+        <location filename="../tray/model.py" line="200"/>
         <source>{computer}&apos;s clock is {span} ahead of this one</source>
         <translation>L’horloge de {computer} a {span} d’avance sur celle-ci</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="198"/>
+        <location filename="../tray/model.py" line="202"/>
         <source>{computer}&apos;s clock is {span} behind this one</source>
         <translation>L’horloge de {computer} a {span} de retard sur celle-ci</translation>
     </message>
     <message numerus="yes">
-        <location filename="../tray/model.py" line="205"/>
+        <location filename="../tray/model.py" line="209"/>
         <source>%n files in the sharing folder do not read</source>
         <translation>
             <numerusform>%n fichier du dossier de partage est illisible</numerusform>
@@ -1131,52 +1141,52 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="212"/>
+        <location filename="../tray/model.py" line="216"/>
         <source>Idle time unknown: counting from the session start</source>
         <translation>Inactivité inconnue : décompte depuis le début de la session</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="267"/>
+        <location filename="../tray/model.py" line="271"/>
         <source>Make invoices here…</source>
         <translation>Faire les factures ici…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="269"/>
+        <location filename="../tray/model.py" line="273"/>
         <source>{computer} is gone for good…</source>
         <translation>{computer} est parti pour de bon…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="272"/>
+        <location filename="../tray/model.py" line="276"/>
         <source>Computers…</source>
         <translation>Ordinateurs…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="273"/>
+        <location filename="../tray/model.py" line="277"/>
         <source>Open sharing folder</source>
         <translation>Ouvrir le dossier de partage</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="274"/>
+        <location filename="../tray/model.py" line="278"/>
         <source>Change sharing folder…</source>
         <translation>Changer de dossier de partage…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="276"/>
+        <location filename="../tray/model.py" line="280"/>
         <source>Start at login</source>
         <translation>Lancer à l’ouverture de session</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="277"/>
+        <location filename="../tray/model.py" line="281"/>
         <source>About sioul-tray</source>
         <translation>À propos de sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="278"/>
+        <location filename="../tray/model.py" line="282"/>
         <source>Quit</source>
         <translation>Quitter</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="312"/>
+        <location filename="../tray/model.py" line="316"/>
         <source>{computer} makes invoices now. Make them here instead?
 
 {computer} stops numbering as soon as it sees this; this computer starts once every other computer has confirmed it.</source>
@@ -1188,87 +1198,87 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>Notification</name>
     <message>
-        <location filename="../tray/model.py" line="362"/>
+        <location filename="../tray/model.py" line="366"/>
         <source>Medicine reminders are now on {computer}</source>
         <translation>Les rappels de médicaments sont maintenant sur {computer}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="363"/>
+        <location filename="../tray/model.py" line="367"/>
         <source>Invoices are now made on {computer}</source>
         <translation>Les factures sont maintenant faites sur {computer}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="368"/>
+        <location filename="../tray/model.py" line="372"/>
         <source>Medicine reminders are here now</source>
         <translation>Les rappels de médicaments sont maintenant ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="369"/>
+        <location filename="../tray/model.py" line="373"/>
         <source>Invoices are made here now</source>
         <translation>Les factures sont maintenant faites ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="374"/>
+        <location filename="../tray/model.py" line="378"/>
         <source>Medicine reminders paused here</source>
         <translation>Rappels de médicaments en pause ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="375"/>
+        <location filename="../tray/model.py" line="379"/>
         <source>Invoices paused here</source>
         <translation>Factures en pause ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="380"/>
+        <location filename="../tray/model.py" line="384"/>
         <source>No computer keeps medicines now</source>
         <translation>Aucun ordinateur ne tient les médicaments maintenant</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="381"/>
+        <location filename="../tray/model.py" line="385"/>
         <source>No computer keeps invoices now</source>
         <translation>Aucun ordinateur ne tient les factures maintenant</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="394"/>
+        <location filename="../tray/model.py" line="398"/>
         <source>{part}: this computer acts now.</source>
         <translation>{part} : cet ordinateur agit maintenant.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="414"/>
+        <location filename="../tray/model.py" line="418"/>
         <source>Invoices stopped: the seal changed</source>
         <translation>Factures arrêtées : le sceau a changé</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="421"/>
+        <location filename="../tray/model.py" line="425"/>
         <source>{computer} has not been heard from since {time}. If it is gone for good, say so in the menu.</source>
         <translation>Pas de nouvelles de {computer} depuis {time}. S’il est parti pour de bon, dites-le dans le menu.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="426"/>
+        <location filename="../tray/model.py" line="430"/>
         <source>{computer} has not been heard from yet. If it is gone for good, say so in the menu.</source>
         <translation>Pas encore de nouvelles de {computer}. S’il est parti pour de bon, dites-le dans le menu.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="432"/>
+        <location filename="../tray/model.py" line="436"/>
         <source>Invoices wait for {computer}</source>
         <translation>Les factures attendent {computer}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="437"/>
+        <location filename="../tray/model.py" line="441"/>
         <source>A claim in the sharing folder does not read</source>
         <translation>Une réservation du dossier de partage est illisible</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="443"/>
+        <location filename="../tray/model.py" line="447"/>
         <source>It is {span} ahead of this computer&apos;s clock.</source>
         <translation>Elle a {span} d’avance sur l’horloge de cet ordinateur.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="445"/>
+        <location filename="../tray/model.py" line="449"/>
         <source>It is {span} behind this computer&apos;s clock.</source>
         <translation>Elle a {span} de retard sur l’horloge de cet ordinateur.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="447"/>
+        <location filename="../tray/model.py" line="451"/>
         <source>{computer}&apos;s clock is off</source>
         <translation>L’horloge de {computer} est décalée</translation>
     </message>

@@ -11,10 +11,11 @@ import os
 import signal
 import socket
 import sys
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, QSocketNotifier, QTimer, QUrl
+from PySide6.QtCore import QObject, QProcess, QSocketNotifier, QTimer, QUrl
 from PySide6.QtGui import QAction, QCursor, QDesktopServices
 from PySide6.QtWidgets import QApplication, QMenu, QSystemTrayIcon, QWidget
 
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
 
 APP = "sioul-tray"
 DOCS = "https://github.com/sioul/sioul-tray/tree/main/docs"  # the docs/ folder of this project
+CHILD_CHECK = 5.0  # seconds: a Computers window process that exits with an error this soon failed
 STANDIN_AFTER = 5  # tries, two seconds apart after the first: no tray this long, the window shows
 
 
@@ -88,7 +90,13 @@ class Tray(QObject):
         self.actions: list[QAction] = []
         self.notify = notify or self._balloon
         self.sent: list[Note] = []
-        self.windows: list[QWidget] = []
+        self.windows: list[QWidget] = []  # the windows open in this process
+        # Set by `run`: the Computers window then runs in a process of its own (its memory is
+        # never the tray's), which asks this tray for what to show (the `computers` request).
+        self.state_dir: Path | None = None
+        self.child: QProcess | None = None
+        self._child_since = 0.0
+        self.raised = 0  # "Computers…" while its window is open: the window comes forward
         controller.changed.connect(self.render)
         controller.notify.connect(self._note)
         controller.woke.connect(self._reshow)
@@ -232,16 +240,11 @@ class Tray(QObject):
 
     def confirm_forget(self, computer: str) -> bool:
         """Ask, then declare `computer` gone for good (the menu's and the Computers window's)."""
+        from sioul_tray.tray.listing import forget_question
+
         view = self.controller.view
         name = view.shown_name(computer) if view is not None else computer
-        if not self._confirm(
-            App.tr("{computer} is gone for good").format(computer=name),
-            App.tr(
-                "Treat {computer} as gone for good (given away, reinstalled, broken)?\n\n"
-                "Its claims stop counting here and on every computer that reads this one's. "
-                "If {computer} comes back, it counts again."
-            ).format(computer=name),
-        ):
+        if not self._confirm(*forget_question(name)):
             return False
         self.controller.forget(computer)
         return True
@@ -287,14 +290,77 @@ class Tray(QObject):
     def _forget_window(self, window: QWidget) -> None:
         self.windows = [w for w in self.windows if w is not window]
 
-    def computers(self) -> QWidget:
-        from sioul_tray.tray.computers import ComputersWindow
+    def computers(self) -> QWidget | None:
+        """Open the Computers window: in a process of its own where this tray answers requests
+        (brought forward when already open), else (or when that process cannot start) here."""
+        if self.state_dir is not None:
+            if (
+                self.child is not None
+                and self.child.state() is not QProcess.ProcessState.NotRunning
+            ):
+                self.raised += 1  # the window sees it at its next question, within a second
+                return None
+            if self._start_child(self.state_dir):
+                return None
+        return self.computers_window()
 
-        window = ComputersWindow(self.controller, forget=self.confirm_forget)
+    def computers_window(self) -> QWidget:
+        """The Computers window in this process, reading the controller directly."""
+        from sioul_tray.tray.computers import ComputersWindow, ControllerSource
+
+        window = ComputersWindow(ControllerSource(self.controller, forget=self.confirm_forget))
         window.destroyed.connect(lambda: self._forget_window(window))
         self.windows.append(window)
         window.show()
         return window
+
+    def _start_child(self, state_dir: Path) -> bool:
+        # As autostart starts the tray: the bundle's program when frozen (its windowed twin on
+        # Windows), else this interpreter; in the tray's language. A QProcess, not `subprocess`
+        # (0.5 MB more in the tray for its life).
+        argv = [*autostart.command(), "--lang", i18n.language(), "computers",
+                "--state-dir", str(state_dir)]  # fmt: skip
+        child = QProcess(self)
+        child.setProcessChannelMode(QProcess.ProcessChannelMode.ForwardedChannels)
+        child.setStandardInputFile(QProcess.nullDevice())
+        child.finished.connect(lambda code, how: self._child_ended(child, code, how))
+        child.start(argv[0], argv[1:])
+        if not child.waitForStarted(5000):
+            child.deleteLater()
+            return False
+        self.child = child
+        self._child_since = time.monotonic()
+        return True
+
+    def _child_ended(self, child: QProcess, code: int, how: QProcess.ExitStatus) -> None:
+        """The window's process ended (the person closed the window). One that failed at once
+        (no display for it, a broken install): the window opens here instead."""
+        child.deleteLater()
+        if child is not self.child:
+            return  # ended by `close_windows`
+        self.child = None
+        failed = code != 0 or how is QProcess.ExitStatus.CrashExit
+        if failed and time.monotonic() - self._child_since < CHILD_CHECK:
+            self.computers_window()
+
+    def close_windows(self) -> None:
+        """Close every window: this process's, and the Computers window's process."""
+        for window in list(self.windows):
+            window.close()
+        child, self.child = self.child, None
+        if child is not None and child.state() is not QProcess.ProcessState.NotRunning:
+            child.terminate()
+            if not child.waitForFinished(5000):
+                child.kill()
+                child.waitForFinished(5000)
+
+    def listing(self) -> str:
+        """The Computers window's content, as JSON (the `computers` request)."""
+        from sioul_tray.tray.listing import listing
+
+        c = self.controller
+        snapshots = {part: c.lease.last_read(part) for part in PARTS}
+        return listing(c.computer, c.view, snapshots, c.folder, c.clock(), self.raised).to_json()
 
 
 # -- the process ---------------------------------------------------------------------------------
@@ -443,9 +509,11 @@ def _handle(tray: Tray, controller: Controller, argv: list[str]) -> tuple[int, s
         tray.computers()  # scripts, the desktop tests and the memory benchmark
         return 0, ""
     if command == "close" and args == ["windows"]:
-        for window in list(tray.windows):
-            window.close()
+        tray.close_windows()
         return 0, ""
+    if command == "computers" and not args:
+        # What the Computers window shows (it runs in a process of its own and asks each second).
+        return 0, tray.listing() + "\n"
     if command == "menu":
         # What the menu shows now, and whether it is open (scripts and the desktop tests).
         return 0, json.dumps({"visible": tray.menu.isVisible(), "texts": tray.texts()}) + "\n"
@@ -549,6 +617,7 @@ def run(argv: list[str] | None = None, language: str | None = None) -> int:
 
         watching: list[object] = []  # the sleep watcher, once made: it knows the system's delay
         tray = Tray(controller, on_folder=change_folder, more_about=more_about)
+        tray.state_dir = inst.state_dir  # the Computers window in a process of its own
         notifier = notify.Notifier(dbus_notes, lambda t, b: tray._balloon("", t, b))
         tray.notify = notifier
         server = single.Server(inst.state_dir, lambda a: handle_request(tray, controller, a))
@@ -570,6 +639,8 @@ def run(argv: list[str] | None = None, language: str | None = None) -> int:
         watching.append(sleeper)
         signals = Signals(lambda _sig: app.quit())
         app.aboutToQuit.connect(controller.shutdown)
+        app.aboutToQuit.connect(tray.close_windows)  # the Computers window's process too
+        stack.callback(tray.close_windows)
         app.commitDataRequest.connect(lambda _m: controller.close_claims())  # session ending
         stack.callback(controller.shutdown)
         controller.start()

@@ -1,25 +1,33 @@
 """The "Computers…" window: every computer of the folder, as this one knows it, kept up to date;
 the files that do not read, with their reason; what the person can do about them.
 
-Its own module, imported when the window opens, and the window is freed when closed: the table
-widgets cost memory the tray does not need the rest of the time.
+The window runs in a process of its own (`sioul-tray computers`, started by the tray): its widgets,
+the Qt libraries and the fonts it touches cost the tray nothing, and all of it goes when the window
+closes. It asks the running tray for what to show (the `computers` request: `listing.Listing`)
+every second. In the tray's process (the tests, or when the process cannot start) it reads the
+controller directly: `ControllerSource`.
 """
 
 from __future__ import annotations
 
+import contextlib
+import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
 
-from PySide6.QtCore import Qt, QUrl
+from PySide6.QtCore import Qt, QTimer, QUrl
 from PySide6.QtGui import QCloseEvent, QDesktopServices
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QApplication,
     QDialog,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QListWidget,
     QListWidgetItem,
+    QMessageBox,
     QPushButton,
     QTableWidget,
     QTableWidgetItem,
@@ -27,56 +35,111 @@ from PySide6.QtWidgets import (
 )
 
 from sioul_tray import phrases
-from sioul_tray.i18n import Computers, translated
+from sioul_tray.i18n import Computers
 from sioul_tray.lease import PARTS
-from sioul_tray.lease.lease import Snapshot
 from sioul_tray.timefmt import ago, clock_time, span
-from sioul_tray.tray.controller import Controller
-from sioul_tray.tray.model import View
+from sioul_tray.tray.listing import Listing, Row, forget_question, listing, rows, shown_names
+
+if TYPE_CHECKING:
+    from sioul_tray.tray.controller import Controller
+
+__all__ = ["ComputersWindow", "ControllerSource", "Row", "TraySource", "rows", "shown_names"]
+
+POLL_MS = 1000  # how often the window asks the running tray
 
 
-@dataclass
-class Row:
-    """One computer, as this one knows it across both parts."""
+class Source(Protocol):
+    """Where the window's content comes from."""
 
-    computer: str
-    name: str
-    heard: int | None = None  # the latest hearing of any of its claims (this computer's clock)
-    active: int | None = None  # when its person was last at it, as its claims say
-    keeps: list[str] = field(default_factory=list)  # parts it keeps, as seen here
-    closed: list[str] = field(default_factory=list)  # parts whose claim says closed
-    offset: int = 0  # how far its clock is ahead of this one's (seconds; negative: behind)
-    waited: bool = False  # this computer waits for its acknowledgement
+    def fetch(self) -> Listing | None:
+        """What to show now; None when the tray does not answer."""
 
+    def forget(self, computer: str) -> bool:
+        """Ask, then declare `computer` gone for good; whether it was."""
 
-def rows(computer: str, view: View | None, snapshots: dict[str, Snapshot]) -> list[Row]:
-    """The window's rows: this computer first, then the others by name."""
-    found: dict[str, Row] = {}
-    for part, seen in snapshots.items():
-        p = view.parts.get(part) if view is not None else None
-        for c in seen.claims:
-            row = found.setdefault(c.computer, Row(c.computer, c.name))
-            heard = seen.heard.get(c.computer)
-            if heard is not None and (row.heard is None or heard > row.heard):
-                row.heard = heard
-            row.active = c.active if row.active is None else max(row.active, c.active)
-            if c.closed:
-                row.closed.append(part)
-            if p is not None and p.keeper == c.computer:
-                row.keeps.append(part)
-            if p is not None and any(w.computer == c.computer for w in p.status.waiting):
-                row.waited = True
-            row.offset = seen.offsets.get(c.computer, row.offset)
-    return sorted(
-        found.values(), key=lambda r: (r.computer != computer, r.name.casefold(), r.computer)
-    )
+    def can_forget(self) -> bool: ...
+
+    def live(self, update: Callable[[], None]) -> Callable[[], None]:
+        """Call `update` whenever the content may have changed; the function that stops it."""
 
 
-def shown_names(found: list[Row]) -> dict[str, str]:
-    """Each computer's name as the window shows it: with its id where two share a name (the
-    menu's words, `phrases.Names`)."""
-    names = phrases.Names((row.computer, row.name) for row in found)
-    return {row.computer: names(row.computer, row.name) for row in found}
+class ControllerSource:
+    """In the tray's process: the controller's view and what its last tick read."""
+
+    def __init__(self, controller: Controller, forget: Callable[[str], object] | None = None):
+        self.controller = controller
+        self._forget = forget
+
+    def fetch(self) -> Listing:
+        c = self.controller
+        snapshots = {part: c.lease.last_read(part) for part in PARTS}
+        return listing(c.computer, c.view, snapshots, c.folder, c.clock())
+
+    def can_forget(self) -> bool:
+        return self._forget is not None
+
+    def forget(self, computer: str) -> bool:
+        return self._forget is not None and bool(self._forget(computer))
+
+    def live(self, update: Callable[[], None]) -> Callable[[], None]:
+        def changed(_view: object) -> None:
+            update()
+
+        self.controller.changed.connect(changed)  # every tick and every reread
+
+        def stop() -> None:
+            self.controller.changed.disconnect(changed)
+
+        return stop
+
+
+Ask = Callable[..., "tuple[int, str] | None"]
+Confirm = Callable[[str, str], bool]
+
+
+def _ask_question(title: str, text: str) -> bool:
+    answer = QMessageBox.question(None, title, text)
+    return answer == QMessageBox.StandardButton.Yes
+
+
+class TraySource:
+    """In a process of its own: the running tray's answers over its local socket."""
+
+    def __init__(self, state_dir: Path, ask: Ask | None = None, confirm: Confirm | None = None):
+        from sioul_tray.tray.client import ask as ask_tray
+
+        self.state_dir = state_dir
+        self.ask: Ask = ask or ask_tray
+        self.confirm = confirm or _ask_question
+        self.last: Listing | None = None
+        self._timer: QTimer | None = None
+
+    def fetch(self) -> Listing | None:
+        answer = self.ask(self.state_dir, ["computers"], timeout_ms=2000)
+        self.last = None
+        if answer is not None and answer[0] == 0:
+            with contextlib.suppress(ValueError):  # not a listing: a tray of another version
+                self.last = Listing.from_json(answer[1])
+        return self.last
+
+    def can_forget(self) -> bool:
+        return True
+
+    def forget(self, computer: str) -> bool:
+        """The menu's question, then the `forget` request to the tray (the one writer)."""
+        names = {row.computer: row.shown for row in self.last.rows} if self.last else {}
+        if not self.confirm(*forget_question(names.get(computer) or computer)):
+            return False
+        answer = self.ask(self.state_dir, ["forget", computer])
+        return answer is not None and answer[0] == 0
+
+    def live(self, update: Callable[[], None]) -> Callable[[], None]:
+        timer = QTimer()
+        timer.setInterval(POLL_MS)
+        timer.timeout.connect(update)
+        timer.start()
+        self._timer = timer
+        return timer.stop
 
 
 class ComputersWindow(QDialog):
@@ -84,15 +147,20 @@ class ComputersWindow(QDialog):
     every tick and folder change; every unreadable file with its reason. A computer can be
     declared gone for good from here, and a file found in its folder."""
 
-    def __init__(
-        self, controller: Controller, forget: Callable[[str], object] | None = None
-    ) -> None:
+    def __init__(self, source: Source) -> None:
         super().__init__()
-        self.controller = controller
-        self.forget = forget
+        self.source = source
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)  # its memory goes when it closes
         self.setWindowTitle(Computers.tr("Computers — sioul-tray"))
         layout = QVBoxLayout(self)
+        # Said when the tray does not answer (it is not running): nothing else to show.
+        self.absent = QLabel(
+            Computers.tr("The tray is not running: start sioul-tray to see the computers."), self
+        )
+        self.absent.setObjectName("absent")
+        self.absent.setWordWrap(True)
+        self.absent.setVisible(False)
+        layout.addWidget(self.absent)
         columns = [
             Computers.tr("Computer"),
             Computers.tr("Keeps"),
@@ -141,9 +209,10 @@ class ComputersWindow(QDialog):
         self.show_file.clicked.connect(lambda: self._show_file(self.problems.currentItem()))
         layout.addWidget(self.show_file, alignment=Qt.AlignmentFlag.AlignLeft)
         self.computers: list[str] = []
+        self.here: str | None = None  # this computer
+        self.raised: int | None = None  # the tray's count of "Computers…", as last seen
         self.fill()
-        controller.changed.connect(self.fill)  # live: every tick and every reread
-        self._live = True
+        self._stop_live: Callable[[], None] | None = source.live(self.fill)  # live
         self.finished.connect(self._stop)
         self.resize(self._fitting_width(), self.sizeHint().height())
 
@@ -153,34 +222,35 @@ class ComputersWindow(QDialog):
 
     def _stop(self) -> None:
         """No more updates once closed (the window is being freed)."""
-        if self._live:  # once: closing and finishing both come here
-            self._live = False
-            self.controller.changed.disconnect(self.fill)
+        if self._stop_live is not None:  # once: closing and finishing both come here
+            stop, self._stop_live = self._stop_live, None
+            stop()
 
-    def fill(self, _view: object = None) -> None:
-        """Show what the last tick read (no scan of its own)."""
-        controller = self.controller
-        view = controller.view
-        snapshots = {part: controller.lease.last_read(part) for part in PARTS}
-        found = rows(controller.computer, view, snapshots)
-        names = shown_names(found)
-        now = controller.clock()
+    def fill(self) -> None:
+        """Show what the tray's last tick read (no scan of its own)."""
+        shown = self.source.fetch()
+        self.absent.setVisible(shown is None)
+        if shown is None:
+            shown = Listing(self.here or "", 0.0)
+        elif self.raised is not None and shown.raised != self.raised:
+            # "Computers…" again while open: the window comes forward.
+            self.showNormal()
+            self.raise_()
+            self.activateWindow()
+        self.raised = shown.raised
+        self.here = shown.computer
         selected = self._current()
-        self.table.setRowCount(len(found))
-        self.computers = [row.computer for row in found]
-        for r, row in enumerate(found):
-            name = names[row.computer]
-            if row.computer == controller.computer:
+        self.table.setRowCount(len(shown.rows))
+        self.computers = [row.computer for row in shown.rows]
+        for r, row in enumerate(shown.rows):
+            name = row.shown or row.name
+            if row.computer == shown.computer:
                 name = Computers.tr("{name} (this computer)").format(name=name)
-                state = [phrases.part_line(p, view.parts[p].status, view.names)
-                         for p in PARTS if view is not None and p in view.parts]  # fmt: skip
-            else:
-                state = []
             cells = [
-                (name, "\n".join(state) or row.computer),
+                (name, "\n".join(row.lines) or row.computer),
                 (", ".join(phrases.label(p) for p in row.keeps), ""),
-                _when(row.heard, now, Computers.tr("not heard")),
-                _when(row.active, now, ""),
+                _when(row.heard, shown.now, Computers.tr("not heard")),
+                _when(row.active, shown.now, ""),
                 (
                     Computers.tr("closed: {parts}").format(
                         parts=", ".join(phrases.label(p) for p in row.closed)
@@ -201,25 +271,22 @@ class ComputersWindow(QDialog):
         if selected in self.computers:
             self.table.selectRow(self.computers.index(selected))
         self._selected()
-        report = view.sync if view is not None else None
-        if report is not None:
-            said = phrases.sync_lines(report) or [
-                Computers.tr("Syncthing is connected to every computer sharing the folder.")
-            ]
-            self.sync.setText("\n".join(said))
-        self.sync.setVisible(report is not None)
-        problems = [(p, problem) for p, seen in snapshots.items() for problem in seen.problems]
+        if shown.sync is not None:
+            self.sync.setText("\n".join(shown.sync))
+        self.sync.setVisible(shown.sync is not None)
+        problems = shown.problems
         self.problems_title.setText(
             Computers.tr("Files that do not read:")
             if problems
             else Computers.tr("Every file reads.")
         )
+        self.problems_title.setVisible(self.absent.isHidden())
         self.problems.clear()
-        for part, problem in problems:
+        for problem in problems:
             line = QListWidgetItem(
-                f"leases/{part}/{problem.file}: {translated(problem.reason)}", self.problems
+                f"leases/{problem.part}/{problem.file}: {problem.reason}", self.problems
             )
-            line.setData(Qt.ItemDataRole.UserRole, str(controller.folder / "leases" / part))
+            line.setData(Qt.ItemDataRole.UserRole, problem.folder)
         self.problems.setVisible(bool(problems))
         self.show_file.setVisible(bool(problems))
 
@@ -232,13 +299,13 @@ class ComputersWindow(QDialog):
     def _selected(self) -> None:
         chosen = self._current()
         self.gone.setEnabled(
-            self.forget is not None and chosen is not None and chosen != self.controller.computer
+            self.source.can_forget() and chosen is not None and chosen != self.here
         )
 
     def _gone(self) -> None:
         chosen = self._current()
-        if chosen is not None and self.forget is not None:
-            self.forget(chosen)
+        if chosen is not None and self.source.can_forget() and self.source.forget(chosen):
+            self.fill()  # the tray wrote its claim: show it now, not at the next poll
 
     def _show_file(self, item: QListWidgetItem | None) -> None:
         if item is not None:
@@ -255,6 +322,23 @@ class ComputersWindow(QDialog):
         layout = self.layout()
         margins = layout.contentsMargins() if layout is not None else None
         return width + (margins.left() + margins.right() if margins is not None else 0) + 8
+
+
+def main(state_dir: Path, language: str | None = None) -> int:
+    """`sioul-tray computers`: the window, in a process of its own, fed by the running tray."""
+    from PySide6.QtCore import QLocale
+
+    from sioul_tray import i18n
+
+    app = QApplication(sys.argv[:1])
+    app.setApplicationName("sioul-tray")
+    app.setDesktopFileName("org.sioul.tray")
+    # The tray's language: it passes its own (--lang), as it words the lines it sends.
+    i18n.install(i18n.pick_language(language, QLocale.system().uiLanguages()))
+    i18n.install_qt(app)
+    window = ComputersWindow(TraySource(state_dir))
+    window.show()
+    return int(app.exec())
 
 
 def _when(t: int | None, now: float, never: str) -> tuple[str, str]:

@@ -372,3 +372,68 @@ def test_without_a_tray_host_a_window_stands_in_until_one_starts(
             assert proc.wait(15) == 0
         finally:
             stop(proc)
+
+
+def children(pid: int) -> list[int]:
+    """The processes `pid` started and that still run (zombies not counted)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid and fields[0] != "Z":
+            found.append(int(stat.parent.name))
+    return found
+
+
+def test_the_computers_window_runs_in_a_process_of_its_own(tray: Running) -> None:
+    computer = status(tray.home)["computer"]  # type: ignore[index]
+    # What the window shows, as the tray sends it: this computer first, then Office PC.
+    answer = tray.ask("computers")
+    assert answer is not None and answer[0] == 0
+    shown = json.loads(answer[1])
+    assert [(r["computer"], r["shown"]) for r in shown["rows"]] == [
+        (computer, shown["rows"][0]["shown"]),
+        ("office_pc", "Office PC"),
+    ]
+    assert shown["rows"][1]["keeps"] == ["invoices"]
+    assert shown["rows"][0]["lines"][0].startswith("Medicines: here")
+    assert shown["problems"] == [] and shown["sync"] is None
+
+    assert tray.ask("open", "computers") == (0, "")
+    child = wait_for(lambda: children(tray.proc.pid), why="the window's process")
+    assert len(child) == 1
+
+    def window_of(pid: int) -> list[str]:
+        found = subprocess.run(
+            ["xdotool", "search", "--name", "^Computers — sioul-tray$"],
+            env=dict(tray.display.env()), capture_output=True, text=True, timeout=20,
+        ).stdout.split()  # fmt: skip
+        return [w for w in found if tray.x("xdotool", "getwindowpid", w).strip() == str(pid)]
+
+    assert wait_for(lambda: window_of(child[0]), timeout=30, why="the Computers window")
+    # A second "Computers…" brings the open window forward: no second process.
+    assert tray.ask("open", "computers") == (0, "")
+    time.sleep(1.5)
+    assert children(tray.proc.pid) == child
+    assert json.loads(tray.ask("computers")[1])["raised"] == 1  # type: ignore[index]
+
+    # "Gone for good…" in the window sends this request (after the menu's question: tested in
+    # tests/tray/test_tray_computers.py); the tray, the one writer, writes it in its claim.
+    assert tray.ask("forget", "office_pc") == (0, "office_pc is declared gone for good.\n")
+    reader = Lease(Share.open(tray.share, PASSPHRASE), "reader")
+    mine = next(c for c in reader.claims("invoices") if c.computer == computer)
+    assert "office_pc" in mine.forgets
+
+    assert tray.ask("close", "windows") == (0, "")
+    wait_for(lambda: not children(tray.proc.pid), why="the window's process to end")
+    assert not window_of(child[0])
+
+    # Opened again, it goes when the tray quits.
+    assert tray.ask("open", "computers") == (0, "")
+    child = wait_for(lambda: children(tray.proc.pid), why="the window's process")
+    wait_for(lambda: window_of(child[0]), timeout=30, why="the Computers window")
+    tray.proc.send_signal(signal.SIGTERM)
+    assert tray.proc.wait(15) == 0
+    wait_for(lambda: not Path(f"/proc/{child[0]}").exists(), why="the window's process to end")

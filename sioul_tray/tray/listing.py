@@ -1,0 +1,160 @@
+"""What the "Computers…" window shows, as data (no Qt): the rows, the files that do not read,
+what Syncthing says, in the tray's words.
+
+The running tray answers the `computers` request with `Listing.to_json()`; the window, which
+runs in a process of its own (`tray/computers.py`), reads it back with `Listing.from_json` and
+only lays it out. `rows` is the one place that says who the computers are.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from sioul_tray import phrases
+from sioul_tray.i18n import App, Computers, translated
+from sioul_tray.lease import PARTS
+from sioul_tray.lease.lease import Snapshot
+from sioul_tray.tray.model import View
+
+SCHEMA = 1
+
+
+@dataclass
+class Row:
+    """One computer, as this one knows it across both parts."""
+
+    computer: str
+    name: str
+    heard: int | None = None  # the latest hearing of any of its claims (this computer's clock)
+    active: int | None = None  # when its person was last at it, as its claims say
+    keeps: list[str] = field(default_factory=list)  # parts it keeps, as seen here
+    closed: list[str] = field(default_factory=list)  # parts whose claim says closed
+    offset: int = 0  # how far its clock is ahead of this one's (seconds; negative: behind)
+    waited: bool = False  # this computer waits for its acknowledgement
+    shown: str = ""  # its name as shown: with its id where two share a name (`shown_names`)
+    lines: list[str] = field(default_factory=list)  # this computer: its part lines, as the menu's
+
+
+@dataclass
+class FileProblem:
+    """A file of the sharing folder that does not read."""
+
+    part: str
+    file: str
+    reason: str  # translated
+    folder: str  # the folder that holds it, to show in the file manager
+
+
+@dataclass
+class Listing:
+    """Everything the window shows, at `now` (the tray's clock)."""
+
+    computer: str  # this computer
+    now: float
+    rows: list[Row] = field(default_factory=list)
+    problems: list[FileProblem] = field(default_factory=list)
+    sync: list[str] | None = None  # what Syncthing says, where it syncs the folder
+    raised: int = 0  # counts the tray's "Computers…" while the window is open: it comes forward
+
+    def to_json(self) -> str:
+        return json.dumps({"schema": SCHEMA, **asdict(self)})
+
+    @classmethod
+    def from_json(cls, text: str) -> Listing:
+        """The listing a `to_json` wrote; ValueError when it is not one."""
+        try:
+            data = json.loads(text)
+            return cls(
+                computer=str(data["computer"]),
+                now=float(data["now"]),
+                rows=[Row(**_fields(Row, r)) for r in data["rows"]],
+                problems=[FileProblem(**_fields(FileProblem, p)) for p in data["problems"]],
+                sync=None if data["sync"] is None else [str(s) for s in data["sync"]],
+                raised=int(data.get("raised", 0)),
+            )
+        except (KeyError, TypeError, AttributeError) as e:
+            raise ValueError("not a listing of computers") from e
+
+
+def _fields(kind: type[Row | FileProblem], data: Mapping[str, Any]) -> dict[str, Any]:
+    """The fields `kind` knows (a newer tray may send more)."""
+    known = {f.name for f in fields(kind)}
+    return {k: v for k, v in data.items() if k in known}
+
+
+def rows(computer: str, view: View | None, snapshots: Mapping[str, Snapshot]) -> list[Row]:
+    """The window's rows: this computer first, then the others by name."""
+    found: dict[str, Row] = {}
+    for part, seen in snapshots.items():
+        p = view.parts.get(part) if view is not None else None
+        for c in seen.claims:
+            row = found.setdefault(c.computer, Row(c.computer, c.name))
+            heard = seen.heard.get(c.computer)
+            if heard is not None and (row.heard is None or heard > row.heard):
+                row.heard = heard
+            row.active = c.active if row.active is None else max(row.active, c.active)
+            if c.closed:
+                row.closed.append(part)
+            if p is not None and p.keeper == c.computer:
+                row.keeps.append(part)
+            if p is not None and any(w.computer == c.computer for w in p.status.waiting):
+                row.waited = True
+            row.offset = seen.offsets.get(c.computer, row.offset)
+    return sorted(
+        found.values(), key=lambda r: (r.computer != computer, r.name.casefold(), r.computer)
+    )
+
+
+def shown_names(found: list[Row]) -> dict[str, str]:
+    """Each computer's name as the window shows it: with its id where two share a name (the
+    menu's words, `phrases.Names`)."""
+    names = phrases.Names((row.computer, row.name) for row in found)
+    return {row.computer: names(row.computer, row.name) for row in found}
+
+
+def listing(
+    computer: str,
+    view: View | None,
+    snapshots: Mapping[str, Snapshot],
+    folder: Path,
+    now: float,
+    raised: int = 0,
+) -> Listing:
+    """The window's content from what the last tick read (no scan of its own), in the words of
+    the language installed."""
+    found = rows(computer, view, snapshots)
+    names = shown_names(found)
+    for row in found:
+        row.shown = names[row.computer]
+        if row.computer == computer and view is not None:
+            row.lines = [phrases.part_line(p, view.parts[p].status, view.names)
+                         for p in PARTS if p in view.parts]  # fmt: skip
+    report = view.sync if view is not None else None
+    sync = None
+    if report is not None:
+        sync = phrases.sync_lines(report) or [
+            Computers.tr("Syncthing is connected to every computer sharing the folder.")
+        ]
+    problems = [
+        FileProblem(part, problem.file, translated(problem.reason), str(folder / "leases" / part))
+        for part, seen in snapshots.items()
+        for problem in seen.problems
+    ]
+    return Listing(computer, now, found, problems, sync, raised)
+
+
+def forget_question(name: str) -> tuple[str, str]:
+    """The title and question before declaring `name` gone for good: the menu's and the
+    Computers window's."""
+    return (
+        App.tr("{computer} is gone for good").format(computer=name),
+        App.tr(
+            "Treat {computer} as gone for good (given away, reinstalled, broken)?\n\n"
+            "Its claims stop counting here and on every computer that reads this one's. "
+            "If {computer} comes back, it counts again."
+        ).format(computer=name),
+    )

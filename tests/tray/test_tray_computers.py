@@ -1,0 +1,215 @@
+"""The Computers window apart from the tray: the data the tray sends (`listing`), the window fed
+by it through the request (`TraySource`), forgetting from it, and how the tray starts its process.
+
+The real processes (the tray, the window's own) are in tests/desktop/test_desktop_real_tray.py.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QProcess
+from pytestqt.qtbot import QtBot
+
+from sioul_tray.lease import Lease
+from sioul_tray.share import Share
+from sioul_tray.tray import app
+from sioul_tray.tray.app import Tray, handle_request
+from sioul_tray.tray.computers import ComputersWindow, TraySource
+from sioul_tray.tray.controller import Controller
+from sioul_tray.tray.listing import Listing, forget_question
+from tests.helpers import Present
+
+PASSPHRASE = "computers tests"
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    share = tmp_path / "share"
+    share.mkdir()
+    Share.create(share, PASSPHRASE, "home_pc", cost=10)
+    return share
+
+
+@pytest.fixture
+def tray(qtbot: QtBot, folder: Path, tmp_path: Path) -> Iterator[Tray]:
+    lease = Lease(Share.open(folder, PASSPHRASE), "home_pc", name="Home PC")
+    controller = Controller(lease, "home_pc", folder, Present(), tmp_path / "state")
+    made = Tray(controller, notify=lambda k, t, b: "test")
+    controller.start()
+    Lease(Share.open(folder, PASSPHRASE), "office_pc", name="Office PC").renew(
+        "invoices", take=True
+    )
+    Lease(Share.open(folder, PASSPHRASE), "vm_a1", name="vm").renew("medicines")
+    Lease(Share.open(folder, PASSPHRASE), "vm_b2", name="vm").renew("medicines")
+    (folder / "leases" / "invoices" / "broken.lease").write_bytes(b"not a claim")
+    controller.tick()
+    yield made
+    made.close_windows()
+    controller.shutdown()
+
+
+class Asked:
+    """The request socket, as the window's process sees it: answered by the tray's own
+    `handle_request` (the same words a real tray answers)."""
+
+    def __init__(self, tray: Tray | None) -> None:
+        self.tray = tray
+        self.sent: list[list[str]] = []
+
+    def __call__(self, _state_dir: Path, argv: list[str], **_: Any) -> tuple[int, str] | None:
+        self.sent.append(list(argv))
+        if self.tray is None:
+            return None  # no tray runs
+        return handle_request(self.tray, self.tray.controller, list(argv))
+
+
+def table(window: ComputersWindow) -> list[list[str]]:
+    t = window.table
+    return [[t.item(r, c).text() for c in range(t.columnCount())] for r in range(t.rowCount())]
+
+
+def test_the_tray_sends_what_the_window_shows(tray: Tray) -> None:
+    rc, out = handle_request(tray, tray.controller, ["computers"])
+    assert rc == 0 and out.endswith("\n")
+    shown = Listing.from_json(out)
+    assert shown.computer == "home_pc"
+    assert [(r.computer, r.shown) for r in shown.rows] == [
+        ("home_pc", "Home PC"), ("office_pc", "Office PC"),
+        ("vm_a1", "vm (vm_a1)"), ("vm_b2", "vm (vm_b2)"),
+    ]  # fmt: skip
+    assert shown.rows[0].lines[0].startswith("Medicines: here")
+    assert shown.rows[1].keeps == ["invoices"] and shown.rows[1].heard is not None
+    assert [(p.part, p.file, p.reason) for p in shown.problems] == [
+        ("invoices", "broken.lease", "truncated: still syncing or damaged")
+    ]
+    assert shown.problems[0].folder == str(tray.controller.folder / "leases" / "invoices")
+    assert shown.sync is None
+    assert Listing.from_json(shown.to_json()) == shown
+
+
+def test_a_listing_from_another_version_reads_or_is_refused() -> None:
+    newer = Listing("pc", 1.0).to_json().replace('"rows": []', '"rows": [{"computer": "a", '
+                                                  '"name": "A", "colour": "red"}]')  # fmt: skip
+    assert Listing.from_json(newer).rows[0].name == "A"  # fields it does not know: left out
+    with pytest.raises(ValueError):
+        Listing.from_json('{"rc": 0}')
+
+
+def test_the_window_fed_by_the_request_shows_what_the_in_process_one_shows(
+    tray: Tray, qtbot: QtBot
+) -> None:
+    here = tray.computers_window()
+    apart = ComputersWindow(TraySource(Path("state"), ask=Asked(tray)))
+    qtbot.addWidget(here)
+    qtbot.addWidget(apart)
+    assert table(apart) == table(here)
+    assert table(apart)[0][0] == "Home PC (this computer)"
+    assert apart.problems.count() == 1 and apart.absent.isHidden()
+    here.close()
+
+
+def test_forgetting_from_the_window_asks_the_menus_question_then_the_tray(
+    tray: Tray, folder: Path, qtbot: QtBot
+) -> None:
+    asked = Asked(tray)
+    questions: list[tuple[str, str]] = []
+    answers = [False, True]
+
+    def confirm(title: str, text: str) -> bool:
+        questions.append((title, text))
+        return answers.pop(0)
+
+    window = ComputersWindow(TraySource(Path("state"), ask=asked, confirm=confirm))
+    qtbot.addWidget(window)
+    window.table.selectRow(0)
+    assert not window.gone.isEnabled()  # this computer cannot be declared gone
+    window.table.selectRow(1)
+    assert window.gone.isEnabled()
+    window.gone.click()  # declined: nothing sent
+    assert ["forget", "office_pc"] not in asked.sent
+    window.gone.click()
+    assert asked.sent[-2:] == [["forget", "office_pc"], ["computers"]]  # then shown at once
+    # The menu's words (Tray.confirm_forget asks the same), with the name as shown.
+    assert questions == [forget_question("Office PC")] * 2
+    assert questions[0][0] == "Office PC is gone for good"
+    mine = next(c for c in Lease(Share.open(folder, PASSPHRASE), "reader").claims("invoices")
+                if c.computer == "home_pc")  # fmt: skip
+    assert "office_pc" in mine.forgets
+
+
+def test_without_a_running_tray_the_window_says_so(qtbot: QtBot) -> None:
+    window = ComputersWindow(TraySource(Path("state"), ask=Asked(None)))
+    qtbot.addWidget(window)
+    window.show()
+    assert window.absent.isVisible()
+    assert window.absent.text().startswith("The tray is not running")
+    assert window.table.rowCount() == 0 and not window.gone.isEnabled()
+    assert not window.problems.isVisible()
+
+
+def test_the_window_follows_the_tray_each_second(tray: Tray, qtbot: QtBot) -> None:
+    asked = Asked(tray)
+    window = ComputersWindow(TraySource(Path("state"), ask=asked))
+    qtbot.addWidget(window)
+    qtbot.waitUntil(lambda: len(asked.sent) >= 2, timeout=3000)
+    window.close()  # polling stops with the window
+    count = len(asked.sent)
+    qtbot.wait(1500)
+    assert len(asked.sent) == count
+
+
+def program(monkeypatch: pytest.MonkeyPatch, code: str) -> None:
+    """The program the tray starts for the window (itself, `autostart.command()`): here a short
+    Python program, which gets the same arguments."""
+    monkeypatch.setattr(app.autostart, "command", lambda: [sys.executable, "-c", code])
+
+
+def test_the_tray_starts_the_window_in_a_process_and_brings_it_forward(
+    tray: Tray, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, qtbot: QtBot
+) -> None:
+    said = tmp_path / "argv.json"
+    program(monkeypatch, f"import json, sys, time; open({str(said)!r}, 'w').write("
+                         "json.dumps(sys.argv[1:])); time.sleep(60)")  # fmt: skip
+    tray.state_dir = tmp_path / "state"
+    assert handle_request(tray, tray.controller, ["open", "computers"]) == (0, "")
+    child = tray.child
+    assert child is not None and tray.windows == []  # nothing of the window in the tray
+    qtbot.waitUntil(lambda: said.exists() and said.stat().st_size > 0, timeout=10_000)
+    # In the tray's language, asking this installation's tray.
+    assert json.loads(said.read_text()) == [
+        "--lang", "en", "computers", "--state-dir", str(tmp_path / "state")
+    ]  # fmt: skip
+    handle_request(tray, tray.controller, ["open", "computers"])  # open: brought forward
+    assert tray.child is child and tray.raised == 1
+    assert Listing.from_json(handle_request(tray, tray.controller, ["computers"])[1]).raised == 1
+    assert handle_request(tray, tray.controller, ["close", "windows"]) == (0, "")
+    assert tray.child is None and child.state() is QProcess.ProcessState.NotRunning
+    qtbot.wait(100)
+    assert tray.windows == []  # ended on purpose: no window here in its place
+
+
+def test_the_window_as_frozen_is_the_bundles_program(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    monkeypatch.setattr(sys, "executable", "/opt/sioul-tray/sioul-tray")
+    assert app.autostart.command() == ["/opt/sioul-tray/sioul-tray"]  # then `... computers`
+
+
+def test_a_window_process_that_fails_gives_way_to_the_window_here(
+    tray: Tray, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, qtbot: QtBot
+) -> None:
+    tray.state_dir = tmp_path / "state"
+    monkeypatch.setattr(app.autostart, "command", lambda: [str(tmp_path / "no such program")])
+    window = tray.computers()  # the program does not start
+    assert window is not None and tray.windows == [window] and tray.child is None
+    window.close()
+    qtbot.waitUntil(lambda: tray.windows == [], timeout=2000)
+    program(monkeypatch, "raise SystemExit(3)")  # it starts, and fails at once
+    assert tray.computers() is None and tray.child is not None
+    qtbot.waitUntil(lambda: len(tray.windows) == 1, timeout=10_000)
+    assert tray.child is None
