@@ -283,6 +283,10 @@ class Installation:
         self.send_pending(0.0)
         if os.environ.get("SIOUL_TRAY_NO_NUDGE") == "1":
             return None
+        from sioul_tray.sync.places import any_config
+
+        if not any_config():  # no Syncthing here: its parser and HTTP code are never loaded
+            return None
         from sioul_tray.sync.syncthing import find
 
         found = find(folder)

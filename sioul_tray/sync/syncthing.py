@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import json
 import os
-import platform
 import re
 import socket
 import time
 import urllib.parse
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -28,6 +27,7 @@ if TYPE_CHECKING:
 
 from sioul_tray.errors import SioulError
 from sioul_tray.sync.paths import resolved, within
+from sioul_tray.sync.places import config_candidates, home_folder
 
 # Under a second: the tray's loop and the command line must never wait on a stuck Syncthing.
 DEFAULT_TIMEOUT = 0.8
@@ -110,44 +110,9 @@ class Config:
         return max(holding, key=lambda folder: len(resolved(folder.path).parts))
 
 
-def config_candidates(
-    env: Mapping[str, str] | None = None, home: Path | None = None, system: str | None = None
-) -> list[Path]:
-    """Where config.xml may be, in the order Syncthing itself looks.
-
-    ``$STCONFDIR`` / ``$STHOMEDIR`` first (set for a Syncthing started with them). On Linux,
-    Syncthing 1.27+ keeps using ``$XDG_CONFIG_HOME/syncthing`` or ``~/.config/syncthing`` when a
-    config is there (every older install, Debian 12's 1.19 included), else
-    ``$XDG_STATE_HOME/syncthing`` or ``~/.local/state/syncthing``.
-    """
-    env = os.environ if env is None else env
-    home = _home() if home is None else home
-    system = platform.system() if system is None else system
-    folders: list[Path] = [Path(env[name]) for name in ("STCONFDIR", "STHOMEDIR") if env.get(name)]
-    if system == "Windows":
-        local = env.get("LOCALAPPDATA")
-        folders.append(
-            Path(local) / "Syncthing" if local else home / "AppData" / "Local" / "Syncthing"
-        )
-    elif system == "Darwin":
-        folders.append(home / "Library" / "Application Support" / "Syncthing")
-    else:
-        # XDG variables count only as absolute paths (the XDG rule; Syncthing follows it).
-        for variable, default in (
-            ("XDG_CONFIG_HOME", home / ".config"),
-            ("XDG_STATE_HOME", home / ".local" / "state"),
-        ):
-            value = env.get(variable, "")
-            if os.path.isabs(value):
-                folders.append(Path(value) / "syncthing")
-            folders.append(default / "syncthing")
-    unique = list(dict.fromkeys(folders))
-    return [folder / "config.xml" for folder in unique]
-
-
 def read_config(path: Path, home: Path | None = None) -> Config:
     """Parse config.xml at `path`; `~` in folder paths is `home` (this user's by default)."""
-    home = _home() if home is None else home
+    home = home_folder() if home is None else home
     if not os.path.lexists(path):  # the usual case in find(): no parser loaded for nothing
         raise SyncToolError(f"There is no Syncthing configuration at {path}")
     import xml.etree.ElementTree as ET  # only where a config.xml is read: 0.5 MB in the tray
@@ -226,13 +191,6 @@ def _expand(raw: str, home: Path) -> Path:
     if raw.startswith(("~/", "~\\")):
         return home / raw[2:]
     return Path(raw)
-
-
-def _home() -> Path:
-    try:
-        return Path.home()
-    except RuntimeError:  # no HOME and no passwd entry: nothing to expand ~ to
-        return Path("~")
 
 
 def _shown(path: Path) -> str:

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from sioul_tray.sync import syncthing
 from sioul_tray.sync.paths import resolved, within
+from sioul_tray.sync.places import config_candidates
 
 SYNCTHING = "Syncthing"
 DROPBOX = "Dropbox"
@@ -88,7 +89,7 @@ def synced_folders(
 
 def _syncthing(home: Path, env: Mapping[str, str], system: str) -> list[Found]:
     found = []
-    for path in syncthing.config_candidates(env, home, system):
+    for path in config_candidates(env, home, system):
         try:
             config = syncthing.read_config(path, home)
         except syncthing.SyncToolError:

@@ -643,3 +643,24 @@ def test_every_name_the_package_offers_is_there() -> None:
     assert all(callable(getattr(sync, name)) for name in sync.__all__)
     with pytest.raises(AttributeError):
         _ = sync.nothing_of_the_kind
+
+
+def test_a_computer_without_syncthing_does_not_load_its_module(tmp_path: Path) -> None:
+    # Installation looks for a config.xml in the standard places with a few stats first.
+    import subprocess
+    import sys
+
+    from tests.helpers import python_env
+
+    code = (
+        "import sys\nfrom pathlib import Path\nfrom sioul_tray.install import Installation\n"
+        f"assert Installation(Path({str(tmp_path / 'home')!r}))._nudger(Path({str(tmp_path)!r}))"
+        " is None\n"
+        "print([m for m in sys.modules if m.startswith('sioul_tray.sync.')])\n"
+    )
+    env = python_env(HOME=str(tmp_path), XDG_CONFIG_HOME="", XDG_STATE_HOME="")
+    for name in ("STCONFDIR", "STHOMEDIR"):
+        env.pop(name, None)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, env=env, check=True)  # fmt: skip
+    assert done.stdout.strip() == "['sioul_tray.sync.places']"
