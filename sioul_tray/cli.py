@@ -107,6 +107,14 @@ def _parser() -> argparse.ArgumentParser:
     # The tray passes its own: the window asks the tray of that installation.
     p.add_argument("--state-dir", metavar="DIR", help=argparse.SUPPRESS)
 
+    p = sub.add_parser("about", help=CommandLine.tr("the About box of the tray running here"))
+    p.add_argument("--state-dir", metavar="DIR", help=argparse.SUPPRESS)
+    p = sub.add_parser(
+        "folder",
+        help=CommandLine.tr("the window to choose another sharing folder (exit 0: changed)"),
+    )
+    p.add_argument("--state-dir", metavar="DIR", help=argparse.SUPPRESS)
+
     sub.add_parser(
         "demo",
         help=CommandLine.tr("the tray on a temporary folder with two simulated computers"),
@@ -150,8 +158,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _start_tray(args.lang)
         if args.command == "demo":
             return _start_demo(args.lang)
-        if args.command == "computers":
-            return _start_computers(args.lang, args.state_dir)
+        if args.command in ("computers", "about", "folder"):
+            return _start_window(args.command, args.lang, args.state_dir)
         # Not imported for the tray: what only the commands need stays out of its memory.
         from sioul_tray.commands import COMMANDS
         from sioul_tray.install import Installation
@@ -218,11 +226,17 @@ def _start_demo(language: str | None) -> int:
     return result
 
 
-def _start_computers(language: str | None, state_dir: str | None) -> int:
+def _start_window(command: str, language: str | None, state_dir: str | None) -> int:
+    """A window of the running tray in a process of its own (`computers`, `about`)."""
     from sioul_tray.tray import pyside
 
     pyside.load()
-    from sioul_tray.tray.computers import main as window
+    if command == "about":
+        from sioul_tray.tray.aboutbox import main as window
+    elif command == "folder":
+        from sioul_tray.tray.setup import change_folder as window
+    else:
+        from sioul_tray.tray.computers import main as window
 
     if state_dir is None:
         from sioul_tray.install import Installation

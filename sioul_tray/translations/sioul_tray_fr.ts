@@ -4,7 +4,7 @@
 <context>
     <name>App</name>
     <message>
-        <location filename="../tray/app.py" line="221"/>
+        <location filename="../tray/app.py" line="225"/>
         <source>Make invoices here</source>
         <translation>Faire les factures ici</translation>
     </message>
@@ -23,17 +23,22 @@ Its claims stop counting here and on every computer that reads this one&apos;s. 
 Ses réservations ne comptent plus ici ni sur les ordinateurs qui lisent celles de cet ordinateur. Si {computer} revient, il compte de nouveau.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="269"/>
+        <location filename="../tray/app.py" line="325"/>
         <source>none works here: counting from the session start</source>
         <translation>aucune ne fonctionne ici : décompte depuis le début de la session</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="261"/>
+        <location filename="../tray/aboutbox.py" line="25"/>
+        <source>The tray is not running: start sioul-tray to see what it uses.</source>
+        <translation>sioul-tray n’est pas lancé : lancez-le pour voir ce qu’il utilise.</translation>
+    </message>
+    <message>
+        <location filename="../tray/aboutbox.py" line="30"/>
         <source>About sioul-tray</source>
         <translation>À propos de sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="271"/>
+        <location filename="../tray/app.py" line="327"/>
         <source>sioul-tray {version}
 
 Keeps Sioul&apos;s medicines and invoices on one computer at a time.
@@ -50,78 +55,78 @@ Dossier de partage : {folder}
 Inactivité lue par : {idle}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="611"/>
+        <location filename="../tray/app.py" line="698"/>
         <source>This computer&apos;s name: {name}</source>
         <translation>Nom de cet ordinateur : {name}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="612"/>
+        <location filename="../tray/app.py" line="699"/>
         <source>Sleep and wake from: {source}</source>
         <translation>Veille et réveil lus par : {source}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="615"/>
+        <location filename="../tray/app.py" line="702"/>
         <source>Sync tool: {tool}</source>
         <translation>Outil de synchronisation : {tool}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="439"/>
+        <location filename="../tray/app.py" line="512"/>
         <source>Syncthing, asked to send each claim at once; the last request failed: {problem}</source>
         <translation>Syncthing, à qui chaque réservation est confiée aussitôt écrite ; la dernière demande a échoué : {problem}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="287"/>
+        <location filename="../tray/app.py" line="343"/>
         <source>How it works, and what each line means: {docs}</source>
         <translation>Comment cela marche, et ce que dit chaque ligne : {docs}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="441"/>
+        <location filename="../tray/app.py" line="514"/>
         <source>Syncthing, asked to send each claim at once</source>
         <translation>Syncthing, à qui chaque réservation est confiée aussitôt écrite</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="444"/>
+        <location filename="../tray/app.py" line="517"/>
         <source>none found; the sync tool sends the claims when it notices them</source>
         <translation>aucun trouvé ; l’outil de synchronisation envoie les réservations quand il les remarque</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="445"/>
+        <location filename="../tray/app.py" line="518"/>
         <source>{tool}, found; it sends the claims when it notices them</source>
         <translation>{tool}, trouvé ; il envoie les réservations quand il les remarque</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="473"/>
-        <location filename="../tray/app.py" line="578"/>
+        <location filename="../tray/app.py" line="546"/>
+        <location filename="../tray/app.py" line="660"/>
         <source>sioul-tray: {error}</source>
         <translation>sioul-tray : {error}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="490"/>
+        <location filename="../tray/app.py" line="563"/>
         <source>Invoices are taken here; this computer starts once every other one has seen it.</source>
         <translation>Les factures sont prises ici ; cet ordinateur commence dès que tous les autres l’ont vu.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="495"/>
+        <location filename="../tray/app.py" line="568"/>
         <source>{computer} is declared gone for good.</source>
         <translation>{computer} est déclaré parti pour de bon.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="500"/>
+        <location filename="../tray/app.py" line="573"/>
         <source>Closed: {parts} (until `sioul-tray renew`)</source>
         <translation>Fermé : {parts} (jusqu’à `sioul-tray renew`)</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="525"/>
+        <location filename="../tray/app.py" line="607"/>
         <source>sioul-tray: the running tray cannot do {request}</source>
         <translation>sioul-tray : l’icône en cours ne sait pas faire {request}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="547"/>
+        <location filename="../tray/app.py" line="629"/>
         <source>sioul-tray: no display here; use the command line (sioul-tray --help)</source>
         <translation>sioul-tray : pas d’affichage ici ; utilisez la ligne de commande (sioul-tray --help)</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="567"/>
+        <location filename="../tray/app.py" line="649"/>
         <source>sioul-tray: already running</source>
         <translation>sioul-tray : déjà lancé</translation>
     </message>
@@ -229,27 +234,37 @@ Inactivité lue par : {idle}</translation>
         <translation>la fenêtre « Ordinateurs » de l’icône lancée ici</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="112"/>
+        <location filename="../cli.py" line="110"/>
+        <source>the About box of the tray running here</source>
+        <translation>la fenêtre « À propos » de l’icône lancée ici</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="114"/>
+        <source>the window to choose another sharing folder (exit 0: changed)</source>
+        <translation>la fenêtre pour choisir un autre dossier de partage (code 0 : changé)</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="120"/>
         <source>the tray on a temporary folder with two simulated computers</source>
         <translation>l’icône sur un dossier temporaire avec deux ordinateurs simulés</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="121"/>
+        <location filename="../cli.py" line="129"/>
         <source>{text} is not a whole number from 0 to {top}</source>
         <translation>{text} n’est pas un nombre entier de 0 à {top}</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="185"/>
+        <location filename="../cli.py" line="193"/>
         <source>sioul-tray: interrupted</source>
         <translation>sioul-tray : interrompu</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="190"/>
+        <location filename="../cli.py" line="198"/>
         <source>sioul-tray: {error}</source>
         <translation>sioul-tray : {error}</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="202"/>
+        <location filename="../cli.py" line="210"/>
         <source>sioul-tray: this build has no tray; use the commands (sioul-tray --help)</source>
         <translation>sioul-tray : cette version n’a pas d’icône ; utilisez les commandes (sioul-tray --help)</translation>
     </message>
@@ -561,27 +576,27 @@ Inactivité lue par : {idle}</translation>
         <translation>la clé gardée dans {path} n’ouvre pas {folder} : le dossier a été scellé de nouveau ; lancez `sioul-tray setup --share {folder}`</translation>
     </message>
     <message>
-        <location filename="../install.py" line="321"/>
+        <location filename="../install.py" line="325"/>
         <source>another sioul-tray process (pid {pid}) writes this computer&apos;s claims; try again when it has quit</source>
         <translation>un autre processus sioul-tray (pid {pid}) écrit les réservations de cet ordinateur ; réessayez quand il aura quitté</translation>
     </message>
     <message>
-        <location filename="../install.py" line="348"/>
+        <location filename="../install.py" line="352"/>
         <source>cannot make {path}: {error}</source>
         <translation>impossible de créer {path} : {error}</translation>
     </message>
     <message>
-        <location filename="../install.py" line="353"/>
+        <location filename="../install.py" line="357"/>
         <source>{path} is not a folder (a link?): remove it</source>
         <translation>{path} n’est pas un dossier (un lien ?) : supprimez-le</translation>
     </message>
     <message>
-        <location filename="../install.py" line="356"/>
+        <location filename="../install.py" line="360"/>
         <source>{path} belongs to another user: it must be this user&apos;s own</source>
         <translation>{path} appartient à un autre utilisateur : il doit appartenir à cet utilisateur</translation>
     </message>
     <message>
-        <location filename="../install.py" line="364"/>
+        <location filename="../install.py" line="368"/>
         <source>{path} is open to other users and cannot be made private: {error}</source>
         <translation>{path} est ouvert aux autres utilisateurs et ne peut pas être rendu privé : {error}</translation>
     </message>

@@ -96,6 +96,10 @@ class Tray(QObject):
         self.state_dir: Path | None = None
         self.child: QProcess | None = None
         self._child_since = 0.0
+        self.about_child: QProcess | None = None  # the About box's process, the same way
+        self._about_since = 0.0
+        self.setup_child: QProcess | None = None  # "Change sharing folder…"
+        self._setup_done: Callable[[bool], None] | None = None
         self.raised = 0  # "Computers…" while its window is open: the window comes forward
         controller.changed.connect(self.render)
         controller.notify.connect(self._note)
@@ -255,10 +259,62 @@ class Tray(QObject):
         answer = QMessageBox.question(None, title, text)
         return answer == QMessageBox.StandardButton.Yes
 
-    def about(self) -> None:
-        from PySide6.QtWidgets import QMessageBox
+    def about(self) -> QWidget | None:
+        """Open the About box: in a process of its own where this tray answers requests (its
+        memory is never the tray's: 7 MB of Qt's code otherwise stays after it closes), else, or
+        when that process cannot start, here."""
+        if self.state_dir is not None:
+            child = self.about_child
+            if child is not None and child.state() is not QProcess.ProcessState.NotRunning:
+                return None  # open already
+            self.about_child = self._spawn("about", self.state_dir, self._about_ended)
+            if self.about_child is not None:
+                self._about_since = time.monotonic()
+                return None
+        return self.about_box()
 
-        QMessageBox.about(None, App.tr("About sioul-tray"), self.about_text())
+    def open_setup(self, done: Callable[[bool], None]) -> bool:
+        """ "Change sharing folder…" in a process of its own (`sioul-tray folder`): `done`
+        is told whether the folder changed when it ends. False when it cannot run that way (no
+        state folder, or the program does not start): the caller shows the window here."""
+        if self.state_dir is None:
+            return False
+        if self.setup_child is not None:
+            return True  # open already
+
+        def ended(child: QProcess, code: int, how: QProcess.ExitStatus) -> None:
+            child.deleteLater()
+            if child is not self.setup_child:
+                return  # ended by `close_windows`, which said so
+            self.setup_child = self._setup_done = None
+            done(code == 0 and how is QProcess.ExitStatus.NormalExit)
+
+        self.setup_child = self._spawn("folder", self.state_dir, ended)
+        self._setup_done = done if self.setup_child is not None else None
+        return self.setup_child is not None
+
+    def _about_ended(self, child: QProcess, code: int, how: QProcess.ExitStatus) -> None:
+        child.deleteLater()
+        if child is not self.about_child:
+            return  # ended by `close_windows`
+        self.about_child = None
+        failed = code != 0 or how is QProcess.ExitStatus.CrashExit
+        if failed and time.monotonic() - self._about_since < CHILD_CHECK:
+            self.about_box()
+
+    def about_box(self) -> QWidget:
+        """The About box in this process: not modal (the menu stays usable), freed when closed."""
+        from PySide6.QtCore import Qt
+
+        from sioul_tray.tray.aboutbox import box as about_box
+
+        box = about_box(self.about_text())
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.setModal(False)
+        box.destroyed.connect(lambda: self._forget_window(box))
+        self.windows.append(box)
+        box.show()
+        return box
 
     def about_text(self) -> str:
         """Version, this computer, the folder, and the sources this run reads (idle, sleep, the
@@ -315,22 +371,34 @@ class Tray(QObject):
         return window
 
     def _start_child(self, state_dir: Path) -> bool:
-        # As autostart starts the tray: the bundle's program when frozen (its windowed twin on
-        # Windows), else this interpreter; in the tray's language. A QProcess, not `subprocess`
-        # (0.5 MB more in the tray for its life).
-        argv = [*autostart.command(), "--lang", i18n.language(), "computers",
-                "--state-dir", str(state_dir)]  # fmt: skip
-        child = QProcess(self)
-        child.setProcessChannelMode(QProcess.ProcessChannelMode.ForwardedChannels)
-        child.setStandardInputFile(QProcess.nullDevice())
-        child.finished.connect(lambda code, how: self._child_ended(child, code, how))
-        child.start(argv[0], argv[1:])
-        if not child.waitForStarted(5000):
-            child.deleteLater()
+        child = self._spawn("computers", state_dir, self._child_ended)
+        if child is None:
             return False
         self.child = child
         self._child_since = time.monotonic()
         return True
+
+    def _spawn(
+        self,
+        command: str,
+        state_dir: Path,
+        ended: Callable[[QProcess, int, QProcess.ExitStatus], None],
+    ) -> QProcess | None:
+        """`sioul-tray <command>` for this installation, started; None if it cannot start."""
+        # As autostart starts the tray: the bundle's program when frozen (its windowed twin on
+        # Windows), else this interpreter; in the tray's language. A QProcess, not `subprocess`
+        # (0.5 MB more in the tray for its life).
+        argv = [*autostart.command(), "--lang", i18n.language(), command,
+                "--state-dir", str(state_dir)]  # fmt: skip
+        child = QProcess(self)
+        child.setProcessChannelMode(QProcess.ProcessChannelMode.ForwardedChannels)
+        child.setStandardInputFile(QProcess.nullDevice())
+        child.finished.connect(lambda code, how: ended(child, code, how))
+        child.start(argv[0], argv[1:])
+        if not child.waitForStarted(5000):
+            child.deleteLater()
+            return None
+        return child
 
     def _child_ended(self, child: QProcess, code: int, how: QProcess.ExitStatus) -> None:
         """The window's process ended (the person closed the window). One that failed at once
@@ -347,12 +415,17 @@ class Tray(QObject):
         """Close every window: this process's, and the Computers window's process."""
         for window in list(self.windows):
             window.close()
-        child, self.child = self.child, None
-        if child is not None and child.state() is not QProcess.ProcessState.NotRunning:
-            child.terminate()
-            if not child.waitForFinished(5000):
-                child.kill()
-                child.waitForFinished(5000)
+        children = (self.child, self.about_child, self.setup_child)
+        self.child = self.about_child = self.setup_child = None
+        for child in children:
+            if child is not None and child.state() is not QProcess.ProcessState.NotRunning:
+                child.terminate()
+                if not child.waitForFinished(5000):
+                    child.kill()
+                    child.waitForFinished(5000)
+        done, self._setup_done = self._setup_done, None
+        if done is not None:
+            done(False)  # the folder window closed unanswered: nothing changed
 
     def listing(self) -> str:
         """The Computers window's content, as JSON (the `computers` request)."""
@@ -508,6 +581,15 @@ def _handle(tray: Tray, controller: Controller, argv: list[str]) -> tuple[int, s
     if command == "open" and args == ["computers"]:
         tray.computers()  # scripts, the desktop tests and the memory benchmark
         return 0, ""
+    if command == "open" and args == ["about"]:
+        tray.about()
+        return 0, ""
+    if command == "open" and args == ["setup"]:
+        if tray.on_folder is not None:
+            tray.on_folder()  # "Change sharing folder…" (scripts and the memory benchmark)
+        return 0, ""
+    if command == "about" and not args:
+        return 0, tray.about_text() + "\n"  # what the About box's own process shows
     if command == "close" and args == ["windows"]:
         tray.close_windows()
         return 0, ""
@@ -596,7 +678,12 @@ def run(argv: list[str] | None = None, language: str | None = None) -> int:
 
         def change_folder() -> None:
             controller.suspend()  # nothing marked in the old folder while the window is open
-            if _setup(inst) is None:
+            # The window in a process of its own (its memory is never the tray's), else here.
+            if not tray.open_setup(folder_changed):
+                folder_changed(_setup(inst) is not None)
+
+        def folder_changed(changed: bool) -> None:
+            if not changed:
                 controller.resume()
                 return
             # A new folder is a new Lease, watcher and state: start afresh in this process's place.

@@ -148,6 +148,8 @@ class SetupWindow(QDialog):
         self.made: str | None = None
         self.setWindowTitle(Setup.tr("Sharing folder — sioul-tray"))
         layout = QVBoxLayout(self)
+        # Wide enough that the explanations take two or three lines, not five.
+        self.setMinimumWidth(self.fontMetrics().averageCharWidth() * 72)
         heading = QLabel(Setup.tr("Choose the sharing folder"), self)
         font = heading.font()
         font.setPointSizeF(font.pointSizeF() * 1.25)
@@ -191,7 +193,9 @@ class SetupWindow(QDialog):
         form.addRow(Setup.tr("&Folder:"), self.folder)
         # Said before any passphrase is typed; three lines kept for it whatever it says.
         self.what = named(QLabel(self, wordWrap=True), "what")
-        self.what.setMinimumHeight(self.fontMetrics().lineSpacing() * 3)
+        # Fixed, not a minimum: a form row's wrapped label was given two lines under Xvfb's
+        # fonts and its third ran under the passphrase field.
+        self.what.setFixedHeight(self.fontMetrics().lineSpacing() * 3 + 4)
         self.what.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         form.addRow(self.what)
         self.passphrase = named(QLineEdit(self, echoMode=QLineEdit.EchoMode.Password), "passphrase")
@@ -202,8 +206,10 @@ class SetupWindow(QDialog):
         self.again_label = QLabel(Setup.tr("Passphrase &again:"), self)
         self.again_label.setBuddy(self.again)
         form.addRow(self.again_label, self.again)
-        self.strength = named(QLabel(self), "strength")
-        self.strength.setMinimumHeight(self.fontMetrics().lineSpacing())
+        # Two lines kept for the hint whatever it says: a longer one wraps, nothing moves.
+        self.strength = named(QLabel(self, wordWrap=True), "strength")
+        self.strength.setFixedHeight(self.fontMetrics().lineSpacing() * 2 + 4)
+        self.strength.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         form.addRow("", self.strength)
         self.name = named(QLineEdit(inst.name(), self), "name")
         self.name.setMaxLength(64)
@@ -289,3 +295,20 @@ def ask(inst: Installation) -> str | None:
         window.raise_()
     window.exec()
     return window.made
+
+
+def change_folder(state_dir: Path, language: str | None = None) -> int:
+    """`sioul-tray folder`: the window in a process of its own, for the tray's
+    "Change sharing folder…"; exit 0 when the folder changed, 1 when the person cancelled. (The
+    tray restarts itself on the new folder; `state_dir` is the installation's, as it sees it.)"""
+    from PySide6.QtCore import QLocale
+    from PySide6.QtWidgets import QApplication
+
+    from sioul_tray import i18n
+
+    app = QApplication(sys.argv[:1])
+    app.setApplicationName("sioul-tray")
+    app.setDesktopFileName("org.sioul.tray")
+    i18n.install(i18n.pick_language(language, QLocale.system().uiLanguages()))
+    i18n.install_qt(app)
+    return 0 if ask(Installation()) is not None else 1

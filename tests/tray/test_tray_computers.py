@@ -18,7 +18,7 @@ from pytestqt.qtbot import QtBot
 
 from sioul_tray.lease import Lease
 from sioul_tray.share import Share
-from sioul_tray.tray import app
+from sioul_tray.tray import aboutbox, app
 from sioul_tray.tray.app import Tray, handle_request
 from sioul_tray.tray.computers import ComputersWindow, TraySource
 from sioul_tray.tray.controller import Controller
@@ -213,3 +213,91 @@ def test_a_window_process_that_fails_gives_way_to_the_window_here(
     assert tray.computers() is None and tray.child is not None
     qtbot.waitUntil(lambda: len(tray.windows) == 1, timeout=10_000)
     assert tray.child is None
+
+
+# -- the About box, the same way ------------------------------------------------------------------
+
+
+def test_about_opens_in_a_process_of_its_own_with_the_trays_text(
+    tray: Tray, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, qtbot: QtBot
+) -> None:
+    said = tmp_path / "argv.json"
+    program(monkeypatch, f"import json, sys, time; open({str(said)!r}, 'w').write("
+                         "json.dumps(sys.argv[1:])); time.sleep(60)")  # fmt: skip
+    tray.state_dir = tmp_path / "state"
+    assert handle_request(tray, tray.controller, ["open", "about"]) == (0, "")
+    child = tray.about_child
+    assert child is not None and tray.windows == []
+    qtbot.waitUntil(lambda: said.exists() and said.stat().st_size > 0, timeout=10_000)
+    assert json.loads(said.read_text()) == [
+        "--lang", "en", "about", "--state-dir", str(tmp_path / "state")
+    ]  # fmt: skip
+    tray.about()  # open already: not a second process
+    assert tray.about_child is child
+    # What that process shows is what the tray sends.
+    code, text = handle_request(tray, tray.controller, ["about"])
+    assert code == 0 and text == tray.about_text() + "\n"
+    asked: list[list[str]] = []
+
+    def ask(state_dir: Path, argv: list[str], timeout_ms: int) -> tuple[int, str]:
+        asked.append(argv)
+        return handle_request(tray, tray.controller, argv)
+
+    shown = aboutbox.box(aboutbox.text_from(tmp_path / "state", ask))
+    assert asked == [["about"]] and shown.text() == tray.about_text()
+    assert handle_request(tray, tray.controller, ["close", "windows"]) == (0, "")
+    assert tray.about_child is None and child.state() is QProcess.ProcessState.NotRunning
+
+
+def test_about_without_a_tray_says_so_and_falls_back_here_when_its_process_fails(
+    tray: Tray, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, qtbot: QtBot
+) -> None:
+    assert "not running" in aboutbox.text_from(tmp_path, lambda *a, **k: None)
+    tray.state_dir = tmp_path / "state"
+    program(monkeypatch, "raise SystemExit(3)")
+    assert tray.about() is None and tray.about_child is not None
+    qtbot.waitUntil(lambda: len(tray.windows) == 1, timeout=10_000)
+    (box,) = tray.windows
+    assert box.objectName() == "about" and tray.about_child is None
+    box.close()
+    qtbot.waitUntil(lambda: tray.windows == [], timeout=2000)
+
+
+# -- "Change sharing folder…", the same way ------------------------------------------------------
+
+
+def test_the_folder_window_in_its_own_process_says_whether_the_folder_changed(
+    tray: Tray, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, qtbot: QtBot
+) -> None:
+    tray.state_dir = tmp_path / "state"
+    said: list[bool] = []
+    program(monkeypatch, "raise SystemExit(0)")  # the person chose a folder
+    assert tray.open_setup(said.append) and tray.windows == []
+    qtbot.waitUntil(lambda: said == [True], timeout=10_000)
+    program(monkeypatch, "raise SystemExit(1)")  # cancelled
+    assert tray.open_setup(said.append)
+    qtbot.waitUntil(lambda: said == [True, False], timeout=10_000)
+    program(monkeypatch, "import time; time.sleep(60)")
+    assert tray.open_setup(said.append)
+    assert tray.open_setup(said.append)  # open already: brought no second one
+    assert handle_request(tray, tray.controller, ["close", "windows"]) == (0, "")
+    assert said == [True, False, False] and tray.setup_child is None
+    monkeypatch.setattr(app.autostart, "command", lambda: [str(tmp_path / "no such program")])
+    assert not tray.open_setup(said.append)  # the caller shows the window here instead
+
+
+def test_the_folder_window_program_starts_and_waits_for_the_person(tmp_path: Path) -> None:
+    import subprocess
+
+    from tests.helpers import python_env
+
+    env = python_env(SIOUL_TRAY_HOME=str(tmp_path), QT_QPA_PLATFORM="offscreen")
+    child = subprocess.Popen([sys.executable, "-m", "sioul_tray.cli", "folder"], env=env,
+                             stderr=subprocess.PIPE, text=True)  # fmt: skip
+    try:
+        with pytest.raises(subprocess.TimeoutExpired):
+            child.wait(4)  # the window is up, waiting for an answer
+    finally:
+        child.terminate()
+        _, err = child.communicate(timeout=20)
+    assert "Traceback" not in err
