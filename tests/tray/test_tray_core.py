@@ -397,4 +397,8 @@ def test_windows_open_and_close_on_request(tray: Tray, qtbot: QtBot) -> None:
     assert len(tray.windows) == 1 and tray.windows[0].isVisible()
     assert handle_request(tray, tray.controller, ["close", "windows"]) == (0, "")
     qtbot.waitUntil(lambda: tray.windows == [], timeout=2000)  # closed and freed
-    assert handle_request(tray, tray.controller, ["open", "setup"])[0] == 2  # not a window for this
+    assert handle_request(tray, tray.controller, ["open", "about"]) == (0, "")
+    assert [w.objectName() for w in tray.windows] == ["about"]  # here: no state folder (a test)
+    assert handle_request(tray, tray.controller, ["close", "windows"]) == (0, "")
+    qtbot.waitUntil(lambda: tray.windows == [], timeout=2000)
+    assert handle_request(tray, tray.controller, ["open", "nothing"])[0] == 2  # no such window
