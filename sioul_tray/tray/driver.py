@@ -1,12 +1,13 @@
 """The tray's loop, without Qt: what to do at each event, and what to publish and notify.
 
-The events: a tick (every RENEW), a change in the sharing folder (read again shortly after), a
-take, a declaration of a computer gone, a part closed or reopened by the person, `wrote`, sleep
-and wake, quit. For each, the driver calls the core's `Lease`, turns what it says into a `View`
-(`model.View`), sends it to `publish`, and the notes a person should see to `notify`. Timing
-belongs to the adapter that drives it: the Qt controller (`controller.Controller`: a QTimer, a
-folder watcher) in the tray, the event loop of tests/simulation in the simulator. Whether the
-machine slept or its clock was set is the core's to see (`Snapshot.jumped`), not the loop's.
+The events: a tick (every RENEW), a change in the sharing folder (read again shortly after), the
+end of a settling the driver asked to be woken for (`recheck`), a take, a declaration of a
+computer gone, a part closed or reopened by the person, `wrote`, sleep and wake, quit. For each,
+the driver calls the core's `Lease`, turns what it says into a `View` (`model.View`), sends it to
+`publish`, and the notes a person should see to `notify`. Timing belongs to the adapter that
+drives it: the Qt controller (`controller.Controller`: QTimers, a folder watcher) in the tray, the
+event loop of tests/simulation in the simulator. Whether the machine slept or its clock was set is
+the core's to see (`Snapshot.jumped`), not the loop's.
 """
 
 from __future__ import annotations
@@ -22,12 +23,14 @@ from typing import Any, Protocol
 from sioul_tray.lease import PARTS, RENEW, Keeper
 from sioul_tray.lease.folder import Problem
 from sioul_tray.lease.lease import Snapshot
+from sioul_tray.lease.status import Why
 from sioul_tray.tray import model
 from sioul_tray.tray.model import Note, PartView, Peer, View
 
 INTERVAL = RENEW  # a tick this often, in seconds
 REREAD_DELAY = 0.1  # a change in the folder is read this long after it settles (a burst of files)
 QUIET_AFTER_WAKE = 10.0  # after a wake, the catch-up is not news: no notes this long (seconds)
+RECHECK_MARGIN = 1.0  # a settling part is read again this long after its `until` (whole seconds)
 
 
 class LeaseLike(Protocol):
@@ -68,7 +71,10 @@ class Driver:
 
     `publish(view)` receives each new View; `notify(note)` each note a person should see;
     `woke()` is called when the machine slept without telling or its clock was set (the tray
-    shows its icon again then). `state_dir`: where status.json and closed.json live (None: no
+    shows its icon again then). `recheck(seconds)` asks the adapter to call `reread` that many
+    seconds from now (one pending request: a new one replaces it): a part kept here settles
+    then, and acting at that moment rather than at the next tick is up to a RENEW sooner.
+    `state_dir`: where status.json and closed.json live (None: no
     files, as in the simulator).
     """
 
@@ -84,6 +90,7 @@ class Driver:
         publish: Callable[[View], None] = lambda view: None,
         notify: Callable[[Note], None] = lambda note: None,
         woke: Callable[[], None] = lambda: None,
+        recheck: Callable[[float], None] = lambda seconds: None,
     ) -> None:
         self.lease = lease
         self.computer = computer
@@ -92,6 +99,7 @@ class Driver:
         self.monotonic = monotonic
         self.publish = publish
         self.woke = woke
+        self.recheck = recheck
         self.status_path = Path(state_dir) / "status.json" if state_dir is not None else None
         # Parts closed on request (`sioul-tray close PART`): kept closed across restarts of the
         # tray until `sioul-tray renew`, as the person asked.
@@ -259,6 +267,17 @@ class Driver:
         self.notifier.update(view, self.monotonic())
         self._write_status(running=True)
         self.publish(view)
+        self._ask_recheck(keepers, view.now)
+
+    def _ask_recheck(self, keepers: dict[str, Keeper], now: float) -> None:
+        """A part kept here settles at its `until`: be woken then, not at the next tick."""
+        due = [
+            k.status.until
+            for k in keepers.values()
+            if k.status is not None and k.status.why is Why.SETTLING and k.status.until is not None
+        ]
+        if due:
+            self.recheck(max(0.0, min(due) - now) + RECHECK_MARGIN)
 
     def _write_status(self, running: bool) -> None:
         if self.status_path is None:

@@ -290,3 +290,21 @@ def test_parts_folders_appearing_later_are_watched(qtbot: QtBot, tmp_path: Path)
         qtbot.waitUntil(lambda: lease.count("look") > looks, timeout=1000)
     finally:
         c.shutdown()
+
+
+def test_a_part_settling_here_is_read_again_when_it_settles(setup, qtbot: QtBot) -> None:
+    """The driver asks to be woken at the settling's end (`until` + 1 s), not at the next tick."""
+    c, lease, clock, _notes = setup
+    c.start()
+    lease.keepers["invoices"] = replace(
+        lease.keepers["invoices"], acting=False, settled=False, since=clock.now
+    )
+    c.tick()
+    looks = lease.count("look")
+    qtbot.waitUntil(lambda: lease.count("look") > looks, timeout=3000)
+    # Over a told sleep the request is dropped with the timers.
+    c.tick()
+    c.suspend()
+    looks = lease.count("look")
+    qtbot.wait(1500)
+    assert lease.count("look") == looks
