@@ -36,6 +36,7 @@ class Controller(QObject):
         monotonic: Callable[[], float] = time.monotonic,
         interval_ms: int = INTERVAL * 1000,
         parent: QObject | None = None,
+        away_after: float | None = None,
     ) -> None:
         super().__init__(parent)
         self.folder = Path(folder)
@@ -50,6 +51,7 @@ class Controller(QObject):
             notify=self.notify.emit,
             woke=self.woke.emit,
             recheck=self._recheck_in,
+            away_after=away_after,
         )
         self.timer = QTimer(self)
         self.timer.setInterval(interval_ms)

@@ -91,6 +91,7 @@ class Driver:
         notify: Callable[[Note], None] = lambda note: None,
         woke: Callable[[], None] = lambda: None,
         recheck: Callable[[float], None] = lambda seconds: None,
+        away_after: float | None = None,
     ) -> None:
         self.lease = lease
         self.computer = computer
@@ -100,6 +101,10 @@ class Driver:
         self.publish = publish
         self.woke = woke
         self.recheck = recheck
+        # A machine that sleeps when idle: close both parts once the person has been away this
+        # long (seconds), reopen when they are back (None: never, as a desktop that stays on).
+        self.away_after = away_after
+        self.away = False
         self.status_path = Path(state_dir) / "status.json" if state_dir is not None else None
         # Parts closed on request (`sioul-tray close PART`): kept closed across restarts of the
         # tray until `sioul-tray renew`, as the person asked.
@@ -124,7 +129,12 @@ class Driver:
         """Renew both parts (the timer, a wake, a request); a part closed on request is read."""
         if not self.running or self.asleep:
             return
-        active = self.active.active(self.clock())
+        now = self.clock()
+        active = self.active.active(now)
+        if self.away_after is not None and self.active.known and now - active >= self.away_after:
+            self._go_away()
+            return
+        self.away = False
         self._closed = False
         keepers: dict[str, Keeper] = {}
         error = None
@@ -143,11 +153,16 @@ class Driver:
             self.woke()
         self._publish(keepers, error)
 
-    def reread(self) -> None:
-        """Read again without writing (a claim arrived); renew at once if a keeper changed: the
-        acknowledgement is what the handover waits on."""
-        if not self.running or self.asleep:
-            return
+    def _go_away(self) -> None:
+        """The person left a machine that sleeps when idle: close both parts now (their closes
+        leave long before the idle sleep, whatever the sync tool) and only read until they are
+        back; the next tick with the person here renews, which reopens them."""
+        if not self.away:
+            self.close_claims()
+            self.away = True
+        self._publish(*self._look())
+
+    def _look(self) -> tuple[dict[str, Keeper], str | None]:
         keepers: dict[str, Keeper] = {}
         error = None
         for part in PARTS:
@@ -155,6 +170,14 @@ class Driver:
                 keepers[part] = self.lease.look(part)
             except OSError as exc:
                 error = describe(exc)
+        return keepers, error
+
+    def reread(self) -> None:
+        """Read again without writing (a claim arrived); renew at once if a keeper changed: the
+        acknowledgement is what the handover waits on."""
+        if not self.running or self.asleep:
+            return
+        keepers, error = self._look()
         before = self.view
         changed = before is not None and any(
             part in before.parts and before.parts[part].keeper != keeper.computer

@@ -41,6 +41,12 @@ def main(argv: list[str] | None = None) -> int:
         help="ignore the driver's reread at the end of a settling (the adapters before issue 12)",
     )
     parser.add_argument(
+        "--no-away",
+        action="store_true",
+        help="trays close their claims at sleep only, not once the person has been away "
+        "AWAY_AFTER from a machine that sleeps when idle (before issue 13)",
+    )
+    parser.add_argument(
         "--trace", action="store_true", help="print the calls before each double-acting span"
     )
     args = parser.parse_args(argv)
@@ -55,7 +61,12 @@ def main(argv: list[str] | None = None) -> int:
             for seed in range(args.first_seed, args.first_seed + args.seeds):
                 t = time.monotonic()
                 measures = simulate(
-                    name, seed, args.days, nudged=nudged, recheck=not args.no_recheck
+                    name,
+                    seed,
+                    args.days,
+                    nudged=nudged,
+                    recheck=not args.no_recheck,
+                    away=not args.no_away,
                 )
                 figures.add(seed, measures, time.monotonic() - t)
             rows.append(figures)

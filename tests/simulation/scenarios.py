@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sioul_tray.lease import ALIVE, PARTS, RENEW, SETTLING, UNCLOSED
+from sioul_tray.tray.away import AWAY_AFTER
 
 from .sync import Delay
 from .world import Clock, Computer, Measures, World
@@ -68,6 +69,9 @@ class Scenario:
     # whose tool is not nudged even so.
     nudged: bool = True
     plain: tuple[str, ...] = ()
+    # The tray on a machine that sleeps when idle (laptop, phone) closes both parts once the
+    # person has been away this long (`Driver.away_after`, as shipped); None: only at sleep.
+    away_after: float | None = AWAY_AFTER
     ci_hours: float = 8.0  # the CI's smaller run: long enough for this scenario's faults to bite
 
     def transfer_bound(self) -> float:
@@ -207,9 +211,12 @@ class Play:
         root: Path | None = None,
         nudged: bool | None = None,
         recheck: bool = True,
+        away: bool = True,
     ) -> None:
         if nudged is not None:
             scenario = dataclasses.replace(scenario, nudged=nudged)
+        if not away:
+            scenario = dataclasses.replace(scenario, away_after=None)
         self.scenario = scenario
         self.days = days
         self.end = days * DAY
@@ -238,6 +245,8 @@ class Play:
         self.world.add_computers(specs)
         for computer in ids:
             self.world.computers[computer].client.nudged = s.nudged and computer not in s.plain
+            if IDLE_SLEEP[self.kinds[computer]] is not None:
+                self.world.computers[computer].away_after = s.away_after
         for computer, kind in s.computers:
             if kind == "phone":
                 self.world.computers[computer].client.bursty = True
@@ -512,11 +521,13 @@ def simulate(
     root: Path | None = None,
     nudged: bool | None = None,
     recheck: bool = True,
+    away: bool = True,
 ) -> Measures:
     """Run scenario `name` for `days` simulated days with `seed` (`nudged`: override the
     scenario's sync tool: nudged like Syncthing, or not like Dropbox; `recheck`: False to
-    ignore the driver's reread at a settling's end, as the adapters did before)."""
-    return Play(SCENARIOS[name], seed, days, root, nudged, recheck).run()
+    ignore the driver's reread at a settling's end, as the adapters did before; `away`: False
+    for trays that close their claims at sleep only)."""
+    return Play(SCENARIOS[name], seed, days, root, nudged, recheck, away).run()
 
 
 # Bounds the spec implies, for the tests and the docs (true seconds; clocks here run within 0.05%).

@@ -170,6 +170,7 @@ class Computer:
         self._timer = 0  # generation of the renew timer: a new one cancels the old
         self._reread = False
         self._rechecks = 0  # generation of the driver's recheck request
+        self.away_after: float | None = None  # the driver's `away_after` (sleeps when idle)
 
     def __repr__(self) -> str:
         return f"Computer({self.id!r})"
@@ -219,7 +220,8 @@ class Computer:
             state_dir=self.state_dir,
             ticks=self.ticks,
         )
-        self.driver = Driver(
+        kind = KeepDriver if self.world.keep_kept else Driver
+        self.driver = kind(
             Instruments(self, self.lease),
             self.id,
             Presence(self),
@@ -227,6 +229,7 @@ class Computer:
             monotonic=lambda: self.world.now,
             notify=self._noted,
             recheck=self._recheck if self.world.recheck else lambda seconds: None,
+            away_after=self.away_after,
         )
         self.driver.start()
         self._schedule()
@@ -414,6 +417,20 @@ class Computer:
         self.world.after(delay, connected)
 
 
+class KeepDriver(Driver):
+    """An alternative evaluated for issue 13, not shipped: before sleep, close only the parts
+    this computer does not keep (its kept part stays put and unattended while it sleeps)."""
+
+    def suspend(self) -> None:
+        self.asleep = True
+        view = self.view
+        for part in PARTS:
+            kept = view is not None and part in view.parts and view.parts[part].here
+            if not kept:
+                self.lease.close(part, wrote=self.wrote[part])
+        self._closed = True
+
+
 def describe(k: Keeper) -> str:
     flags = "".join(f for f, on in (("S", k.settled), ("H", k.others_heard), ("G", k.agreed)) if on)
     wait = f" waits {','.join(k.waiting)}" if k.waiting else ""
@@ -436,6 +453,7 @@ class World:
         self.measures = Measures()
         self._trace: deque[str] = deque(maxlen=TRACE)
         self.tracing = False  # keep every line (for debugging one run)
+        self.keep_kept = False  # evaluated: a keeper leaves its claim open over sleep
         self.recheck = True  # honour the driver's rereads at a settling's end (False: as before)
         self.lines: list[str] = []
         # The person, as the measures need it.
