@@ -47,6 +47,12 @@ def main(argv: list[str] | None = None) -> int:
         "AWAY_AFTER from a machine that sleeps when idle (before issue 13)",
     )
     parser.add_argument(
+        "--keep-kept",
+        action="store_true",
+        help="an alternative evaluated, not shipped: before sleep a tray closes only the parts "
+        "it does not keep",
+    )
+    parser.add_argument(
         "--trace", action="store_true", help="print the calls before each double-acting span"
     )
     args = parser.parse_args(argv)
@@ -67,6 +73,7 @@ def main(argv: list[str] | None = None) -> int:
                     nudged=nudged,
                     recheck=not args.no_recheck,
                     away=not args.no_away,
+                    keep_kept=args.keep_kept,
                 )
                 figures.add(seed, measures, time.monotonic() - t)
             rows.append(figures)

@@ -212,6 +212,7 @@ class Play:
         nudged: bool | None = None,
         recheck: bool = True,
         away: bool = True,
+        keep_kept: bool = False,
     ) -> None:
         if nudged is not None:
             scenario = dataclasses.replace(scenario, nudged=nudged)
@@ -222,6 +223,7 @@ class Play:
         self.end = days * DAY
         self.world = World(seed, root)
         self.world.recheck = recheck
+        self.world.keep_kept = keep_kept
         self.rng = random.Random(f"{scenario.name}/{seed}")  # the plan; the world draws delays
         self.kinds = dict(scenario.computers)
         self.gone: dict[str, float] = {}  # computer: true time it is given away
@@ -522,12 +524,14 @@ def simulate(
     nudged: bool | None = None,
     recheck: bool = True,
     away: bool = True,
+    keep_kept: bool = False,
 ) -> Measures:
     """Run scenario `name` for `days` simulated days with `seed` (`nudged`: override the
     scenario's sync tool: nudged like Syncthing, or not like Dropbox; `recheck`: False to
     ignore the driver's reread at a settling's end, as the adapters did before; `away`: False
-    for trays that close their claims at sleep only)."""
-    return Play(SCENARIOS[name], seed, days, root, nudged, recheck, away).run()
+    for trays that close their claims at sleep only; `keep_kept`: the alternative where a tray
+    leaves the part it keeps open over sleep)."""
+    return Play(SCENARIOS[name], seed, days, root, nudged, recheck, away, keep_kept).run()
 
 
 # Bounds the spec implies, for the tests and the docs (true seconds; clocks here run within 0.05%).
