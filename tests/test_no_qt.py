@@ -18,6 +18,7 @@ CORE = [
     "sioul_tray.files",
     "sioul_tray.tray.model",
     "sioul_tray.tray.driver",  # the tray's loop: Qt only in its adapter (tray.controller)
+    "sioul_tray.tray.away",  # which machines close their claims before an idle sleep
     "sioul_tray.tray.request",  # what travels to the running tray
     "sioul_tray.tray.client",  # the command line asks the tray without loading Qt (Unix)
     "sioul_tray.tray.listing",  # what the Computers window shows, built in the tray

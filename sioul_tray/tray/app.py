@@ -22,7 +22,7 @@ from PySide6.QtWidgets import QApplication, QMenu, QSystemTrayIcon, QWidget
 from sioul_tray import __version__, i18n
 from sioul_tray.i18n import App
 from sioul_tray.lease import PARTS
-from sioul_tray.tray import autostart, model
+from sioul_tray.tray import autostart, away, model
 from sioul_tray.tray.controller import Controller
 from sioul_tray.tray.icons import icon
 from sioul_tray.tray.model import Action, Icon, Item, Note, View
@@ -662,7 +662,9 @@ def run(argv: list[str] | None = None, language: str | None = None) -> int:
         assert folder is not None
         session_bus, system_bus = _buses()
         active = idle.active_clock(session_bus, system_bus)
-        controller = Controller(lease, inst.computer(), folder, active, inst.state_dir)
+        controller = Controller(
+            lease, inst.computer(), folder, active, inst.state_dir, away_after=away.away_after()
+        )
         if inst.nudger is not None:
             # Syncthing syncs the folder: the menu says what it knows, asked from a thread.
             from sioul_tray.sync.report import Watch

@@ -36,6 +36,7 @@ class Controller(QObject):
         monotonic: Callable[[], float] = time.monotonic,
         interval_ms: int = INTERVAL * 1000,
         parent: QObject | None = None,
+        away_after: float | None = None,
     ) -> None:
         super().__init__(parent)
         self.folder = Path(folder)
@@ -49,6 +50,8 @@ class Controller(QObject):
             publish=self.changed.emit,
             notify=self.notify.emit,
             woke=self.woke.emit,
+            recheck=self._recheck_in,
+            away_after=away_after,
         )
         self.timer = QTimer(self)
         self.timer.setInterval(interval_ms)
@@ -60,6 +63,9 @@ class Controller(QObject):
         self._reread.setSingleShot(True)
         self._reread.setInterval(int(REREAD_DELAY * 1000))
         self._reread.timeout.connect(self.reread)
+        self._recheck = QTimer(self)  # the driver's "read again then" (a part settles)
+        self._recheck.setSingleShot(True)
+        self._recheck.timeout.connect(self.reread)
 
     # -- the driver's state, as the app reads it --------------------------------------------
 
@@ -106,6 +112,9 @@ class Controller(QObject):
             self._watch()
         self.driver.reread()
 
+    def _recheck_in(self, seconds: float) -> None:
+        self._recheck.start(max(0, round(seconds * 1000)))
+
     def _folder_changed(self, _path: str) -> None:
         self._reread.start()
 
@@ -147,6 +156,7 @@ class Controller(QObject):
     def suspend(self) -> None:
         self.timer.stop()
         self._reread.stop()
+        self._recheck.stop()
         self.driver.suspend()
 
     def resume(self) -> None:
@@ -160,4 +170,5 @@ class Controller(QObject):
             return
         self.timer.stop()
         self._reread.stop()
+        self._recheck.stop()
         self.driver.shutdown()

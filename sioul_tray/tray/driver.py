@@ -1,12 +1,13 @@
 """The tray's loop, without Qt: what to do at each event, and what to publish and notify.
 
-The events: a tick (every RENEW), a change in the sharing folder (read again shortly after), a
-take, a declaration of a computer gone, a part closed or reopened by the person, `wrote`, sleep
-and wake, quit. For each, the driver calls the core's `Lease`, turns what it says into a `View`
-(`model.View`), sends it to `publish`, and the notes a person should see to `notify`. Timing
-belongs to the adapter that drives it: the Qt controller (`controller.Controller`: a QTimer, a
-folder watcher) in the tray, the event loop of tests/simulation in the simulator. Whether the
-machine slept or its clock was set is the core's to see (`Snapshot.jumped`), not the loop's.
+The events: a tick (every RENEW), a change in the sharing folder (read again shortly after), the
+end of a settling the driver asked to be woken for (`recheck`), a take, a declaration of a
+computer gone, a part closed or reopened by the person, `wrote`, sleep and wake, quit. For each,
+the driver calls the core's `Lease`, turns what it says into a `View` (`model.View`), sends it to
+`publish`, and the notes a person should see to `notify`. Timing belongs to the adapter that
+drives it: the Qt controller (`controller.Controller`: QTimers, a folder watcher) in the tray, the
+event loop of tests/simulation in the simulator. Whether the machine slept or its clock was set is
+the core's to see (`Snapshot.jumped`), not the loop's.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from sioul_tray.lease import PARTS, RENEW, Keeper
 from sioul_tray.lease.folder import Problem
 from sioul_tray.lease.lease import Snapshot
+from sioul_tray.lease.status import Why
 from sioul_tray.tray import model
 from sioul_tray.tray.model import Note, PartView, Peer, View
 
@@ -33,6 +35,7 @@ _new = tuple.__new__
 INTERVAL = RENEW  # a tick this often, in seconds
 REREAD_DELAY = 0.1  # a change in the folder is read this long after it settles (a burst of files)
 QUIET_AFTER_WAKE = 10.0  # after a wake, the catch-up is not news: no notes this long (seconds)
+RECHECK_MARGIN = 1.0  # a settling part is read again this long after its `until` (whole seconds)
 
 
 class LeaseLike(Protocol):
@@ -73,7 +76,10 @@ class Driver:
 
     `publish(view)` receives each new View; `notify(note)` each note a person should see;
     `woke()` is called when the machine slept without telling or its clock was set (the tray
-    shows its icon again then). `state_dir`: where status.json and closed.json live (None: no
+    shows its icon again then). `recheck(seconds)` asks the adapter to call `reread` that many
+    seconds from now (one pending request: a new one replaces it): a part kept here settles
+    then, and acting at that moment rather than at the next tick is up to a RENEW sooner.
+    `state_dir`: where status.json and closed.json live (None: no
     files, as in the simulator).
     """
 
@@ -89,6 +95,8 @@ class Driver:
         publish: Callable[[View], None] = lambda view: None,
         notify: Callable[[Note], None] = lambda note: None,
         woke: Callable[[], None] = lambda: None,
+        recheck: Callable[[float], None] = lambda seconds: None,
+        away_after: float | None = None,
     ) -> None:
         self.lease = lease
         self.computer = computer
@@ -97,6 +105,11 @@ class Driver:
         self.monotonic = monotonic
         self.publish = publish
         self.woke = woke
+        self.recheck = recheck
+        # A machine that sleeps when idle: close both parts once the person has been away this
+        # long (seconds), reopen when they are back (None: never, as a desktop that stays on).
+        self.away_after = away_after
+        self.away = False
         self.status_path = Path(state_dir) / "status.json" if state_dir is not None else None
         # Parts closed on request (`sioul-tray close PART`): kept closed across restarts of the
         # tray until `sioul-tray renew`, as the person asked.
@@ -123,7 +136,12 @@ class Driver:
         """Renew both parts (the timer, a wake, a request); a part closed on request is read."""
         if not self.running or self.asleep:
             return
-        active = self.active.active(self.clock())
+        now = self.clock()
+        active = self.active.active(now)
+        if self.away_after is not None and self.active.known and now - active >= self.away_after:
+            self._go_away()
+            return
+        self.away = False
         self._closed = False
         keepers: dict[str, Keeper] = {}
         error = None
@@ -142,11 +160,16 @@ class Driver:
             self.woke()
         self._publish(keepers, error)
 
-    def reread(self) -> None:
-        """Read again without writing (a claim arrived); renew at once if a keeper changed: the
-        acknowledgement is what the handover waits on."""
-        if not self.running or self.asleep:
-            return
+    def _go_away(self) -> None:
+        """The person left a machine that sleeps when idle: close both parts now (their closes
+        leave long before the idle sleep, whatever the sync tool) and only read until they are
+        back; the next tick with the person here renews, which reopens them."""
+        if not self.away:
+            self.close_claims()
+            self.away = True
+        self._publish(*self._look())
+
+    def _look(self) -> tuple[dict[str, Keeper], str | None]:
         keepers: dict[str, Keeper] = {}
         error = None
         for part in PARTS:
@@ -154,6 +177,14 @@ class Driver:
                 keepers[part] = self.lease.look(part)
             except OSError as exc:
                 error = describe(exc)
+        return keepers, error
+
+    def reread(self) -> None:
+        """Read again without writing (a claim arrived); renew at once if a keeper changed: the
+        acknowledgement is what the handover waits on."""
+        if not self.running or self.asleep:
+            return
+        keepers, error = self._look()
         before = self.view
         changed = before is not None and any(
             part in before.parts and before.parts[part].keeper != keeper.computer
@@ -273,6 +304,17 @@ class Driver:
         self.notifier.update(view, self.monotonic())
         self._write_status(running=True)
         self.publish(view)
+        self._ask_recheck(keepers, view.now)
+
+    def _ask_recheck(self, keepers: dict[str, Keeper], now: float) -> None:
+        """A part kept here settles at its `until`: be woken then, not at the next tick."""
+        due = [
+            k.status.until
+            for k in keepers.values()
+            if k.status is not None and k.status.why is Why.SETTLING and k.status.until is not None
+        ]
+        if due:
+            self.recheck(max(0.0, min(due) - now) + RECHECK_MARGIN)
 
     def _write_status(self, running: bool) -> None:
         if self.status_path is None:

@@ -29,20 +29,55 @@ def main(argv: list[str] | None = None) -> int:
         help="only this scenario (repeatable); default: all",
     )
     parser.add_argument(
+        "--nudge",
+        choices=("on", "off", "both"),
+        default="on",
+        help="the sync tool nudged before sleep (Syncthing, as shipped; default), not (Dropbox "
+        "and others: a row NAME/off), or both rows",
+    )
+    parser.add_argument(
+        "--no-recheck",
+        action="store_true",
+        help="ignore the driver's reread at the end of a settling (the adapters before issue 12)",
+    )
+    parser.add_argument(
+        "--no-away",
+        action="store_true",
+        help="trays close their claims at sleep only, not once the person has been away "
+        "AWAY_AFTER from a machine that sleeps when idle (before issue 13)",
+    )
+    parser.add_argument(
+        "--keep-kept",
+        action="store_true",
+        help="an alternative evaluated, not shipped: before sleep a tray closes only the parts "
+        "it does not keep",
+    )
+    parser.add_argument(
         "--trace", action="store_true", help="print the calls before each double-acting span"
     )
     args = parser.parse_args(argv)
     names = args.scenario or list(SCENARIOS)
     rows = []
     began = time.monotonic()
+    nudges = {"on": (True,), "off": (False,), "both": (False, True)}[args.nudge]
     for name in names:
-        figures = Figures(name)
-        for seed in range(args.first_seed, args.first_seed + args.seeds):
-            t = time.monotonic()
-            measures = simulate(name, seed, args.days)
-            figures.add(seed, measures, time.monotonic() - t)
-        rows.append(figures)
-        print(f"{name}: {figures.days:.1f} days in {figures.wall:.0f} s", file=sys.stderr)
+        for nudged in nudges:
+            row = name if nudged else f"{name}/off"
+            figures = Figures(row)
+            for seed in range(args.first_seed, args.first_seed + args.seeds):
+                t = time.monotonic()
+                measures = simulate(
+                    name,
+                    seed,
+                    args.days,
+                    nudged=nudged,
+                    recheck=not args.no_recheck,
+                    away=not args.no_away,
+                    keep_kept=args.keep_kept,
+                )
+                figures.add(seed, measures, time.monotonic() - t)
+            rows.append(figures)
+            print(f"{row}: {figures.days:.1f} days in {figures.wall:.0f} s", file=sys.stderr)
     print(table(rows))
     total_days = sum(f.days for f in rows)
     wall = time.monotonic() - began

@@ -37,6 +37,9 @@ class Figures:
     handover: dict[str, list[float]] = field(default_factory=lambda: {p: [] for p in PARTS})
     unfinished: dict[str, int] = field(default_factory=lambda: dict.fromkeys(PARTS, 0))
     flaps: dict[str, int] = field(default_factory=lambda: dict.fromkeys(PARTS, 0))
+    notes: int = 0
+    closes: int = 0
+    closes_out: int = 0
 
     def add(self, seed: int, m: Measures, wall: float) -> None:
         self.runs += 1
@@ -44,6 +47,9 @@ class Figures:
         self.wall += wall
         self.calls += m.calls
         self.spans += [(seed, s) for s in m.spans]
+        self.notes += m.notes
+        self.closes += m.closes
+        self.closes_out += m.closes_out
         for part in PARTS:
             self.double[part] += m.double[part]
             self.unattended[part] += m.unattended[part]
@@ -74,7 +80,7 @@ def _s(value: float | None) -> str:
 
 
 HEADER = (
-    ("scenario", 12),
+    ("scenario", 15),
     ("days", 5),
     ("double med s", 12),
     ("double inv s", 12),
@@ -83,6 +89,8 @@ HEADER = (
     ("unattended med s/day", 20),
     ("unattended inv s/day (longest)", 30),
     ("flaps/day med inv", 17),
+    ("notes/day", 9),
+    ("closes out", 10),
     ("days/wall-s", 11),
 )
 
@@ -104,6 +112,8 @@ def table(rows: list[Figures]) -> str:
             f"{f.per_day(f.unattended['medicines']):.0f}",
             f"{f.per_day(f.unattended['invoices']):.0f} ({f.longest_unattended['invoices']:.0f})",
             f"{f.per_day(f.flaps['medicines']):.2f} {f.per_day(f.flaps['invoices']):.2f}",
+            f"{f.per_day(f.notes):.1f}",
+            f"{100 * f.closes_out / f.closes:.0f}%" if f.closes else "-",
             f"{f.days / f.wall:.2f}" if f.wall else "-",
         )
         lines.append(" | ".join(c.ljust(w) for c, (_, w) in zip(cells, HEADER, strict=True)))

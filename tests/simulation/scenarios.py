@@ -6,12 +6,14 @@ True time 0 is 7:00 on the first morning; the person is at their computers from 
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from sioul_tray.lease import ALIVE, PARTS, RENEW, SETTLING, UNCLOSED
+from sioul_tray.tray.away import AWAY_AFTER
 
 from .sync import Delay
 from .world import Clock, Computer, Measures, World
@@ -62,6 +64,14 @@ class Scenario:
     two_at_once: float = 0.1  # a session uses two computers at once
     faults: dict[str, Fault] = field(default_factory=dict)
     timely: bool = True  # every transfer arrives within SETTLING - RENEW: no double medicines
+    # The tray nudges the sync tool (Syncthing: a claim's scan at once, the close sent before
+    # sleep). False: a tool the tray cannot nudge (Dropbox, OneDrive...). `plain`: computers
+    # whose tool is not nudged even so.
+    nudged: bool = True
+    plain: tuple[str, ...] = ()
+    # The tray on a machine that sleeps when idle (laptop, phone) closes both parts once the
+    # person has been away this long (`Driver.away_after`, as shipped); None: only at sleep.
+    away_after: float | None = AWAY_AFTER
     ci_hours: float = 8.0  # the CI's smaller run: long enough for this scenario's faults to bite
 
     def transfer_bound(self) -> float:
@@ -194,12 +204,26 @@ class Play:
     """One run of a scenario: builds the world, draws the plan, runs it."""
 
     def __init__(
-        self, scenario: Scenario, seed: int, days: float, root: Path | None = None
+        self,
+        scenario: Scenario,
+        seed: int,
+        days: float,
+        root: Path | None = None,
+        nudged: bool | None = None,
+        recheck: bool = True,
+        away: bool = True,
+        keep_kept: bool = False,
     ) -> None:
+        if nudged is not None:
+            scenario = dataclasses.replace(scenario, nudged=nudged)
+        if not away:
+            scenario = dataclasses.replace(scenario, away_after=None)
         self.scenario = scenario
         self.days = days
         self.end = days * DAY
         self.world = World(seed, root)
+        self.world.recheck = recheck
+        self.world.keep_kept = keep_kept
         self.rng = random.Random(f"{scenario.name}/{seed}")  # the plan; the world draws delays
         self.kinds = dict(scenario.computers)
         self.gone: dict[str, float] = {}  # computer: true time it is given away
@@ -221,6 +245,10 @@ class Play:
             delay = s.sync.delay()
             specs.append((computer, clock, delay))
         self.world.add_computers(specs)
+        for computer in ids:
+            self.world.computers[computer].client.nudged = s.nudged and computer not in s.plain
+            if IDLE_SLEEP[self.kinds[computer]] is not None:
+                self.world.computers[computer].away_after = s.away_after
         for computer, kind in s.computers:
             if kind == "phone":
                 self.world.computers[computer].client.bursty = True
@@ -488,9 +516,22 @@ class Play:
         self.world.after(lasts, copy.unlink, True)
 
 
-def simulate(name: str, seed: int, days: float, root: Path | None = None) -> Measures:
-    """Run scenario `name` for `days` simulated days with `seed`."""
-    return Play(SCENARIOS[name], seed, days, root).run()
+def simulate(
+    name: str,
+    seed: int,
+    days: float,
+    root: Path | None = None,
+    nudged: bool | None = None,
+    recheck: bool = True,
+    away: bool = True,
+    keep_kept: bool = False,
+) -> Measures:
+    """Run scenario `name` for `days` simulated days with `seed` (`nudged`: override the
+    scenario's sync tool: nudged like Syncthing, or not like Dropbox; `recheck`: False to
+    ignore the driver's reread at a settling's end, as the adapters did before; `away`: False
+    for trays that close their claims at sleep only; `keep_kept`: the alternative where a tray
+    leaves the part it keeps open over sleep)."""
+    return Play(SCENARIOS[name], seed, days, root, nudged, recheck, away, keep_kept).run()
 
 
 # Bounds the spec implies, for the tests and the docs (true seconds; clocks here run within 0.05%).

@@ -158,3 +158,43 @@ def test_the_loop_jumps_from_event_to_event(world: World) -> None:
     world.at(86400.0 * 30, seen.append, "later")
     m = world.run(86400.0 * 31)
     assert seen == [5.0, "later"] and m.events == 2 and m.seconds == 86400.0 * 31
+
+
+def slow_world(nudged: bool) -> World:
+    """Three computers whose every transfer takes 20 s: a close never fits logind's 5 s alone."""
+    w = World(5)
+    slow = Sync(median=20.0, sigma=0.0, cap=20.0)
+    w.add_computers([(c, Clock(), slow.delay()) for c in ("aa", "bb", "cc")])
+    for c in w.computers.values():
+        c.client.nudged = nudged
+        w.at(0.0, c.start)
+    return w
+
+
+@pytest.mark.parametrize("nudged", [True, False])
+def test_a_nudged_close_leaves_before_sleep_and_releases_the_inhibitor(nudged: bool) -> None:
+    w = slow_world(nudged)
+    try:
+        w.run(300.0)
+        a = w.computers["aa"]
+        a.sleep()
+        w.run(300.0 + 1.0)
+        assert a.dozing is not nudged  # the inhibitor is released once the close is sent
+        w.run(300.0 + 60.0)
+        assert not a.awake and w.measures.closes == 1
+        assert w.measures.closes_out == int(nudged)
+    finally:
+        w.close()
+
+
+def test_a_nudge_does_not_move_a_stopped_sync() -> None:
+    w = slow_world(True)
+    try:
+        w.run(300.0)
+        a = w.computers["aa"]
+        a.client.stopped += 1
+        a.sleep()
+        w.run(300.0 + 10.0)
+        assert not a.awake and w.measures.closes_out == 0  # slept after the full delay, unsent
+    finally:
+        w.close()

@@ -28,7 +28,7 @@ from sioul_tray.lease.lease import Snapshot
 from sioul_tray.share import SEAL_NAME, Share
 from sioul_tray.tray.driver import INTERVAL, REREAD_DELAY, Driver
 
-from .sync import Client, Cloud, Delay
+from .sync import NUDGE_SEND, Client, Cloud, Delay
 
 EPOCH = 1_800_000_000  # true time zero of every run (Unix seconds, January 2027)
 SLEEP_GRACE = 5.0  # a told sleep waits this long for the tray and the sync (InhibitDelayMaxSec)
@@ -83,6 +83,9 @@ class Measures:
     handover: dict[str, list[float]] = field(default_factory=lambda: {p: [] for p in PARTS})
     unfinished: dict[str, int] = field(default_factory=lambda: dict.fromkeys(PARTS, 0))
     flaps: dict[str, int] = field(default_factory=lambda: dict.fromkeys(PARTS, 0))
+    notes: int = 0  # notifications the trays sent (after the driver's filter)
+    closes: int = 0  # told sleeps whose closes were written
+    closes_out: int = 0  # of which the closes had left before the machine slept
     calls: int = 0
     events: int = 0
 
@@ -166,6 +169,8 @@ class Computer:
         self._sleeps = 0
         self._timer = 0  # generation of the renew timer: a new one cancels the old
         self._reread = False
+        self._rechecks = 0  # generation of the driver's recheck request
+        self.away_after: float | None = None  # the driver's `away_after` (sleeps when idle)
 
     def __repr__(self) -> str:
         return f"Computer({self.id!r})"
@@ -215,15 +220,33 @@ class Computer:
             state_dir=self.state_dir,
             ticks=self.ticks,
         )
-        self.driver = Driver(
+        kind = KeepDriver if self.world.keep_kept else Driver
+        self.driver = kind(
             Instruments(self, self.lease),
             self.id,
             Presence(self),
             clock=self.now,
             monotonic=lambda: self.world.now,
+            notify=self._noted,
+            recheck=self._recheck if self.world.recheck else lambda seconds: None,
+            away_after=self.away_after,
         )
         self.driver.start()
         self._schedule()
+
+    def _recheck(self, seconds: float) -> None:
+        """The driver asks for a reread `seconds` from now (the controller's single-shot QTimer:
+        a new request replaces the pending one; stopped over a told sleep)."""
+        self._rechecks += 1
+        self.world.after(self.clock.true_span(seconds), self._rechecked, self._rechecks)
+
+    def _rechecked(self, generation: int) -> None:
+        if generation == self._rechecks and self.running and self.driver is not None:
+            self.driver.reread()
+
+    def _noted(self, note: object) -> None:
+        self.world.measures.notes += 1
+        self.world.log(self, f"note {note}")
 
     def _schedule(self) -> None:
         """The tray's timer: every INTERVAL of this clock from its start (or a resume), whatever
@@ -278,28 +301,41 @@ class Computer:
         """The machine sleeps; the tray closes its claims first unless the sleep was silent.
 
         A told sleep waits SLEEP_GRACE for the tray (logind's delay inhibitor): the sync client runs
-        that long too, so the closed claims go out only when the upload is that quick.
+        that long too, so the closed claims go out only when the upload is that quick. A nudged
+        sync tool whose uploads can go sends them at once, and the inhibitor is released as soon
+        as they are sent (`Client.send_now`).
         """
         if not self.online or self.dozing:
             return
         if tell and self.driver is not None:
             self.driver.suspend()
-            self._timer += 1  # the controller stops its timer until the resume
+            self._timer += 1  # the controller stops its timers until the resume
+            self._rechecks += 1
         self._stop_acting()
         self._abandon()
         self.world.log(self, "sleep" if tell else "sleep without telling")
         if tell:
             self.dozing = True
             self._sleeps += 1
+            if self.driver is not None and self.client.send_now():
+                self.world.after(NUDGE_SEND, self._sent, self._sleeps)
             self.world.after(SLEEP_GRACE, self._asleep, self._sleeps)
         else:
             self.awake = False
             self.silent = True
 
+    def _sent(self, generation: int) -> None:
+        """The nudged uploads are done (they were queued before this): release the inhibitor."""
+        if not self.client.up:
+            self._asleep(generation)
+
     def _asleep(self, generation: int) -> None:
         if self.dozing and generation == self._sleeps:
             self.dozing = False
             self.awake = False
+            if self.driver is not None:
+                self.world.measures.closes += 1
+                self.world.measures.closes_out += not self.client.up
 
     def wake(self, reconnect: float) -> None:
         """The machine wakes: the tray renews at once; the sync client reconnects a bit later."""
@@ -332,6 +368,7 @@ class Computer:
         if self.running and self.driver is not None:
             self.driver.shutdown()
             self._timer += 1
+            self._rechecks += 1
             self._stop_acting()
             self._abandon()
             self.driver = None
@@ -343,6 +380,7 @@ class Computer:
         if not self.on:
             return
         self._timer += 1
+        self._rechecks += 1
         self._stop_acting()
         self._abandon()
         self.driver = None
@@ -379,6 +417,20 @@ class Computer:
         self.world.after(delay, connected)
 
 
+class KeepDriver(Driver):
+    """An alternative evaluated for issue 13, not shipped: before sleep, close only the parts
+    this computer does not keep (its kept part stays put and unattended while it sleeps)."""
+
+    def suspend(self) -> None:
+        self.asleep = True
+        view = self.view
+        for part in PARTS:
+            kept = view is not None and part in view.parts and view.parts[part].here
+            if not kept:
+                self.lease.close(part, wrote=self.wrote[part])
+        self._closed = True
+
+
 def describe(k: Keeper) -> str:
     flags = "".join(f for f, on in (("S", k.settled), ("H", k.others_heard), ("G", k.agreed)) if on)
     wait = f" waits {','.join(k.waiting)}" if k.waiting else ""
@@ -401,6 +453,8 @@ class World:
         self.measures = Measures()
         self._trace: deque[str] = deque(maxlen=TRACE)
         self.tracing = False  # keep every line (for debugging one run)
+        self.keep_kept = False  # evaluated: a keeper leaves its claim open over sleep
+        self.recheck = True  # honour the driver's rereads at a settling's end (False: as before)
         self.lines: list[str] = []
         # The person, as the measures need it.
         self.present: frozenset[str] = frozenset()

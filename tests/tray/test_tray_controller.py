@@ -290,3 +290,66 @@ def test_parts_folders_appearing_later_are_watched(qtbot: QtBot, tmp_path: Path)
         qtbot.waitUntil(lambda: lease.count("look") > looks, timeout=1000)
     finally:
         c.shutdown()
+
+
+def test_a_part_settling_here_is_read_again_when_it_settles(setup, qtbot: QtBot) -> None:
+    """The driver asks to be woken at the settling's end (`until` + 1 s), not at the next tick."""
+    c, lease, clock, _notes = setup
+    c.start()
+    lease.keepers["invoices"] = replace(
+        lease.keepers["invoices"], acting=False, settled=False, since=clock.now
+    )
+    c.tick()
+    looks = lease.count("look")
+    qtbot.waitUntil(lambda: lease.count("look") > looks, timeout=3000)
+    # Over a told sleep the request is dropped with the timers.
+    c.tick()
+    c.suspend()
+    looks = lease.count("look")
+    qtbot.wait(1500)
+    assert lease.count("look") == looks
+
+
+def test_a_machine_that_sleeps_when_idle_closes_once_the_person_is_away(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    """`away_after`: both parts closed once, then only read; renewed when the person is back."""
+    lease, clock, active = ScriptedLease(), Clock(), FixedActive()
+    folder = tmp_path / "share"
+    (folder / "leases" / "invoices").mkdir(parents=True)
+    (folder / "leases" / "medicines").mkdir(parents=True)
+    c = Controller(lease, "pc", folder, active, None, clock=clock, monotonic=clock.monotonic,
+                   interval_ms=60_000, away_after=300)  # fmt: skip
+    try:
+        c.start()
+        assert lease.count("renew") == 2  # away 100 s: renewed
+        clock.now += 250
+        c.tick()
+        assert lease.count("close") == 2 and lease.count("renew") == 2  # away 350 s: closed
+        clock.now += 60
+        c.tick()
+        c.reread()
+        assert lease.count("close") == 2 and lease.count("renew") == 2  # closed once, read only
+        active.value = int(clock.now)  # back
+        c.tick()
+        assert lease.count("renew") == 4 and not c.driver.away
+    finally:
+        c.shutdown()
+    assert lease.count("close") == 4
+
+
+def test_only_a_machine_with_a_system_battery_sleeps_when_idle(tmp_path: Path) -> None:
+    from sioul_tray.tray.away import AWAY_AFTER, away_after
+
+    power = tmp_path / "power_supply"
+    (power / "AC").mkdir(parents=True)
+    (power / "AC" / "type").write_text("Mains\n")
+    (power / "hidpp_battery_0").mkdir()
+    (power / "hidpp_battery_0" / "type").write_text("Battery\n")
+    (power / "hidpp_battery_0" / "scope").write_text("Device\n")  # a mouse's
+    assert away_after(power, "linux") is None
+    (power / "BAT0").mkdir()
+    (power / "BAT0" / "type").write_text("Battery\n")
+    assert away_after(power, "linux") == AWAY_AFTER
+    assert away_after(power, "win32") is None
+    assert away_after(tmp_path / "none", "linux") is None
