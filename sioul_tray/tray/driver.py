@@ -141,6 +141,10 @@ class Driver:
         if self.away_after is not None and self.active.known and now - active >= self.away_after:
             self._go_away()
             return
+        if self.away:
+            # Back: what changed while away is the catch-up of the person's own leaving, as
+            # after a wake; the menu shows it.
+            self.notifier.quiet(self.monotonic() + QUIET_AFTER_WAKE)
         self.away = False
         self._closed = False
         keepers: dict[str, Keeper] = {}
@@ -167,6 +171,9 @@ class Driver:
         if not self.away:
             self.close_claims()
             self.away = True
+        # Nobody is here to read a note: none while away (until the next tick, renewed at each);
+        # a standing warning is sent once the person is back.
+        self.notifier.quiet(self.monotonic() + INTERVAL + 5)
         self._publish(*self._look())
 
     def _look(self) -> tuple[dict[str, Keeper], str | None]:

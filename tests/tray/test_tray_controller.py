@@ -324,15 +324,23 @@ def test_a_machine_that_sleeps_when_idle_closes_once_the_person_is_away(
         c.start()
         assert lease.count("renew") == 2  # away 100 s: renewed
         clock.now += 250
+        clock.mono += 250
         c.tick()
         assert lease.count("close") == 2 and lease.count("renew") == 2  # away 350 s: closed
         clock.now += 60
+        clock.mono += 60
         c.tick()
         c.reread()
         assert lease.count("close") == 2 and lease.count("renew") == 2  # closed once, read only
+        # Nobody here to read a note: quiet until past the next tick, renewed at each.
+        assert c.driver.notifier.quiet_until > clock.monotonic() + 60
         active.value = int(clock.now)  # back
+        clock.now += 60
+        clock.mono += 60
         c.tick()
         assert lease.count("renew") == 4 and not c.driver.away
+        # The catch-up of the person's own leaving is quiet a moment, as after a wake.
+        assert clock.monotonic() < c.driver.notifier.quiet_until <= clock.monotonic() + 10
     finally:
         c.shutdown()
     assert lease.count("close") == 4
