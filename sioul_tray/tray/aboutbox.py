@@ -3,11 +3,10 @@ sends (the `about` request); the tray's memory never holds the box's widgets."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QMessageBox
 
 from sioul_tray.i18n import App
 from sioul_tray.tray import icons
@@ -34,15 +33,9 @@ def box(text: str) -> QMessageBox:
 
 
 def main(state_dir: Path, language: str | None = None) -> int:
-    from PySide6.QtCore import QLocale
+    from sioul_tray.tray.standalone import application
 
-    from sioul_tray import i18n
-
-    app = QApplication(sys.argv[:1])
-    app.setApplicationName("sioul-tray")
-    app.setDesktopFileName("org.sioul.tray")
-    i18n.install(i18n.pick_language(language, QLocale.system().uiLanguages()))
-    i18n.install_qt(app)
+    app = application(language)
     shown = box(text_from(state_dir))
     shown.show()
     return int(app.exec())

@@ -11,7 +11,6 @@ controller directly: `ControllerSource`.
 from __future__ import annotations
 
 import contextlib
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
@@ -20,7 +19,6 @@ from PySide6.QtCore import Qt, QTimer, QUrl
 from PySide6.QtGui import QCloseEvent, QDesktopServices
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QApplication,
     QDialog,
     QHBoxLayout,
     QHeaderView,
@@ -326,16 +324,9 @@ class ComputersWindow(QDialog):
 
 def main(state_dir: Path, language: str | None = None) -> int:
     """`sioul-tray computers`: the window, in a process of its own, fed by the running tray."""
-    from PySide6.QtCore import QLocale
+    from sioul_tray.tray.standalone import application
 
-    from sioul_tray import i18n
-
-    app = QApplication(sys.argv[:1])
-    app.setApplicationName("sioul-tray")
-    app.setDesktopFileName("org.sioul.tray")
-    # The tray's language: it passes its own (--lang), as it words the lines it sends.
-    i18n.install(i18n.pick_language(language, QLocale.system().uiLanguages()))
-    i18n.install_qt(app)
+    app = application(language)
     window = ComputersWindow(TraySource(state_dir))
     window.show()
     return int(app.exec())

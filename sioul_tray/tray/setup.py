@@ -301,14 +301,9 @@ def change_folder(state_dir: Path, language: str | None = None) -> int:
     """`sioul-tray folder`: the window in a process of its own, for the tray's
     "Change sharing folder…"; exit 0 when the folder changed, 1 when the person cancelled. (The
     tray restarts itself on the new folder; `state_dir` is the installation's, as it sees it.)"""
-    from PySide6.QtCore import QLocale
-    from PySide6.QtWidgets import QApplication
+    from sioul_tray.tray.standalone import application
 
-    from sioul_tray import i18n
-
-    app = QApplication(sys.argv[:1])
-    app.setApplicationName("sioul-tray")
-    app.setDesktopFileName("org.sioul.tray")
-    i18n.install(i18n.pick_language(language, QLocale.system().uiLanguages()))
-    i18n.install_qt(app)
-    return 0 if ask(Installation()) is not None else 1
+    app = application(language)
+    made = ask(Installation())
+    app.quit()  # and the application lives until here
+    return 0 if made is not None else 1
