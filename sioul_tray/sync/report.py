@@ -8,6 +8,7 @@ takes a few requests under a second each; the tray's loop only reads the last an
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from sioul_tray.sync.syncthing import Client, Syncthing, SyncToolError
@@ -62,11 +63,17 @@ class Watch:
     (None until the first)."""
 
     def __init__(
-        self, syncthing: Syncthing, client: Client | None = None, every: float = EVERY
+        self,
+        syncthing: Syncthing,
+        client: Client | None = None,
+        every: float = EVERY,
+        changed: Callable[[], None] | None = None,
     ) -> None:
         self.syncthing = syncthing
         self.client = client
         self.every = every
+        # Told (from this thread) when an answer differs from the last: the menu says it now.
+        self.changed = changed
         self.report: SyncReport | None = None
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="sioul-sync-watch", daemon=True)
@@ -74,12 +81,15 @@ class Watch:
 
     def _run(self) -> None:
         while not self._stop.is_set():
+            before = self.report
             try:
                 client = self.client or self.syncthing.client()
             except SyncToolError as e:
                 self.report = SyncReport(False, problem=str(e))
             else:
                 self.report = ask(self.syncthing, client)
+            if self.changed is not None and self.report != before:
+                self.changed()
             self._stop.wait(self.every)
 
     def close(self, timeout: float = 2.0) -> None:

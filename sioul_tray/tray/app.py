@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, QProcess, QSocketNotifier, QTimer, QUrl
+from PySide6.QtCore import QObject, QProcess, QSocketNotifier, QTimer, QUrl, Signal
 from PySide6.QtGui import QAction, QCursor, QDesktopServices
 from PySide6.QtWidgets import QApplication, QMenu, QSystemTrayIcon, QWidget
 
@@ -439,6 +439,12 @@ class Tray(QObject):
 # -- the process ---------------------------------------------------------------------------------
 
 
+class Relay(QObject):
+    """A signal another thread may emit: Qt queues it to this object's thread."""
+
+    fired = Signal()
+
+
 class Signals(QObject):
     """SIGTERM and SIGINT end the event loop cleanly (claims closed), without polling: the C
     handler writes to a socket that Qt watches."""
@@ -669,7 +675,9 @@ def run(argv: list[str] | None = None, language: str | None = None) -> int:
             # Syncthing syncs the folder: the menu says what it knows, asked from a thread.
             from sioul_tray.sync.report import Watch
 
-            watch = Watch(inst.nudger.syncthing)
+            relay = Relay(controller)  # from the watch's thread to this one (a queued signal)
+            relay.fired.connect(controller.reread)
+            watch = Watch(inst.nudger.syncthing, changed=relay.fired.emit)
             controller.driver.sync_report = lambda: watch.report
             stack.callback(watch.close)
         dbus_notes = (

@@ -1,10 +1,12 @@
 """The real tray on a folder that real Syncthing syncs (tests/sync/syncthing_pair.py), beside a
 second installation on the other Syncthing's copy: a take through the real sync shows in the tray,
-and a close before a sleep (the fake logind on a private system bus) has reached the other copy
-by the time the tray lets the machine sleep, within logind's delay."""
+a close before a sleep (the fake logind on a private system bus) has reached the other copy by the
+time the tray lets the machine sleep, within logind's delay, and with Syncthing stopped the menu
+says so."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import time
@@ -16,6 +18,7 @@ import pytest
 from sioul_tray.install import Installation
 from sioul_tray.lease import PARTS, Lease
 from sioul_tray.share import Share
+from sioul_tray.tray import single
 from tests.desktop.fakes import FakeService
 from tests.desktop.tray_process import PASSPHRASE, ROOT, cli, env_for, status, stop
 from tests.desktop.virtual import PrivateBus, TrayHost, VirtualDisplay
@@ -103,5 +106,14 @@ def test_a_take_and_a_close_before_sleep_go_through_real_syncthing(
             logind.send("wake")
             wait_for(lambda: claims_in(b_share, a_id) == {"medicines": False, "invoices": False},
                      10, why="the renewals after wake to reach b")  # fmt: skip
+            # Syncthing stopped: the menu says so (asked at once, then every 30 s), no guess.
+            pair.a.stop()
+            wait_for(lambda: "Syncthing does not answer (is it running?)" in menu(a_home),
+                     40, why="the menu to say Syncthing does not answer")  # fmt: skip
         finally:
             stop(proc)
+
+
+def menu(home: Path) -> list[str]:
+    answer = single.ask(home / "state", ["menu"])
+    return list(json.loads(answer[1])["texts"]) if answer is not None else []

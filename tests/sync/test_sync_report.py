@@ -80,13 +80,16 @@ def test_syncthing_not_answering_or_refusing_the_key(
 
 
 def test_the_watch_keeps_the_last_answer(fake: FakeSyncthing) -> None:
-    watch = Watch(shared(fake.gui()), every=0.05)
+    told: list[SyncReport | None] = []
+    watch = Watch(shared(fake.gui()), every=0.05, changed=lambda: told.append(watch.report))
     try:
         wait_for(lambda: watch.report is not None and watch.report.connected == 1, 5)
         fake.connections[THIRD] = connection(False)
         wait_for(lambda: watch.report is not None and watch.report.connected == 0, 5)
     finally:
         watch.close()
+    # Told once per different answer, not at every question.
+    assert [r.connected for r in told if r is not None] == [1, 0]
 
 
 def test_the_words(fake: FakeSyncthing) -> None:
