@@ -28,6 +28,7 @@ sys.path.insert(0, str(ROOT))
 from sioul_tray.lease import Lease  # noqa: E402
 from sioul_tray.share import Share  # noqa: E402
 from sioul_tray.tray import single  # noqa: E402
+from tests.desktop.tray_process import children  # noqa: E402
 from tests.desktop.virtual import PrivateBus, TrayHost, VirtualDisplay  # noqa: E402
 from tests.helpers import wait_for  # noqa: E402
 
@@ -225,19 +226,6 @@ def main() -> None:
         f"handover visible within 2 s: {max(delays) < 2}; "
         f"back within 2 MB of the start after every window: {after_setup - start['tray'] <= 2}"
     )
-
-
-def children(pid: int) -> list[int]:
-    """The running processes `pid` started (the Computers window's)."""
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid and fields[0] != "Z":
-            found.append(int(stat.parent.name))
-    return found
 
 
 def menu_text(state: Path) -> str:

@@ -25,6 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from sioul_tray import __version__  # noqa: E402
+from tests.desktop.tray_process import children  # noqa: E402
 from tests.desktop.virtual import PrivateBus, TrayHost, VirtualDisplay  # noqa: E402
 
 PARTS = ("medicines", "invoices")
@@ -79,19 +80,6 @@ def icon_colours(display: VirtualDisplay) -> int:
         env=display.env(), capture_output=True, text=True, timeout=30, check=True,
     ).stdout  # fmt: skip
     return int(out.strip() or 0)
-
-
-def children(pid: int) -> list[int]:
-    """The running processes `pid` started."""
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid and fields[0] != "Z":
-            found.append(int(stat.parent.name))
-    return found
 
 
 def main() -> int:

@@ -298,8 +298,7 @@ class Tray(QObject):
         if child is not self.about_child:
             return  # ended by `close_windows`
         self.about_child = None
-        failed = code != 0 or how is QProcess.ExitStatus.CrashExit
-        if failed and time.monotonic() - self._about_since < CHILD_CHECK:
+        if _failed_at_once(code, how, self._about_since):
             self.about_box()
 
     def about_box(self) -> QWidget:
@@ -407,8 +406,7 @@ class Tray(QObject):
         if child is not self.child:
             return  # ended by `close_windows`
         self.child = None
-        failed = code != 0 or how is QProcess.ExitStatus.CrashExit
-        if failed and time.monotonic() - self._child_since < CHILD_CHECK:
+        if _failed_at_once(code, how, self._child_since):
             self.computers_window()
 
     def close_windows(self) -> None:
@@ -437,6 +435,13 @@ class Tray(QObject):
 
 
 # -- the process ---------------------------------------------------------------------------------
+
+
+def _failed_at_once(code: int, how: QProcess.ExitStatus, since: float) -> bool:
+    """A window's process that ended in error within CHILD_CHECK of its start (no display for
+    it, a broken install): its window opens in the tray's process instead."""
+    failed = code != 0 or how is QProcess.ExitStatus.CrashExit
+    return failed and time.monotonic() - since < CHILD_CHECK
 
 
 class Relay(QObject):

@@ -146,13 +146,18 @@ def hhmm(t: float) -> str:
     return clock_time(t)
 
 
-def part_line(view: View, part: str) -> str:
-    """One menu line: who keeps the part, and why it waits when it does (the core's status)."""
+def shown_status(view: View, part: str) -> Status:
+    """The core's status of `part`, as the menu words it: where Syncthing answers, it says what is
+    wrong (a line of its own), so no guess about the sync."""
     status = view.parts[part].status
     if view.sync is not None and status.stalled:
-        # Syncthing says what is wrong (a line of its own): no guess about the sync.
-        status = dataclasses.replace(status, stalled=False)
-    return phrases.part_line(part, status, view.names)
+        return dataclasses.replace(status, stalled=False)
+    return status
+
+
+def part_line(view: View, part: str) -> str:
+    """One menu line: who keeps the part, and why it waits when it does (the core's status)."""
+    return phrases.part_line(part, shown_status(view, part), view.names)
 
 
 def part_lines(view: View, part: str) -> list[str]:
@@ -161,9 +166,7 @@ def part_lines(view: View, part: str) -> list[str]:
     status = view.parts[part].status
     if status.why is not Why.WAITING or (len(status.waiting) < 2 and not status.stalled):
         return [part_line(view, part)]
-    if view.sync is not None and status.stalled:
-        status = dataclasses.replace(status, stalled=False)  # Syncthing says (as `part_line`)
-    return phrases.waiting_lines(part, status, view.names)
+    return phrases.waiting_lines(part, shown_status(view, part), view.names)
 
 
 def sync_lines(view: View) -> list[str]:

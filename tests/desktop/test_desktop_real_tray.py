@@ -24,7 +24,17 @@ import pytest
 from sioul_tray.lease import Lease
 from sioul_tray.share import Share
 from sioul_tray.tray import single
-from tests.desktop.tray_process import PASSPHRASE, ROOT, cli, env_for, status, stop, tray_icons
+from tests.desktop.tray_process import (
+    PASSPHRASE,
+    ROOT,
+    children,
+    cli,
+    env_for,
+    first_missing,
+    status,
+    stop,
+    tray_icons,
+)
 from tests.desktop.virtual import PrivateBus, TrayHost, VirtualDisplay
 from tests.helpers import wait_for
 
@@ -32,13 +42,8 @@ pytestmark = [pytest.mark.desktop, pytest.mark.slow]
 
 
 def missing() -> str | None:
-    for part in (VirtualDisplay, TrayHost, PrivateBus):
-        if (why := part.missing()) is not None:
-            return why
-    for tool in ("xdotool", "xwininfo", "import", "convert"):
-        if shutil.which(tool) is None:
-            return f"{tool} is not installed (see .ci/install-desktop)"
-    return None
+    return first_missing((VirtualDisplay, TrayHost, PrivateBus),
+                         ("xdotool", "xwininfo", "import", "convert"))  # fmt: skip
 
 
 class Running:
@@ -372,19 +377,6 @@ def test_without_a_tray_host_a_window_stands_in_until_one_starts(
             assert proc.wait(15) == 0
         finally:
             stop(proc)
-
-
-def children(pid: int) -> list[int]:
-    """The processes `pid` started and that still run (zombies not counted)."""
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid and fields[0] != "Z":
-            found.append(int(stat.parent.name))
-    return found
 
 
 def test_the_computers_window_runs_in_a_process_of_its_own(tray: Running) -> None:

@@ -20,7 +20,7 @@ from sioul_tray.lease import PARTS, Lease
 from sioul_tray.share import Share
 from sioul_tray.tray import single
 from tests.desktop.fakes import FakeService
-from tests.desktop.tray_process import PASSPHRASE, ROOT, cli, env_for, status, stop
+from tests.desktop.tray_process import PASSPHRASE, ROOT, cli, env_for, first_missing, status, stop
 from tests.desktop.virtual import PrivateBus, TrayHost, VirtualDisplay
 from tests.helpers import wait_for
 from tests.sync.syncthing_pair import FOLDER_ID, SyncthingPair
@@ -30,10 +30,7 @@ pytestmark = [pytest.mark.desktop, pytest.mark.slow]
 
 
 def missing() -> str | None:
-    for part in (VirtualDisplay, TrayHost, PrivateBus):
-        if (why := part.missing()) is not None:
-            return why
-    return no_syncthing()
+    return first_missing((VirtualDisplay, TrayHost, PrivateBus)) or no_syncthing()
 
 
 @pytest.fixture

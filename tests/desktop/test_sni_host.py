@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.desktop.tray_process import ROOT, cli, env_for, status, stop
+from tests.desktop.tray_process import ROOT, cli, env_for, first_missing, status, stop
 from tests.desktop.virtual import PrivateBus, SniHost, VirtualDisplay
 from tests.helpers import wait_for
 
@@ -30,13 +30,8 @@ pytestmark = [pytest.mark.desktop, pytest.mark.slow]
 
 
 def missing() -> str | None:
-    for part in (VirtualDisplay, PrivateBus, SniHost):
-        if (why := part.missing()) is not None:
-            return why
-    for tool in ("xdotool", "xwininfo", "import", "convert"):
-        if shutil.which(tool) is None:
-            return f"{tool} is not installed (see .ci/install-desktop)"
-    return None
+    return first_missing((VirtualDisplay, PrivateBus, SniHost),
+                         ("xdotool", "xwininfo", "import", "convert"))  # fmt: skip
 
 
 @dataclass

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -72,3 +73,29 @@ def stop(proc: subprocess.Popen[str]) -> None:
     proc.wait(10)
     if proc.stderr:
         proc.stderr.close()
+
+
+def children(pid: int) -> list[int]:
+    """The processes `pid` started and that still run (zombies not counted): the windows the
+    tray runs in processes of their own."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid and fields[0] != "Z":
+            found.append(int(stat.parent.name))
+    return found
+
+
+def first_missing(parts: tuple[Any, ...], tools: tuple[str, ...] = ()) -> str | None:
+    """Why these desktop parts (each with a `missing()`: Xvfb, a tray host, a bus) or programs
+    cannot run here, the first that cannot; None when all can."""
+    for part in parts:
+        if (why := part.missing()) is not None:
+            return str(why)
+    for tool in tools:
+        if shutil.which(tool) is None:
+            return f"{tool} is not installed (see .ci/install-desktop)"
+    return None
