@@ -18,6 +18,8 @@ from typing import Any
 
 from PySide6.QtCore import SLOT, QAbstractNativeEventFilter, QObject, Slot
 
+from sioul_tray.i18n import App
+
 LOGIND = "org.freedesktop.login1"
 LOGIND_PATH = "/org/freedesktop/login1"
 MANAGER = "org.freedesktop.login1.Manager"
@@ -170,12 +172,14 @@ class MacSleep:
 def describe(watcher: Any) -> str:
     """The sleep source in use, for About (the system's own names)."""
     if isinstance(watcher, LogindSleep):
-        return f"logind PrepareForSleep, {watcher.delay:g} s to close the claims"
+        return App.tr("logind PrepareForSleep, {delay} s to close the claims").format(
+            delay=f"{watcher.delay:g}"
+        )
     if isinstance(watcher, WindowsPowerFilter):
         return "WM_POWERBROADCAST"
     if isinstance(watcher, MacSleep):
         return "NSWorkspace will-sleep and did-wake"
-    return "none: a gap in the clock between two renewals is taken as a wake"
+    return App.tr("none: a gap in the clock between two renewals is taken as a wake")
 
 
 def delay_of(watcher: Any) -> float:

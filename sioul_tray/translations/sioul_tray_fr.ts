@@ -23,22 +23,22 @@ Its claims stop counting here and on every computer that reads this one&apos;s. 
 Ses réservations ne comptent plus ici ni sur les ordinateurs qui lisent celles de cet ordinateur. Si {computer} revient, il compte de nouveau.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="325"/>
+        <location filename="../tray/app.py" line="324"/>
         <source>none works here: counting from the session start</source>
         <translation>aucune ne fonctionne ici : décompte depuis le début de la session</translation>
     </message>
     <message>
-        <location filename="../tray/aboutbox.py" line="25"/>
+        <location filename="../tray/aboutbox.py" line="24"/>
         <source>The tray is not running: start sioul-tray to see what it uses.</source>
         <translation>sioul-tray n’est pas lancé : lancez-le pour voir ce qu’il utilise.</translation>
     </message>
     <message>
-        <location filename="../tray/aboutbox.py" line="30"/>
+        <location filename="../tray/aboutbox.py" line="29"/>
         <source>About sioul-tray</source>
         <translation>À propos de sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="327"/>
+        <location filename="../tray/app.py" line="326"/>
         <source>sioul-tray {version}
 
 Keeps Sioul&apos;s medicines and invoices on one computer at a time.
@@ -55,78 +55,78 @@ Dossier de partage : {folder}
 Inactivité lue par : {idle}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="698"/>
+        <location filename="../tray/app.py" line="713"/>
         <source>This computer&apos;s name: {name}</source>
         <translation>Nom de cet ordinateur : {name}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="699"/>
+        <location filename="../tray/app.py" line="714"/>
         <source>Sleep and wake from: {source}</source>
         <translation>Veille et réveil lus par : {source}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="702"/>
+        <location filename="../tray/app.py" line="717"/>
         <source>Sync tool: {tool}</source>
         <translation>Outil de synchronisation : {tool}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="512"/>
+        <location filename="../tray/app.py" line="523"/>
         <source>Syncthing, asked to send each claim at once; the last request failed: {problem}</source>
         <translation>Syncthing, à qui chaque réservation est confiée aussitôt écrite ; la dernière demande a échoué : {problem}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="343"/>
+        <location filename="../tray/app.py" line="342"/>
         <source>How it works, and what each line means: {docs}</source>
         <translation>Comment cela marche, et ce que dit chaque ligne : {docs}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="514"/>
+        <location filename="../tray/app.py" line="525"/>
         <source>Syncthing, asked to send each claim at once</source>
         <translation>Syncthing, à qui chaque réservation est confiée aussitôt écrite</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="517"/>
+        <location filename="../tray/app.py" line="528"/>
         <source>none found; the sync tool sends the claims when it notices them</source>
         <translation>aucun trouvé ; l’outil de synchronisation envoie les réservations quand il les remarque</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="518"/>
+        <location filename="../tray/app.py" line="529"/>
         <source>{tool}, found; it sends the claims when it notices them</source>
         <translation>{tool}, trouvé ; il envoie les réservations quand il les remarque</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="546"/>
-        <location filename="../tray/app.py" line="660"/>
+        <location filename="../tray/app.py" line="557"/>
+        <location filename="../tray/app.py" line="671"/>
         <source>sioul-tray: {error}</source>
         <translation>sioul-tray : {error}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="563"/>
+        <location filename="../tray/app.py" line="574"/>
         <source>Invoices are taken here; this computer starts once every other one has seen it.</source>
         <translation>Les factures sont prises ici ; cet ordinateur commence dès que tous les autres l’ont vu.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="568"/>
+        <location filename="../tray/app.py" line="579"/>
         <source>{computer} is declared gone for good.</source>
         <translation>{computer} est déclaré parti pour de bon.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="573"/>
+        <location filename="../tray/app.py" line="584"/>
         <source>Closed: {parts} (until `sioul-tray renew`)</source>
         <translation>Fermé : {parts} (jusqu’à `sioul-tray renew`)</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="607"/>
+        <location filename="../tray/app.py" line="618"/>
         <source>sioul-tray: the running tray cannot do {request}</source>
         <translation>sioul-tray : l’icône en cours ne sait pas faire {request}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="629"/>
+        <location filename="../tray/app.py" line="640"/>
         <source>sioul-tray: no display here; use the command line (sioul-tray --help)</source>
         <translation>sioul-tray : pas d’affichage ici ; utilisez la ligne de commande (sioul-tray --help)</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="649"/>
+        <location filename="../tray/app.py" line="660"/>
         <source>sioul-tray: already running</source>
         <translation>sioul-tray : déjà lancé</translation>
     </message>
@@ -139,6 +139,16 @@ Inactivité lue par : {idle}</translation>
         <location filename="../tray/standin.py" line="34"/>
         <source>This desktop shows no tray icons, so sioul-tray shows itself here. On GNOME, the “AppIndicator and KStatusNotifierItem Support” extension adds a tray; sioul-tray moves there as soon as one appears.</source>
         <translation>Ce bureau n’affiche pas d’icônes de zone de notification : sioul-tray se montre donc ici. Sous GNOME, l’extension « AppIndicator and KStatusNotifierItem Support » en ajoute une ; sioul-tray s’y installe dès qu’elle apparaît.</translation>
+    </message>
+    <message>
+        <location filename="../desktop/sleep.py" line="175"/>
+        <source>logind PrepareForSleep, {delay} s to close the claims</source>
+        <translation>logind PrepareForSleep, {delay} s pour fermer les réservations</translation>
+    </message>
+    <message>
+        <location filename="../desktop/sleep.py" line="182"/>
+        <source>none: a gap in the clock between two renewals is taken as a wake</source>
+        <translation>aucune : un saut de l’horloge entre deux renouvellements compte comme un réveil</translation>
     </message>
 </context>
 <context>
@@ -415,77 +425,77 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>Computers</name>
     <message>
-        <location filename="../tray/computers.py" line="154"/>
+        <location filename="../tray/computers.py" line="152"/>
         <source>Computers — sioul-tray</source>
         <translation>Ordinateurs — sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="165"/>
+        <location filename="../tray/computers.py" line="163"/>
         <source>Computer</source>
         <translation>Ordinateur</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="167"/>
+        <location filename="../tray/computers.py" line="165"/>
         <source>Last heard</source>
         <translation>Dernières nouvelles</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="166"/>
+        <location filename="../tray/computers.py" line="164"/>
         <source>Keeps</source>
         <translation>Tient</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="248"/>
+        <location filename="../tray/computers.py" line="246"/>
         <source>{name} (this computer)</source>
         <translation>{name} (cet ordinateur)</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="252"/>
+        <location filename="../tray/computers.py" line="250"/>
         <source>not heard</source>
         <translation>sans nouvelles</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="168"/>
+        <location filename="../tray/computers.py" line="166"/>
         <source>Last used</source>
         <translation>Dernier usage</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="158"/>
+        <location filename="../tray/computers.py" line="156"/>
         <source>The tray is not running: start sioul-tray to see the computers.</source>
         <translation>sioul-tray n’est pas lancé : lancez-le pour voir les ordinateurs.</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="169"/>
+        <location filename="../tray/computers.py" line="167"/>
         <source>Claims</source>
         <translation>Réservations</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="170"/>
+        <location filename="../tray/computers.py" line="168"/>
         <source>Clock</source>
         <translation>Horloge</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="186"/>
+        <location filename="../tray/computers.py" line="184"/>
         <source>Gone for good…</source>
         <translation>Parti pour de bon…</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="207"/>
+        <location filename="../tray/computers.py" line="205"/>
         <source>Show in the folder</source>
         <translation>Montrer dans le dossier</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="255"/>
+        <location filename="../tray/computers.py" line="253"/>
         <source>closed: {parts}</source>
         <translation>fermées : {parts}</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="259"/>
+        <location filename="../tray/computers.py" line="257"/>
         <source>open</source>
         <translation>ouvertes</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="265"/>
+        <location filename="../tray/computers.py" line="263"/>
         <source>Invoices here wait for its confirmation</source>
         <translation>Les factures attendent ici sa confirmation</translation>
     </message>
@@ -495,22 +505,22 @@ Inactivité lue par : {idle}</translation>
         <translation>Syncthing est connecté à tous les ordinateurs qui partagent le dossier.</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="279"/>
+        <location filename="../tray/computers.py" line="277"/>
         <source>Files that do not read:</source>
         <translation>Fichiers illisibles :</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="281"/>
+        <location filename="../tray/computers.py" line="279"/>
         <source>Every file reads.</source>
         <translation>Tous les fichiers se lisent.</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="355"/>
+        <location filename="../tray/computers.py" line="346"/>
         <source>{span} ahead</source>
         <translation>{span} d’avance</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="356"/>
+        <location filename="../tray/computers.py" line="347"/>
         <source>{span} behind</source>
         <translation>{span} de retard</translation>
     </message>
@@ -1128,27 +1138,27 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>Menu</name>
     <message>
-        <location filename="../tray/model.py" line="193"/>
+        <location filename="../tray/model.py" line="196"/>
         <source>Sharing folder: {error}</source>
         <translation>Dossier de partage : {error}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="195"/>
+        <location filename="../tray/model.py" line="198"/>
         <source>This computer&apos;s state: {problem}</source>
         <translation>État de cet ordinateur : {problem}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="200"/>
+        <location filename="../tray/model.py" line="203"/>
         <source>{computer}&apos;s clock is {span} ahead of this one</source>
         <translation>L’horloge de {computer} a {span} d’avance sur celle-ci</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="202"/>
+        <location filename="../tray/model.py" line="205"/>
         <source>{computer}&apos;s clock is {span} behind this one</source>
         <translation>L’horloge de {computer} a {span} de retard sur celle-ci</translation>
     </message>
     <message numerus="yes">
-        <location filename="../tray/model.py" line="209"/>
+        <location filename="../tray/model.py" line="212"/>
         <source>%n files in the sharing folder do not read</source>
         <translation>
             <numerusform>%n fichier du dossier de partage est illisible</numerusform>
@@ -1156,52 +1166,52 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="216"/>
+        <location filename="../tray/model.py" line="219"/>
         <source>Idle time unknown: counting from the session start</source>
         <translation>Inactivité inconnue : décompte depuis le début de la session</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="271"/>
+        <location filename="../tray/model.py" line="274"/>
         <source>Make invoices here…</source>
         <translation>Faire les factures ici…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="273"/>
+        <location filename="../tray/model.py" line="276"/>
         <source>{computer} is gone for good…</source>
         <translation>{computer} est parti pour de bon…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="276"/>
+        <location filename="../tray/model.py" line="279"/>
         <source>Computers…</source>
         <translation>Ordinateurs…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="277"/>
+        <location filename="../tray/model.py" line="280"/>
         <source>Open sharing folder</source>
         <translation>Ouvrir le dossier de partage</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="278"/>
+        <location filename="../tray/model.py" line="281"/>
         <source>Change sharing folder…</source>
         <translation>Changer de dossier de partage…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="280"/>
+        <location filename="../tray/model.py" line="283"/>
         <source>Start at login</source>
         <translation>Lancer à l’ouverture de session</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="281"/>
+        <location filename="../tray/model.py" line="284"/>
         <source>About sioul-tray</source>
         <translation>À propos de sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="282"/>
+        <location filename="../tray/model.py" line="285"/>
         <source>Quit</source>
         <translation>Quitter</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="316"/>
+        <location filename="../tray/model.py" line="319"/>
         <source>{computer} makes invoices now. Make them here instead?
 
 {computer} stops numbering as soon as it sees this; this computer starts once every other computer has confirmed it.</source>
@@ -1213,87 +1223,87 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>Notification</name>
     <message>
-        <location filename="../tray/model.py" line="366"/>
+        <location filename="../tray/model.py" line="369"/>
         <source>Medicine reminders are now on {computer}</source>
         <translation>Les rappels de médicaments sont maintenant sur {computer}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="367"/>
+        <location filename="../tray/model.py" line="370"/>
         <source>Invoices are now made on {computer}</source>
         <translation>Les factures sont maintenant faites sur {computer}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="372"/>
+        <location filename="../tray/model.py" line="375"/>
         <source>Medicine reminders are here now</source>
         <translation>Les rappels de médicaments sont maintenant ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="373"/>
+        <location filename="../tray/model.py" line="376"/>
         <source>Invoices are made here now</source>
         <translation>Les factures sont maintenant faites ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="378"/>
+        <location filename="../tray/model.py" line="381"/>
         <source>Medicine reminders paused here</source>
         <translation>Rappels de médicaments en pause ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="379"/>
+        <location filename="../tray/model.py" line="382"/>
         <source>Invoices paused here</source>
         <translation>Factures en pause ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="384"/>
+        <location filename="../tray/model.py" line="387"/>
         <source>No computer keeps medicines now</source>
         <translation>Aucun ordinateur ne tient les médicaments maintenant</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="385"/>
+        <location filename="../tray/model.py" line="388"/>
         <source>No computer keeps invoices now</source>
         <translation>Aucun ordinateur ne tient les factures maintenant</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="398"/>
+        <location filename="../tray/model.py" line="401"/>
         <source>{part}: this computer acts now.</source>
         <translation>{part} : cet ordinateur agit maintenant.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="418"/>
+        <location filename="../tray/model.py" line="421"/>
         <source>Invoices stopped: the seal changed</source>
         <translation>Factures arrêtées : le sceau a changé</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="425"/>
+        <location filename="../tray/model.py" line="428"/>
         <source>{computer} has not been heard from since {time}. If it is gone for good, say so in the menu.</source>
         <translation>Pas de nouvelles de {computer} depuis {time}. S’il est parti pour de bon, dites-le dans le menu.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="430"/>
+        <location filename="../tray/model.py" line="433"/>
         <source>{computer} has not been heard from yet. If it is gone for good, say so in the menu.</source>
         <translation>Pas encore de nouvelles de {computer}. S’il est parti pour de bon, dites-le dans le menu.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="436"/>
+        <location filename="../tray/model.py" line="439"/>
         <source>Invoices wait for {computer}</source>
         <translation>Les factures attendent {computer}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="441"/>
+        <location filename="../tray/model.py" line="444"/>
         <source>A claim in the sharing folder does not read</source>
         <translation>Une réservation du dossier de partage est illisible</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="447"/>
+        <location filename="../tray/model.py" line="450"/>
         <source>It is {span} ahead of this computer&apos;s clock.</source>
         <translation>Elle a {span} d’avance sur l’horloge de cet ordinateur.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="449"/>
+        <location filename="../tray/model.py" line="452"/>
         <source>It is {span} behind this computer&apos;s clock.</source>
         <translation>Elle a {span} de retard sur l’horloge de cet ordinateur.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="451"/>
+        <location filename="../tray/model.py" line="454"/>
         <source>{computer}&apos;s clock is off</source>
         <translation>L’horloge de {computer} est décalée</translation>
     </message>
@@ -1449,7 +1459,7 @@ Inactivité lue par : {idle}</translation>
         <translation>Dossier de partage — sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="185"/>
+        <location filename="../tray/setup.py" line="187"/>
         <source>Another folder…</source>
         <translation>Un autre dossier…</translation>
     </message>
@@ -1474,62 +1484,62 @@ Inactivité lue par : {idle}</translation>
         <translation>Faible : quelques mots à vous (quatre ou plus) sont bien plus difficiles à deviner.</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="151"/>
+        <location filename="../tray/setup.py" line="153"/>
         <source>Choose the sharing folder</source>
         <translation>Choisissez le dossier de partage</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="158"/>
+        <location filename="../tray/setup.py" line="160"/>
         <source>The folder your sync tool (Syncthing, Dropbox, OneDrive, Nextcloud, iCloud Drive, Google Drive…) shares between your computers. Sioul keeps its files in it.</source>
         <translation>Le dossier que votre outil de synchronisation (Syncthing, Dropbox, OneDrive, Nextcloud, iCloud Drive, Google Drive…) partage entre vos ordinateurs. Sioul y range ses fichiers.</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="178"/>
+        <location filename="../tray/setup.py" line="180"/>
         <source>No sync tool&apos;s folder was found on this computer. Choose the folder your sync tool shares with “Another folder…”.</source>
         <translation>Aucun dossier d’outil de synchronisation n’a été trouvé sur cet ordinateur. Choisissez le dossier que votre outil partage avec « Un autre dossier… ».</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="191"/>
+        <location filename="../tray/setup.py" line="193"/>
         <source>&amp;Folder:</source>
         <translation>&amp;Dossier :</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="199"/>
+        <location filename="../tray/setup.py" line="203"/>
         <source>&amp;Passphrase:</source>
         <translation>&amp;Phrase secrète :</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="202"/>
+        <location filename="../tray/setup.py" line="206"/>
         <source>Passphrase &amp;again:</source>
         <translation>Phrase secrète, &amp;encore :</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="210"/>
+        <location filename="../tray/setup.py" line="216"/>
         <source>This computer&apos;s &amp;name:</source>
         <translation>&amp;Nom de cet ordinateur :</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="241"/>
+        <location filename="../tray/setup.py" line="247"/>
         <source>Sharing folder</source>
         <translation>Dossier de partage</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="250"/>
+        <location filename="../tray/setup.py" line="256"/>
         <source>not needed to join</source>
         <translation>inutile pour rejoindre</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="255"/>
+        <location filename="../tray/setup.py" line="261"/>
         <source>This folder is shared already: this computer joins it with the passphrase chosen on the first computer.</source>
         <translation>Ce dossier est déjà partagé : cet ordinateur le rejoint avec la phrase secrète choisie sur le premier ordinateur.</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="259"/>
+        <location filename="../tray/setup.py" line="265"/>
         <source>A new shared folder is created here, sealed with this passphrase. Type it twice; the other computers need it to join.</source>
         <translation>Un nouveau dossier partagé est créé ici, scellé par cette phrase secrète. Tapez-la deux fois ; les autres ordinateurs en ont besoin pour le rejoindre.</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="276"/>
+        <location filename="../tray/setup.py" line="282"/>
         <source>{error}. Nothing was changed.</source>
         <translation>{error}. Rien n’a été changé.</translation>
     </message>
