@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
 APP = "sioul-tray"
 DOCS = "https://github.com/sioul/sioul-tray/tree/main/docs"  # the docs/ folder of this project
-CHILD_CHECK = 5.0  # seconds: a Computers window process that exits with an error this soon failed
+CHILD_CHECK = 5.0  # seconds: a window's process that exits with an error this soon failed
 STANDIN_AFTER = 5  # tries, two seconds apart after the first: no tray this long, the window shows
 
 
@@ -355,7 +355,9 @@ class Tray(QObject):
             ):
                 self.raised += 1  # the window sees it at its next question, within a second
                 return None
-            if self._start_child(self.state_dir):
+            self.child = self._spawn("computers", self.state_dir, self._child_ended)
+            if self.child is not None:
+                self._child_since = time.monotonic()
                 return None
         return self.computers_window()
 
@@ -368,14 +370,6 @@ class Tray(QObject):
         self.windows.append(window)
         window.show()
         return window
-
-    def _start_child(self, state_dir: Path) -> bool:
-        child = self._spawn("computers", state_dir, self._child_ended)
-        if child is None:
-            return False
-        self.child = child
-        self._child_since = time.monotonic()
-        return True
 
     def _spawn(
         self,
