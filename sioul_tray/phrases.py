@@ -93,18 +93,18 @@ def part_line(part: str, status: Status, names: Names = PLAIN) -> str:
 
 def waiting_text(waiting: Iterable[Waited], names: Names = PLAIN) -> str:
     """ "waiting for Laptop, last heard 10:12; Office PC, not heard yet" (two named at most)."""
-    said = []
-    for w in waiting:
-        who = names(w.computer, w.name)
-        if w.heard is not None:
-            said.append(
-                Phrase.tr("{name}, last heard {time}").format(name=who, time=clock_time(w.heard))
-            )
-        else:
-            said.append(Phrase.tr("{name}, not heard yet").format(name=who))
+    said = [waited_text(w, names) for w in waiting]
     if len(said) > 2:
         said = [*said[:2], Phrase.tr("%n more", None, len(said) - 2)]
     return Phrase.tr("waiting for {computers}").format(computers="; ".join(said))
+
+
+def waited_text(w: Waited, names: Names = PLAIN) -> str:
+    """ "Laptop, last heard 10:12", or "Office PC, not heard yet"."""
+    who = names(w.computer, w.name)
+    if w.heard is not None:
+        return Phrase.tr("{name}, last heard {time}").format(name=who, time=clock_time(w.heard))
+    return Phrase.tr("{name}, not heard yet").format(name=who)
 
 
 def waiting_lines(part: str, status: Status, names: Names = PLAIN) -> list[str]:
@@ -119,14 +119,7 @@ def waiting_lines(part: str, status: Status, names: Names = PLAIN) -> list[str]:
     else:
         text = Phrase.tr("{part}: here, waiting for %n computers", None, len(waiting))
         lines.append(text.format(part=label(part)))
-        for w in waiting[:3]:
-            who = names(w.computer, w.name)
-            said = (
-                Phrase.tr("{name}, last heard {time}").format(name=who, time=clock_time(w.heard))
-                if w.heard is not None
-                else Phrase.tr("{name}, not heard yet").format(name=who)
-            )
-            lines.append(INDENT + said)
+        lines += [INDENT + waited_text(w, names) for w in waiting[:3]]
         if len(waiting) > 3:
             lines.append(INDENT + Phrase.tr("%n more", None, len(waiting) - 3))
     if status.stalled:

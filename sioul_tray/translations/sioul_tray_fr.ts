@@ -55,22 +55,22 @@ Dossier de partage : {folder}
 Inactivité lue par : {idle}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="713"/>
+        <location filename="../tray/app.py" line="707"/>
         <source>This computer&apos;s name: {name}</source>
         <translation>Nom de cet ordinateur : {name}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="714"/>
+        <location filename="../tray/app.py" line="708"/>
         <source>Sleep and wake from: {source}</source>
         <translation>Veille et réveil lus par : {source}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="717"/>
+        <location filename="../tray/app.py" line="711"/>
         <source>Sync tool: {tool}</source>
         <translation>Outil de synchronisation : {tool}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="523"/>
+        <location filename="../tray/app.py" line="517"/>
         <source>Syncthing, asked to send each claim at once; the last request failed: {problem}</source>
         <translation>Syncthing, à qui chaque réservation est confiée aussitôt écrite ; la dernière demande a échoué : {problem}</translation>
     </message>
@@ -80,53 +80,53 @@ Inactivité lue par : {idle}</translation>
         <translation>Comment cela marche, et ce que dit chaque ligne : {docs}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="525"/>
+        <location filename="../tray/app.py" line="519"/>
         <source>Syncthing, asked to send each claim at once</source>
         <translation>Syncthing, à qui chaque réservation est confiée aussitôt écrite</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="528"/>
+        <location filename="../tray/app.py" line="522"/>
         <source>none found; the sync tool sends the claims when it notices them</source>
         <translation>aucun trouvé ; l’outil de synchronisation envoie les réservations quand il les remarque</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="529"/>
+        <location filename="../tray/app.py" line="523"/>
         <source>{tool}, found; it sends the claims when it notices them</source>
         <translation>{tool}, trouvé ; il envoie les réservations quand il les remarque</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="557"/>
-        <location filename="../tray/app.py" line="671"/>
+        <location filename="../tray/app.py" line="551"/>
+        <location filename="../tray/app.py" line="665"/>
         <source>sioul-tray: {error}</source>
         <translation>sioul-tray : {error}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="574"/>
+        <location filename="../tray/app.py" line="568"/>
         <source>Invoices are taken here; this computer starts once every other one has seen it.</source>
         <translation>Les factures sont prises ici ; cet ordinateur commence dès que tous les autres l’ont vu.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="579"/>
+        <location filename="../tray/app.py" line="573"/>
         <source>{computer} is declared gone for good.</source>
         <translation>{computer} est déclaré parti pour de bon.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="584"/>
+        <location filename="../tray/app.py" line="578"/>
         <source>Closed: {parts} (until `sioul-tray renew`)</source>
         <translation>Fermé : {parts} (jusqu’à `sioul-tray renew`)</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="618"/>
+        <location filename="../tray/app.py" line="612"/>
         <source>sioul-tray: the running tray cannot do {request}</source>
         <translation>sioul-tray : l’icône en cours ne sait pas faire {request}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="640"/>
+        <location filename="../tray/app.py" line="634"/>
         <source>sioul-tray: no display here; use the command line (sioul-tray --help)</source>
         <translation>sioul-tray : pas d’affichage ici ; utilisez la ligne de commande (sioul-tray --help)</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="660"/>
+        <location filename="../tray/app.py" line="654"/>
         <source>sioul-tray: already running</source>
         <translation>sioul-tray : déjà lancé</translation>
     </message>
@@ -1387,20 +1387,18 @@ Inactivité lue par : {idle}</translation>
         <translation>{part} : arrêtées, le sceau du dossier de partage a changé</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="101"/>
-        <location filename="../phrases.py" line="125"/>
+        <location filename="../phrases.py" line="106"/>
         <source>{name}, last heard {time}</source>
         <translation>{name}, dernières nouvelles à {time}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="104"/>
-        <location filename="../phrases.py" line="127"/>
+        <location filename="../phrases.py" line="107"/>
         <source>{name}, not heard yet</source>
         <translation>{name}, pas encore de nouvelles</translation>
     </message>
     <message numerus="yes">
-        <location filename="../phrases.py" line="106"/>
-        <location filename="../phrases.py" line="131"/>
+        <location filename="../phrases.py" line="98"/>
+        <location filename="../phrases.py" line="124"/>
         <source>%n more</source>
         <translation>
             <numerusform>%n autre</numerusform>
@@ -1408,7 +1406,7 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="107"/>
+        <location filename="../phrases.py" line="99"/>
         <source>waiting for {computers}</source>
         <translation>en attente de {computers}</translation>
     </message>
@@ -1421,32 +1419,32 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="133"/>
+        <location filename="../phrases.py" line="126"/>
         <source>Nothing heard from them lately: is the sync running?</source>
         <translation>Aucune nouvelle récente : la synchronisation tourne-t-elle ?</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="142"/>
+        <location filename="../phrases.py" line="135"/>
         <source>{part}: kept here; no tray runs, so nothing acts here</source>
         <translation>{part} : gardées ici ; aucune icône ne tourne, donc rien n’agit ici</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="150"/>
+        <location filename="../phrases.py" line="143"/>
         <source>Syncthing does not answer (is it running?)</source>
         <translation>Syncthing ne répond pas (est-il lancé ?)</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="153"/>
+        <location filename="../phrases.py" line="146"/>
         <source>Syncthing has paused the sharing folder</source>
         <translation>Syncthing a mis en pause le dossier de partage</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="157"/>
+        <location filename="../phrases.py" line="150"/>
         <source>Syncthing has never been connected to {device}</source>
         <translation>Syncthing n’a jamais été connecté à {device}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="163"/>
+        <location filename="../phrases.py" line="156"/>
         <source>Syncthing is not connected to {device} since {time}</source>
         <translation>Syncthing n’est plus connecté à {device} depuis {time}</translation>
     </message>
