@@ -421,11 +421,9 @@ class Tray(QObject):
 
     def listing(self) -> str:
         """The Computers window's content, as JSON (the `computers` request)."""
-        from sioul_tray.tray.listing import listing
+        from sioul_tray.tray.listing import read
 
-        c = self.controller
-        snapshots = {part: c.lease.last_read(part) for part in PARTS}
-        return listing(c.computer, c.view, snapshots, c.folder, c.clock(), self.raised).to_json()
+        return read(self.controller, self.raised).to_json()
 
 
 # -- the process ---------------------------------------------------------------------------------

@@ -34,9 +34,8 @@ from PySide6.QtWidgets import (
 
 from sioul_tray import phrases
 from sioul_tray.i18n import Computers
-from sioul_tray.lease import PARTS
 from sioul_tray.timefmt import ago, clock_time, span
-from sioul_tray.tray.listing import Listing, Row, forget_question, listing, rows, shown_names
+from sioul_tray.tray.listing import Listing, Row, forget_question, read, rows, shown_names
 
 if TYPE_CHECKING:
     from sioul_tray.tray.controller import Controller
@@ -69,9 +68,7 @@ class ControllerSource:
         self._forget = forget
 
     def fetch(self) -> Listing:
-        c = self.controller
-        snapshots = {part: c.lease.last_read(part) for part in PARTS}
-        return listing(c.computer, c.view, snapshots, c.folder, c.clock())
+        return read(self.controller)
 
     def can_forget(self) -> bool:
         return self._forget is not None

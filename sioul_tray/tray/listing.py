@@ -12,13 +12,17 @@ import json
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sioul_tray import phrases
 from sioul_tray.i18n import App, Computers, translated
 from sioul_tray.lease import PARTS
 from sioul_tray.lease.lease import Snapshot
+from sioul_tray.tray import model
 from sioul_tray.tray.model import View
+
+if TYPE_CHECKING:
+    from sioul_tray.tray.controller import Controller
 
 SCHEMA = 1
 
@@ -116,6 +120,14 @@ def shown_names(found: list[Row]) -> dict[str, str]:
     return {row.computer: names(row.computer, row.name) for row in found}
 
 
+def read(controller: Controller, raised: int = 0) -> Listing:
+    """The window's content from the running tray's controller: its view and what its last
+    tick read."""
+    c = controller
+    snapshots = {part: c.lease.last_read(part) for part in PARTS}
+    return listing(c.computer, c.view, snapshots, c.folder, c.clock(), raised)
+
+
 def listing(
     computer: str,
     view: View | None,
@@ -131,8 +143,7 @@ def listing(
     for row in found:
         row.shown = names[row.computer]
         if row.computer == computer and view is not None:
-            row.lines = [phrases.part_line(p, view.parts[p].status, view.names)
-                         for p in PARTS if p in view.parts]  # fmt: skip
+            row.lines = [model.part_line(view, p) for p in PARTS if p in view.parts]
     report = view.sync if view is not None else None
     sync = None
     if report is not None:
