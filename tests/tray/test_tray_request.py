@@ -58,3 +58,28 @@ def test_two_installations_never_share_a_server(tmp_path: Path) -> None:
 def test_what_goes_through_the_tray_is_a_command_of_the_command_line() -> None:
     commands = _parser()._subparsers._group_actions[0].choices  # type: ignore[union-attr]
     assert set(THROUGH_TRAY) <= set(commands)
+
+
+@pytest.mark.parametrize(
+    "env",
+    [
+        {"LOGNAME": "anna", "USER": "other"},
+        {"USER": "anna"},
+        {"USERNAME": "anna"},
+        {},  # none set: the password database's name
+    ],
+)
+def test_the_server_s_name_is_the_one_earlier_versions_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, env: dict[str, str]
+) -> None:
+    # A tray still running from before an upgrade must be found by the new command line: the
+    # name is made of the login name as getpass.getuser finds it, whatever finds it now.
+    import getpass
+    import zlib
+
+    for variable in ("LOGNAME", "USER", "LNAME", "USERNAME"):
+        monkeypatch.delenv(variable, raising=False)
+    for variable, value in env.items():
+        monkeypatch.setenv(variable, value)
+    key = f"{getpass.getuser()}\0{tmp_path.resolve()}".encode()
+    assert server_name(tmp_path) == f"sioul-tray-{zlib.crc32(key):08x}{zlib.adler32(key):08x}"
