@@ -178,7 +178,7 @@ def decode(plaintext: bytes | str) -> Claim:
             for k, v in forgets.items()
         }
         if forgets
-        else {},
+        else forgets,  # the row's own empty table: no second one
         tenure,
         sees_tenure,
         sees_seq,

@@ -7,7 +7,7 @@ each one change and the claims forgotten by a declaration. Read `rules` first; t
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from sioul_tray.lease.rules import ALIVE, SETTLING, UNCLOSED, Claim, Rule
@@ -95,35 +95,85 @@ class Seen:
     def alive(self, c: Claim, now: float) -> bool:
         return not self.closed(c) and now - self.when(c) <= ALIVE
 
+    def living(self, now: float) -> list[Claim]:
+        """The claims `alive` now: asked of every claim at every tick, so written out here."""
+        heard, gone = self.heard, self.gone or {}
+        if heard is None:
+            return [c for c in self.claims if self.alive(c, now)]
+        return [
+            c
+            for c in self.claims
+            if not c.closed
+            and gone.get(c.computer, -1) < c.seq
+            and now - heard[c.computer] <= ALIVE
+        ]
+
 
 def _seen(view: Sequence[Claim] | Seen) -> Seen:
     return view if isinstance(view, Seen) else Seen(view)
 
 
 def answers(c: Claim, keeper: Claim | None, seen: Seen, now: float, rule: Rule, me: str) -> bool:
-    """Claim `c` acknowledges `keeper`, as this computer may count it now.
+    """Claim `c` acknowledges `keeper`, as this computer may count it now (see `answering`)."""
+    return answering(keeper, seen, now, rule, me)(c)
+
+
+def answering(
+    keeper: Claim | None, seen: Seen, now: float, rule: Rule, me: str
+) -> Callable[[Claim], bool]:
+    """The test of whether a claim acknowledges `keeper`, as this computer may count it now.
 
     For a part that must never happen twice, an acknowledgement names the keeper's tenure and the
     version (seq) of the keeper's claim it answers; it counts only for that tenure, and only while
     that version is recent: FRESH by this computer's ticks when the keeper is this computer (it
     knows when it wrote each version), else by when the acknowledgement was heard. A claim of a
     version before tenures (no `sees_tenure`) never acknowledges a tenure.
+
+    Made once per verdict, then asked of every claim: what depends on the keeper alone is settled
+    here, not once per claim.
     """
-    if keeper is None or c.sees != keeper.computer:
-        return False
-    age = now - seen.when(c)
+    if keeper is None:
+        return _no
+    k = keeper.computer
+    when = seen.when
     if not rule.never_twice:
-        return not seen.closed(c) and age <= ALIVE
+        return lambda c: c.sees == k and not seen.closed(c) and now - when(c) <= ALIVE
     if not seen.tenure_rule:
-        if keeper.computer == me and seen.opened is not None and seen.when(c) < seen.opened:
-            return False
-        return age <= FRESH
-    if keeper.tenure is None or c.sees_tenure != keeper.tenure or c.sees_seq is None:
-        return False
-    if keeper.computer == me and seen.written is not None:
-        wrote = seen.written.get(c.sees_seq)
-        return wrote is not None and now - wrote <= FRESH
-    return age <= FRESH
+        opened = seen.opened if k == me else None
+        return lambda c: (
+            c.sees == k and (opened is None or when(c) >= opened) and now - when(c) <= FRESH
+        )
+    tenure = keeper.tenure
+    if tenure is None:
+        return _no
+    written = seen.written
+    if k == me and written is not None:
+
+        def mine(c: Claim) -> bool:
+            if c.sees != k or c.sees_tenure != tenure or c.sees_seq is None:
+                return False
+            wrote = written.get(c.sees_seq)
+            return wrote is not None and now - wrote <= FRESH
+
+        return mine
+    heard = seen.heard
+    if heard is None:
+        return lambda c: (
+            c.sees == k
+            and c.sees_tenure == tenure
+            and c.sees_seq is not None
+            and now - c.renewed <= FRESH
+        )
+    return lambda c: (  # `when` written out: the usual test, asked of every claim at every tick
+        c.sees == k
+        and c.sees_tenure == tenure
+        and c.sees_seq is not None
+        and now - heard[c.computer] <= FRESH
+    )
+
+
+def _no(c: Claim) -> bool:
+    return False
 
 
 def acknowledged(
@@ -156,6 +206,7 @@ def acknowledged(
     else:
         flowing = any(now - seen.when(c) <= ALIVE for c in others)
     waiting: list[str] = []
+    answer = answering(keeper_claim, seen, now, rule, me)
     vouched = seen.vouched or {}
     mine = keeper == me and rule.never_twice
     declared = seen.gone or {}
@@ -172,7 +223,7 @@ def acknowledged(
             )
         ):
             continue
-        if c.sees == keeper and answers(c, keeper_claim, seen, now, rule, me):
+        if c.sees == keeper and answer(c):
             continue
         if trusting and flowing and rule.never_twice and _silent(c, seen, now):
             continue
@@ -225,7 +276,7 @@ def agreed(
     lost touch with it): then it agrees with itself only while the person is at it.
     """
     seen = _seen(view)
-    voters = [c for c in seen.claims if c.computer != me and seen.alive(c, now)]
+    voters = [c for c in seen.living(now) if c.computer != me]
     if not voters:
         lost_touch = [
             c.computer

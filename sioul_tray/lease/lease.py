@@ -9,6 +9,7 @@ with the time, writes the claim the machine returns, and keeps the state file. E
 from __future__ import annotations
 
 import contextlib
+import operator
 import os
 import time
 from collections.abc import Callable, Iterable
@@ -42,6 +43,8 @@ from sioul_tray.lease.machine import (
 from sioul_tray.lease.overlay import Overlay
 from sioul_tray.lease.rules import COMPUTER_ID, PARTS, Claim
 from sioul_tray.share.seal import SEAL_NAME, Share, read_seal
+
+_by_computer = operator.attrgetter("computer")  # a sort key in C: a tick sorts every claim
 
 MAX_DIAGNOSE = 256  # at most this many other paths are tried to explain a claim that does not open
 MAX_DIAGNOSED = 16  # ...for at most this many claims a read (the others keep the plain reason)
@@ -196,7 +199,7 @@ class Lease:
         """Every claim on `part` that reads, live or not, as last written by its computer."""
         m, _, tick = self._read(part)
         self._save(tick)
-        return sorted(m.best.values(), key=lambda c: c.computer)
+        return sorted(m.best.values(), key=_by_computer)
 
     def forget(self, computer: str) -> None:
         """Declare `computer` gone for good on every part: its claims up to now count as closed.
@@ -254,7 +257,7 @@ class Lease:
         m = self._machines[part]
         jumped = self._last is not None and m.jumped_at == self._last[1]
         snapshot = Snapshot(
-            sorted(m.best.values(), key=lambda c: c.computer),
+            sorted(m.best.values(), key=_by_computer),
             self.heard(part),
             dict(m.ahead),
             self._problems(part),
@@ -346,15 +349,16 @@ class Lease:
         f = self._files[part]
         problems: list[Problem] = []
         foreign: set[str] = set()
-        # The best copy of each claim this read found: (claim, text, where). In the folder a
-        # computer's claim has one file, named after it; overlays may bring second copies.
-        fresh: dict[str, tuple[Claim, str, str]] = {}
+        # The best copy of each claim this read found: (claim, where). In the folder a computer's
+        # claim has one file, named after it; overlays may bring second copies.
+        fresh: dict[str, tuple[Claim, str]] = {}
         old_files = f.files
         files: dict[str, tuple[bytes, Claim | None, str]] = {}
         folder = self._folder(part)
         self._diagnosed, self._candidates = 0, None
         refused = linked_folder(self.share.folder, part)
         entries = [Entry(refused[0], problem=refused[1])] if refused else scan(folder)
+        unseal, decode, prefix = self.share.unseal, codec.decode, f"leases/{part}/"
         for name, data, problem in entries:
             if data is None:
                 problems.append(Problem.of(name, problem or ""))
@@ -362,23 +366,34 @@ class Lease:
             cached = old_files.get(name)
             if cached is not None and cached[0] == data:  # the same write as last read
                 files[name] = cached
-                claim, text = cached[1], cached[2]
-                if claim is None:
-                    problems.append(Problem(name, text))
+                if cached[1] is None:
+                    problems.append(Problem(name, cached[2]))
                     if name in f.foreign:
                         foreign.add(name[:-6])
                     continue
+                claim = cached[1]
             else:
-                result = self._open_entry(part, name, data, entries, folder)
-                if isinstance(result, _Skip):
-                    problems.append(Problem(name, result.reason))
-                    files[name] = (data, None, result.reason)
-                    if result.foreign:
-                        foreign.add(name[:-6])
-                    continue
-                claim, text, data = result
+                # The usual file, opened here (this loop runs for every file at every tick); any
+                # other outcome is told by _open_entry, from the start.
+                opened: bytes | None = None
+                try:
+                    opened = unseal(prefix + name, data)
+                    text = opened.decode("utf-8").rstrip(" ")
+                    claim = decode(text)
+                    usual = claim.computer == name[:-6] and claim.part == part
+                except (SioulError, UnicodeDecodeError):
+                    usual = False
+                if not usual:
+                    result = self._open_entry(part, name, data, entries, folder, opened)
+                    if isinstance(result, _Skip):
+                        problems.append(Problem(name, result.reason))
+                        files[name] = (data, None, result.reason)
+                        if result.foreign:
+                            foreign.add(name[:-6])
+                        continue
+                    claim, text, data = result
                 files[name] = (data, claim, text)
-            fresh[claim.computer] = (claim, text, name)
+            fresh[claim.computer] = (claim, name)
         f.files = files
         f.foreign = {f"{c}.lease" for c in foreign}
         for overlay in self._overlays:
@@ -403,13 +418,11 @@ class Lease:
                     if result.foreign:
                         foreign.add(name[:-6])
                     continue
-                claim, text, _ = result
+                claim = result[0]
                 best = fresh.get(claim.computer)
                 if best is None or claim.seq > best[0].seq:  # the folder's copy wins a tie
-                    fresh[claim.computer] = (claim, text, where)
-        heard = m.hear(
-            int(wall), tick, [(claim, where) for claim, _, where in fresh.values()], foreign
-        )
+                    fresh[claim.computer] = (claim, where)
+        heard = m.hear(int(wall), tick, fresh.values(), foreign)
         problems += [Problem(name, reason) for name, reason in heard]
         f.problems = problems
         return m, wall, tick
@@ -421,18 +434,20 @@ class Lease:
         data: bytes,
         neighbours: list[Entry],
         folder: Path | None = None,
+        opened: bytes | None = None,
     ) -> tuple[Claim, str, bytes] | _Skip:
         """The claim in one file (with the bytes it was read from), or the reason it does not count.
 
         `folder`: the folder the file is in, to read it again, whole, when its seal does not open
         (a file system that gave a short read); None for an overlay's files, read whole already.
+        `opened`: the plaintext of `data`, when the caller opened its seal already.
         A claim file sealed with another key is marked `foreign`: it stands for a computer that
         runs under another seal (docs/protocol.md, "One seal").
         """
         relpath = f"leases/{part}/{name}"
         try:
             try:
-                plaintext = self.share.unseal(relpath, data)
+                plaintext = self.share.unseal(relpath, data) if opened is None else opened
             except Unreadable:
                 if folder is None:
                     raise

@@ -176,7 +176,9 @@ class Machine:
         problems: list[tuple[str, str]] = []
         flowing = False  # another computer's claim heard within ALIVE: the sync is flowing
         heard, best, read, me = self.heard, self.best, self.read, self.me
+        forgets, ahead = self.forgets, self.ahead
         learned = False
+        soon = wall + RENEW  # a `renewed` after this: that computer's clock is ahead
         for claim, where in copies:
             c = claim.computer
             known = best.get(c)
@@ -185,14 +187,14 @@ class Machine:
                 seq = claim.seq
                 if seq == known.seq:
                     continue
-                if seq > known.seq and claim.renewed - wall <= RENEW and c not in self.forgets:
+                if seq > known.seq and claim.renewed <= soon and c not in forgets:
                     best[c] = claim
                     heard[c] = tick
                     flowing = learned = True
                     if not self.urgent and _news(known, claim):
                         self.urgent = True
-                    if c in self.ahead:
-                        del self.ahead[c]
+                    if c in ahead:
+                        del ahead[c]
                     continue
             if (
                 c == self.me
