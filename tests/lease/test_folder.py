@@ -205,3 +205,28 @@ def test_what_passes_by_itself_is_said_by_the_read(tmp_path: Path) -> None:
     # The contract's view of the same read: (file, reason) pairs.
     assert lease.problems(PART) == [(p.file, p.reason) for p in lease.last_read(PART).problems]
     assert Problem.of("x.lease", "not a Sioul claim").passing is False
+
+
+def _atime_after_reading(path: Path, read: Any) -> tuple[int, int]:
+    """(access time before, after) `read(path)`, the file's access time set before its change."""
+    st = path.stat()
+    os.utime(path, ns=(st.st_mtime_ns - 10**9, st.st_mtime_ns))  # read before it last changed
+    before = path.stat().st_atime_ns
+    read(path)
+    return before, path.stat().st_atime_ns
+
+
+def test_reading_the_claims_writes_nothing_back_to_the_disk(tmp_path: Path) -> None:
+    # With relatime, the first read after a change writes the file's access time: one inode
+    # written back per claim at every tick. The scan asks the system not to (O_NOATIME).
+    folder = tmp_path / "leases" / PART
+    folder.mkdir(parents=True)
+    control, claim = folder / "control.bin", folder / "bravo.lease"
+    control.write_bytes(b"x" * 100)
+    claim.write_bytes(b"x" * 100)
+    before, after = _atime_after_reading(control, lambda p: p.read_bytes())
+    if before == after:
+        pytest.skip("this file system does not update access times on reading (noatime)")
+    for read in (lambda p: scan(p.parent), read_whole):
+        before, after = _atime_after_reading(claim, read)
+        assert after == before
