@@ -12,7 +12,7 @@ import sys
 import time
 
 from .figures import Figures, spans_report, table
-from .scenarios import SCENARIOS, simulate
+from .scenarios import SCENARIOS, Play
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -66,15 +66,15 @@ def main(argv: list[str] | None = None) -> int:
             figures = Figures(row)
             for seed in range(args.first_seed, args.first_seed + args.seeds):
                 t = time.monotonic()
-                measures = simulate(
-                    name,
+                measures = Play(
+                    SCENARIOS[name],
                     seed,
                     args.days,
                     nudged=nudged,
                     recheck=not args.no_recheck,
                     away=not args.no_away,
                     keep_kept=args.keep_kept,
-                )
+                ).run()
                 figures.add(seed, measures, time.monotonic() - t)
             rows.append(figures)
             print(f"{row}: {figures.days:.1f} days in {figures.wall:.0f} s", file=sys.stderr)

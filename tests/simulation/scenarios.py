@@ -201,7 +201,13 @@ SCENARIOS: dict[str, Scenario] = {
 
 
 class Play:
-    """One run of a scenario: builds the world, draws the plan, runs it."""
+    """One run of a scenario: builds the world, draws the plan, runs it.
+
+    `nudged`: override the scenario's sync tool (nudged like Syncthing, or not like Dropbox);
+    `recheck`: False to ignore the driver's reread at a settling's end, as the adapters did
+    before; `away`: False for trays that close their claims at sleep only; `keep_kept`: the
+    alternative where a tray leaves the part it keeps open over sleep.
+    """
 
     def __init__(
         self,
@@ -516,22 +522,10 @@ class Play:
         self.world.after(lasts, copy.unlink, True)
 
 
-def simulate(
-    name: str,
-    seed: int,
-    days: float,
-    root: Path | None = None,
-    nudged: bool | None = None,
-    recheck: bool = True,
-    away: bool = True,
-    keep_kept: bool = False,
-) -> Measures:
-    """Run scenario `name` for `days` simulated days with `seed` (`nudged`: override the
-    scenario's sync tool: nudged like Syncthing, or not like Dropbox; `recheck`: False to
-    ignore the driver's reread at a settling's end, as the adapters did before; `away`: False
-    for trays that close their claims at sleep only; `keep_kept`: the alternative where a tray
-    leaves the part it keeps open over sleep)."""
-    return Play(SCENARIOS[name], seed, days, root, nudged, recheck, away, keep_kept).run()
+def simulate(name: str, seed: int, days: float, root: Path | None = None) -> Measures:
+    """Run scenario `name`, as it is, for `days` simulated days with `seed` (the variants of the
+    loop: `Play`)."""
+    return Play(SCENARIOS[name], seed, days, root).run()
 
 
 # Bounds the spec implies, for the tests and the docs (true seconds; clocks here run within 0.05%).
