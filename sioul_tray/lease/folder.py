@@ -21,6 +21,10 @@ from sioul_tray.i18n import Core
 
 CLAIM_NAME = re.compile(r"([a-z0-9_]{1,63})\.lease")
 MAX_READ = 4096
+# The names that matched CLAIM_NAME (a fact about the name alone), so a tick matches each once;
+# emptied past MAX_KNOWN_NAMES, so a folder flooded with names cannot grow it without end.
+_CLAIM_NAMES: set[str] = set()
+MAX_KNOWN_NAMES = 65536
 
 # Names some tool leaves beside claims: what each is, and whether it passes by itself (a sync
 # tool's temporary or placeholder: listed, never warned about). First match wins.
@@ -147,11 +151,22 @@ def scan(folder: Path, careful: bool = False) -> list[Entry]:
     entries: list[Entry] = []
     add = entries.append
     claim_name = CLAIM_NAME.fullmatch
+    names = _CLAIM_NAMES
+    if len(names) > MAX_KNOWN_NAMES:
+        names.clear()
+    read, open_, flags = os.read, os.open, _OPEN_FLAGS | _NOATIME
     with listing:
         for item in listing:
             name = item.name
             try:
-                usual = claim_name(name) is not None and item.is_file(follow_symlinks=False)
+                # A name already seen to be a claim's needs no second match: every tick lists
+                # the same thousands of names.
+                if name not in names:
+                    if claim_name(name) is None:
+                        add(Entry(name, problem=_not_read(item)))
+                        continue
+                    names.add(name)
+                usual = item.is_file(follow_symlinks=False)
             except OSError:  # is_file stats where the listing has no type: gone meanwhile
                 add(Entry(name, problem=VANISHED))
                 continue
@@ -162,12 +177,18 @@ def scan(folder: Path, careful: bool = False) -> list[Entry]:
                 add(read_whole(Path(item.path)))
                 continue
             try:
-                fd = _open(item.path)
+                fd = open_(item.path, flags)  # `_open` written out, its usual case
+            except PermissionError:
+                try:
+                    fd = _open(item.path)
+                except OSError as e:
+                    add(Entry(name, problem=_cannot_open(e)))
+                    continue
             except OSError as e:
                 add(Entry(name, problem=_cannot_open(e)))
                 continue
             try:
-                data = os.read(fd, MAX_READ + 1)
+                data = read(fd, MAX_READ + 1)
                 if 0 < len(data) <= MAX_READ:
                     add(_new(Entry, (name, data, None)))
                 else:

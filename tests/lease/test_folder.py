@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sioul_tray.lease import Lease
+from sioul_tray.lease import folder as folder_module
 from sioul_tray.lease.folder import MAX_READ, Problem, read_whole, scan, write_atomic
 from sioul_tray.lease.overlay import FolderOverlay
 from sioul_tray.share import Share
@@ -54,6 +55,24 @@ def test_scan_gives_each_claim_file_its_bytes_and_every_other_file_a_reason(
     assert entries["notes.txt"].problem == "not a claim"
     assert entries["sub.lease"].problem == "a folder, not a file"
     assert all(e.data is None for n, e in entries.items() if n != "alpha.lease")
+
+
+def test_a_second_scan_says_the_same_of_each_name_and_what_each_file_is_now(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The scan remembers which names are claim names (not what the files are), within a bound.
+    monkeypatch.setattr(folder_module, "MAX_KNOWN_NAMES", 2)
+    for name in ("alpha.lease", "bravo.lease", "charlie.lease", "Delta.lease"):
+        (tmp_path / name).write_bytes(b"x" * 200)
+    first = {e.name: e for e in scan(tmp_path)}
+    (tmp_path / "bravo.lease").unlink()
+    (tmp_path / "bravo.lease").mkdir()
+    second = {e.name: e for e in scan(tmp_path)}
+    assert first["Delta.lease"].problem == second["Delta.lease"].problem == "not a claim file name"
+    assert first["bravo.lease"].data == b"x" * 200
+    assert second["bravo.lease"].problem == "a folder, not a file"
+    assert first["alpha.lease"] == second["alpha.lease"]
+    assert len(folder_module._CLAIM_NAMES) <= 2 + 3  # emptied past the bound, then one scan's
 
 
 def test_a_missing_folder_is_no_entries(tmp_path: Path) -> None:
