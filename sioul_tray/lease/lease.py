@@ -41,6 +41,7 @@ from sioul_tray.lease.machine import (
     wall_seconds,
 )
 from sioul_tray.lease.overlay import Overlay
+from sioul_tray.lease.pauses import collector_held
 from sioul_tray.lease.rules import COMPUTER_ID, PARTS, Claim
 from sioul_tray.share.seal import SEAL_NAME, Share, read_seal
 
@@ -342,6 +343,12 @@ class Lease:
             m.blocked = problem
 
     def _read(self, part: str) -> tuple[Machine, float, float]:
+        """Read `part`'s folder and let its machine hear what it found (the collector held back:
+        the read makes and frees thousands of objects, `pauses`)."""
+        with collector_held():
+            return self._take_in(part)
+
+    def _take_in(self, part: str) -> tuple[Machine, float, float]:
         _known(part)
         wall, tick = self._now()
         self._check_seal()
@@ -349,9 +356,10 @@ class Lease:
         f = self._files[part]
         problems: list[Problem] = []
         foreign: set[str] = set()
-        # The best copy of each claim this read found: (claim, where). In the folder a computer's
-        # claim has one file, named after it; overlays may bring second copies.
-        fresh: dict[str, tuple[Claim, str]] = {}
+        # The best copy of each claim this read found. In the folder a computer's claim has one
+        # file, named after it; overlays may bring second copies (`where` says where they were).
+        fresh: dict[str, Claim] = {}
+        where: dict[str, str] = {}
         old_files = f.files
         files: dict[str, tuple[bytes, Claim | None, str]] = {}
         folder = self._folder(part)
@@ -393,7 +401,7 @@ class Lease:
                         continue
                     claim, text, data = result
                 files[name] = (data, claim, text)
-            fresh[claim.computer] = (claim, name)
+            fresh[claim.computer] = claim
         f.files = files
         f.foreign = {f"{c}.lease" for c in foreign}
         for overlay in self._overlays:
@@ -408,21 +416,22 @@ class Lease:
                 )
                 continue
             for name, data, problem in fetched:
-                where = f"{overlay.name}: {name}"
+                place = f"{overlay.name}: {name}"
                 if data is None:
-                    problems.append(Problem.of(where, problem or ""))
+                    problems.append(Problem.of(place, problem or ""))
                     continue
                 result = self._open_entry(part, name, data, fetched)
                 if isinstance(result, _Skip):
-                    problems.append(Problem(where, result.reason))
+                    problems.append(Problem(place, result.reason))
                     if result.foreign:
                         foreign.add(name[:-6])
                     continue
                 claim = result[0]
                 best = fresh.get(claim.computer)
-                if best is None or claim.seq > best[0].seq:  # the folder's copy wins a tie
-                    fresh[claim.computer] = (claim, where)
-        heard = m.hear(int(wall), tick, fresh.values(), foreign)
+                if best is None or claim.seq > best.seq:  # the folder's copy wins a tie
+                    fresh[claim.computer] = claim
+                    where[claim.computer] = place
+        heard = m.hear(int(wall), tick, fresh.values(), foreign, where)
         problems += [Problem(name, reason) for name, reason in heard]
         f.problems = problems
         return m, wall, tick

@@ -163,12 +163,14 @@ class Machine:
         self,
         wall: int,
         tick: float,
-        copies: Iterable[tuple[Claim, str]],
+        claims: Iterable[Claim],
         foreign: Collection[str] = (),
+        where: Mapping[str, str] | None = None,
     ) -> list[tuple[str, str]]:
-        """Take in the best copy of each claim a read found (with where it was read).
+        """Take in the best copy of each claim a read found.
 
-        `foreign`: the computers whose claim files are sealed with another key. Returns the
+        `foreign`: the computers whose claim files are sealed with another key. `where`: where a
+        copy was read, for the copies not read from their own file in the folder. Returns the
         problems of this read: stale copies (a seq below one already read).
         """
         self._time(wall, tick)
@@ -179,7 +181,7 @@ class Machine:
         forgets, ahead = self.forgets, self.ahead
         learned = False
         soon = wall + RENEW  # a `renewed` after this: that computer's clock is ahead
-        for claim, where in copies:
+        for claim in claims:
             c = claim.computer
             known = best.get(c)
             if c != me and known is not None and c in read:
@@ -219,7 +221,8 @@ class Machine:
             if known is not None and known.seq == claim.seq:
                 self.read.add(c)  # the same copy as before: nothing new was heard
                 continue
-            if self._learn(known, claim, where, wall, tick, problems) and not flowing:
+            place = (where or {}).get(c) or f"{c}.lease"
+            if self._learn(known, claim, place, wall, tick, problems) and not flowing:
                 h = heard[c]
                 flowing = c != self.me and h is not None and tick - h <= ALIVE
         if None in heard.values():  # remembered, not in the folder any more

@@ -256,7 +256,7 @@ class World:
         node = self.nodes[i]
         m = node.machine
         assert m is not None
-        copies: list[tuple[Claim, str]] = []
+        copies: list[Claim] = []
         foreign: list[str] = []
         for k, v in enumerate(choice):
             if v < 0:
@@ -267,7 +267,7 @@ class World:
             if version.key != node.key:
                 foreign.append(version.claim.computer)
             else:
-                copies.append((version.claim, version.claim.computer))
+                copies.append(version.claim)
         m.blocked = None if self.seals[i] == node.key else "sealed again"
         m.hear(self.wall(i), self.now, copies, foreign)
 
