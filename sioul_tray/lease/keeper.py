@@ -215,7 +215,7 @@ def acknowledged(
         # computer cannot, in turn, be counting a close of this one. (`seen.closed` and the
         # first test of `answers` written out: this loop runs for every claim at every tick.)
         if (
-            (c.closed or declared.get(c.computer, -1) >= c.seq)
+            (c.closed or (declared and declared.get(c.computer, -1) >= c.seq))
             and (trusting or vouched.get(c.computer, -1) >= c.seq)
             and (
                 declared.get(c.computer, -1) >= c.seq

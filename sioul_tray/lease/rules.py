@@ -8,6 +8,7 @@ them, so the same rules serve the pure tests and the running tray. docs/protocol
 from __future__ import annotations
 
 import enum
+import operator
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -92,6 +93,11 @@ def made(
     return claim
 
 
+# Sort keys in C: `choose` orders every claim that holds at every tick.
+_BY_COMPUTER = operator.attrgetter("computer")
+_BY_SINCE = operator.attrgetter("since", "computer")
+
+
 def holds(claim: Claim, rule: Rule, now: float) -> bool:
     """The claim still counts for choosing a keeper.
 
@@ -108,8 +114,8 @@ def holds(claim: Claim, rule: Rule, now: float) -> bool:
 def forgotten(claims: Iterable[Claim]) -> dict[str, int]:
     """For each computer some claim declared gone for good, the highest seq declared gone."""
     gone: dict[str, int] = {}
-    for claim in claims:
-        for computer, seq in claim.forgets.items():
+    for forgets in [c.forgets for c in claims if c.forgets]:  # most claims forget nobody
+        for computer, seq in forgets.items():
             if seq > gone.get(computer, -1):
                 gone[computer] = seq
     return gone
@@ -136,7 +142,7 @@ def choose(
     stays = rule is Rule.STAYS
     holding = []
     for c in listed:
-        if c.closed or gone.get(c.computer, -1) >= c.seq:
+        if c.closed or (gone and gone.get(c.computer, -1) >= c.seq):
             continue
         age = now - (c.renewed if heard is None else heard[c.computer])
         if age <= ALIVE or (stays and age <= UNCLOSED):
@@ -146,9 +152,9 @@ def choose(
     if rule is Rule.FOLLOWS:
         latest = max(c.active for c in holding)
         tied = [c for c in holding if latest - c.active <= NEAR]
-        return min(tied, key=lambda c: c.computer)
+        return min(tied, key=_BY_COMPUTER)
     taken = [c for c in holding if c.taken is not None]
     if taken:
         # Latest take wins; among equal takes, the smaller id.
         return min(taken, key=lambda c: (-(c.taken or 0), c.computer))
-    return min(holding, key=lambda c: (c.since, c.computer))
+    return min(holding, key=_BY_SINCE)
