@@ -137,6 +137,10 @@ def answering(
     k = keeper.computer
     when = seen.when
     if not rule.never_twice:
+        if seen.heard is not None and not seen.gone:
+            # `closed` and `when` written out: the usual test, asked of every claim at every tick.
+            times = seen.heard
+            return lambda c: c.sees == k and not c.closed and now - times[c.computer] <= ALIVE
         return lambda c: c.sees == k and not seen.closed(c) and now - when(c) <= ALIVE
     if not seen.tenure_rule:
         opened = seen.opened if k == me else None

@@ -26,12 +26,11 @@ from sioul_tray.lease.lease import Snapshot
 from sioul_tray.lease.pauses import collector_held
 from sioul_tray.lease.status import Why
 from sioul_tray.tray import model
-from sioul_tray.tray.model import Note, PartView, Peer, View
+from sioul_tray.tray.model import Note, PartView, View
 
 if TYPE_CHECKING:
     from sioul_tray.sync.report import SyncReport
 
-_new = tuple.__new__
 
 INTERVAL = RENEW  # a tick this often, in seconds
 REREAD_DELAY = 0.1  # a change in the folder is read this long after it settles (a burst of files)
@@ -278,22 +277,13 @@ class Driver:
 
     def _publish(self, keepers: dict[str, Keeper], error: str | None) -> None:
         parts: dict[str, PartView] = {}
-        peers: dict[str, tuple[Peer, ...]] = {}
+        seen_parts: dict[str, Snapshot] = {}
         offsets: dict[str, int] = {}
         problems: list[tuple[str, Problem]] = []
         for part, keeper in keepers.items():
             parts[part] = PartView.of(keeper)
             seen = self.lease.last_read(part)  # what this tick read: no second scan
-            heard, me = seen.heard.get, self.computer
-            # tuple.__new__: a named tuple's own constructor is a Python call, and a tick makes
-            # one Peer per claim (two thousand with a thousand computers).
-            peers[part] = tuple(
-                [
-                    _new(Peer, (c.computer, c.name, heard(c.computer), c.closed))
-                    for c in seen.claims
-                    if c.computer != me
-                ]
-            )
+            seen_parts[part] = seen
             for computer, offset in seen.offsets.items():
                 if abs(offset) > abs(offsets.get(computer, 0)):
                     offsets[computer] = offset
@@ -304,7 +294,7 @@ class Driver:
             computer=self.computer,
             now=self.clock(),
             parts=parts,
-            peers=peers,
+            seen=seen_parts,
             offsets=offsets,
             problems=tuple(problems),
             idle_source=self.active.name,

@@ -11,12 +11,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from sioul_tray import phrases
 from sioul_tray.i18n import Menu, Notification, translated
-from sioul_tray.lease import PARTS, Keeper
+from sioul_tray.lease import PARTS, Claim, Keeper
 from sioul_tray.lease.folder import Problem
+from sioul_tray.lease.lease import Snapshot
 from sioul_tray.lease.status import SCHEMA, Status, Why
 from sioul_tray.share import SEAL_NAME
 from sioul_tray.timefmt import clock_time, span
@@ -64,16 +65,6 @@ class PartView:
         )
 
 
-class Peer(NamedTuple):
-    """Another computer as this one knows it, for one part (a tuple: a tick makes one for each
-    claim in the folder, a thousand in a large one)."""
-
-    computer: str
-    name: str
-    heard: float | None  # local clock; None when never heard in this process
-    closed: bool
-
-
 @dataclass(frozen=True)
 class View:
     """Everything the tray shows at one moment."""
@@ -81,7 +72,9 @@ class View:
     computer: str
     now: float
     parts: Mapping[str, PartView]
-    peers: Mapping[str, tuple[Peer, ...]] = field(default_factory=dict)  # part -> other computers
+    # Each part as the tick read it: every claim (this computer's too) and when each was heard.
+    # The core's own answer, not a copy per claim: a tick would make thousands with many computers.
+    seen: Mapping[str, Snapshot] = field(default_factory=dict)
     offsets: Mapping[str, int] = field(default_factory=dict)  # computer -> seconds ahead
     problems: tuple[tuple[str, Problem], ...] = ()  # (part, a file of it that does not read)
     idle_source: str = ""
@@ -95,8 +88,8 @@ class View:
     def names(self) -> phrases.Names:
         """Names as shown: with the id where two computers in view share one."""
         known: list[tuple[str, str | None]] = [(self.computer, self.name)]
-        for peers in self.peers.values():
-            known += [(peer.computer, peer.name) for peer in peers]
+        for part in self.seen:
+            known += [(c.computer, c.name) for c in self.others(part)]
         known += [(p.keeper, p.name) for p in self.parts.values() if p.keeper is not None]
         return phrases.Names(known)
 
@@ -116,21 +109,29 @@ class View:
         """Why the folder's seal stops this computer (sealed again, missing, damaged), if so."""
         return next((p.reason for _, p in self.problems if p.file == SEAL_NAME), None)
 
+    def others(self, part: str) -> list[Claim]:
+        """The other computers' claims on `part`, as the tick read them."""
+        seen = self.seen.get(part)
+        me = self.computer
+        return [] if seen is None else [c for c in seen.claims if c.computer != me]
+
     def name_of(self, computer: str) -> str:
-        for peers in self.peers.values():
-            for peer in peers:
-                if peer.computer == computer and peer.name:
-                    return peer.name
+        if computer != self.computer:
+            for seen in self.seen.values():
+                for c in seen.claims:
+                    if c.computer == computer and c.name:
+                        return c.name
         for part in self.parts.values():
             if part.keeper == computer and part.name:
                 return part.name
         return computer
 
     def heard(self, part: str, computer: str) -> float | None:
-        for peer in self.peers.get(part, ()):
-            if peer.computer == computer:
-                return peer.heard
-        return None
+        """When another computer's claim on `part` was last heard (wall clock), if it was."""
+        seen = self.seen.get(part)
+        if seen is None or computer == self.computer:
+            return None
+        return seen.heard.get(computer)
 
 
 class Icon(Enum):

@@ -21,6 +21,7 @@ from sioul_tray.lease import (
     Lease,
 )
 from sioul_tray.lease.codec import MAX_FILE
+from sioul_tray.lease.lease import WallTimes
 from sioul_tray.lease.machine import STATE_EVERY
 from sioul_tray.share import Share
 from tests.helpers import FakeClock
@@ -428,6 +429,34 @@ def test_a_claim_first_read_long_after_it_was_written_is_dead(
     k = b.look("medicines")
     assert k.computer is None
     assert b.heard("medicines")["aa"] == int(clock.now) - ALIVE - 1
+
+
+def test_the_last_read_says_when_each_was_heard_as_it_stood_then(
+    share: Share, clock: FakeClock
+) -> None:
+    a = computer(share, "aa", clock)
+    b = computer(share, "bb", clock)
+    a.renew("invoices")
+    b.renew("invoices")
+    clock.advance(RENEW)
+    a.renew("invoices")
+    b.renew("invoices")
+    seen = b.last_read("invoices")
+    assert dict(seen.heard) == b.heard("invoices") == {"aa": int(clock.now), "bb": int(clock.now)}
+    assert seen.heard.get("cc") is None and "cc" not in seen.heard and len(seen.heard) == 2
+    clock.advance(RENEW)
+    a.renew("invoices")
+    b.renew("invoices")
+    assert seen.heard["aa"] == int(clock.now) - RENEW  # the answer of its own read, kept
+
+
+def test_wall_times_leave_out_what_was_not_heard_in_this_run() -> None:
+    # A computer remembered from the state file has no time until a read hears it.
+    times = WallTimes({"aa": None, "bb": 5.5}, 1000.25, 10.0)
+    assert list(times) == ["bb"] and len(times) == 1
+    assert times["bb"] == 995 and times.get("aa") is None and "aa" not in times
+    with pytest.raises(KeyError):
+        times["aa"]
 
 
 def test_a_stale_copy_is_ignored_and_reported_also_after_a_restart(

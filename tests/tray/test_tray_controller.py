@@ -143,7 +143,7 @@ def test_start_renews_both_parts_with_the_idle_time_and_writes_status(setup, tmp
     assert lease.calls[:2] == [("renew", "medicines", 900, False, None),
                                ("renew", "invoices", 900, False, None)]  # fmt: skip
     assert views and views[-1].parts["invoices"].acting
-    assert [p.computer for p in views[-1].peers["invoices"]] == ["office"]
+    assert [c.computer for c in views[-1].others("invoices")] == ["office"]
     s = status(tmp_path)
     assert s["running"] and s["parts"]["invoices"]["acting"] and s["computer"] == "pc"
 

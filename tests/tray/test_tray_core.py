@@ -285,7 +285,7 @@ def test_a_tick_scans_each_part_s_folder_once(
     assert sorted(p.name for p in scanned) == ["invoices", "medicines"]
     # ... and the menu lists the other computer read by that same scan.
     assert tray.controller.view is not None
-    assert [p.computer for p in tray.controller.view.peers["invoices"]] == ["office_pc"]
+    assert [c.computer for c in tray.controller.view.others("invoices")] == ["office_pc"]
 
 
 def test_a_gap_the_core_sees_is_a_wake(qtbot: QtBot, folder: Path, tmp_path: Path) -> None:

@@ -116,7 +116,7 @@ def test_the_model_speaks_french(french: None, tmp_path: Path) -> None:
     view = views.view(
         waiting,
         away,
-        peers={"medicines": waiting.peers["invoices"], "invoices": away.peers["invoices"]},
+        seen={"medicines": waiting.seen["invoices"], "invoices": away.seen["invoices"]},
         offsets={"laptop": 400},
         problems=views.problems_in(tmp_path / "files", {"zz.lease": b"not a claim at all" * 5}),
         idle_known=False,

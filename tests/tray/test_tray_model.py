@@ -352,8 +352,8 @@ def test_a_folder_sealed_again_is_shown_loudly(tmp_path: Path) -> None:
     shutil.copyfile(other / SEAL_NAME, folder / SEAL_NAME)  # the sync brings the other seal
     keepers = {p: lease.renew(p) for p in PARTS}
     problems = tuple((p, x) for p in PARTS for x in lease.last_read(p).problems)
-    one = Seen({p: PartView.of(k) for p, k in keepers.items()}, {p: () for p in PARTS}, T0,
-               problems=problems)  # fmt: skip
+    one = Seen({p: PartView.of(k) for p, k in keepers.items()},
+               {p: lease.last_read(p) for p in PARTS}, T0, problems=problems)  # fmt: skip
     v = view(one, one)
     assert model.part_line(v, "invoices") == "Invoices: stopped, the sharing folder's seal changed"
     assert model.part_line(v, "medicines") == "Medicines: here"

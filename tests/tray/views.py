@@ -1,7 +1,7 @@
 """Part views for the menu model's tests, each made by real Leases (tests/scenes.py).
 
-`Seen` holds what the controller would publish for one scene: the part's view, the other
-computers as this one knows them, and the time. Tests assemble Views from these: each part's
+`Seen` holds what the controller would publish for one scene: the part's view, each part as
+the last read found it, and the time. Tests assemble Views from these: each part's
 state is one the core produced, never one typed by hand.
 """
 
@@ -13,9 +13,10 @@ from pathlib import Path
 
 from sioul_tray.lease import PARTS, Lease
 from sioul_tray.lease.folder import Problem
+from sioul_tray.lease.lease import Snapshot
 from sioul_tray.lease.status import Why
 from sioul_tray.share import Share
-from sioul_tray.tray.model import PartView, Peer, View
+from sioul_tray.tray.model import PartView, View
 from tests.helpers import FakeClock
 from tests.scenes import T0, scene
 
@@ -25,7 +26,7 @@ __all__ = ["T0", "Seen", "make", "problems_in", "view"]
 @dataclass(frozen=True)
 class Seen:
     parts: dict[str, PartView]
-    peers: dict[str, tuple[Peer, ...]]
+    seen: dict[str, Snapshot]
     now: float
     offsets: dict[str, int] = field(default_factory=dict)
     problems: tuple[tuple[str, Problem], ...] = ()
@@ -35,17 +36,9 @@ def make(why: Why, root: Path, part: str = "invoices", variant: str = "") -> See
     """The scene's two parts as the tray would show them, read at the scene's last moment."""
     s = scene(why, root, part, variant)
     keepers = {p: s.keeper if p == part else s.lease.look(p) for p in PARTS}
-    heard = {p: s.lease.heard(p) for p in PARTS}
-    peers = {
-        p: tuple(
-            Peer(c.computer, c.name, heard[p].get(c.computer), c.closed)
-            for c in s.lease.claims(p)
-            if c.computer != "pc"
-        )
-        for p in PARTS
-    }
-    problems = tuple((p, x) for p in PARTS for x in s.lease.last_read(p).problems)
-    return Seen({p: PartView.of(k) for p, k in keepers.items()}, peers, s.clock.now,
+    seen = {p: s.lease.last_read(p) for p in PARTS}
+    problems = tuple((p, x) for p in PARTS for x in seen[p].problems)
+    return Seen({p: PartView.of(k) for p, k in keepers.items()}, seen, s.clock.now,
                 problems=problems)  # fmt: skip
 
 
@@ -55,7 +48,7 @@ def view(medicines: Seen, invoices: Seen, **kw: object) -> View:
         computer="pc",
         now=max(medicines.now, invoices.now),
         parts={"medicines": medicines.parts["medicines"], "invoices": invoices.parts["invoices"]},
-        peers={"medicines": medicines.peers["medicines"], "invoices": invoices.peers["invoices"]},
+        seen={"medicines": medicines.seen["medicines"], "invoices": invoices.seen["invoices"]},
         problems=medicines.problems
         if medicines is invoices
         else (*medicines.problems, *invoices.problems),
