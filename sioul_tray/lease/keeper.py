@@ -95,17 +95,25 @@ class Seen:
     def alive(self, c: Claim, now: float) -> bool:
         return not self.closed(c) and now - self.when(c) <= ALIVE
 
-    def living(self, now: float) -> list[Claim]:
-        """The claims `alive` now: asked of every claim at every tick, so written out here."""
-        heard, gone = self.heard, self.gone or {}
+    def living(self, now: float, but: str | None = None) -> list[Claim]:
+        """The claims `alive` now, but `but`'s: asked of every claim at every tick, so written
+        out here (and without the declarations when there are none, the usual case)."""
+        heard, gone = self.heard, self.gone
         if heard is None:
-            return [c for c in self.claims if self.alive(c, now)]
+            return [c for c in self.claims if c.computer != but and self.alive(c, now)]
+        if not gone:
+            return [
+                c
+                for c in self.claims
+                if not c.closed and now - heard[c.computer] <= ALIVE and c.computer != but
+            ]
         return [
             c
             for c in self.claims
             if not c.closed
             and gone.get(c.computer, -1) < c.seq
             and now - heard[c.computer] <= ALIVE
+            and c.computer != but
         ]
 
 
@@ -189,6 +197,7 @@ def acknowledged(
     *,
     read_others: bool,
     created: bool,
+    keeper_claim: Claim | None = None,
 ) -> tuple[bool, tuple[str, ...]]:
     """Every other computer that might be acting has said, in its own claim, that it sees `keeper`.
 
@@ -197,24 +206,26 @@ def acknowledged(
     in this run while this computer's own sync is seen flowing. A computer whose claim file is
     sealed with another key is waited for until it is declared gone. A computer that joined a
     folder made elsewhere and has read nobody's claim yet has heard nobody: it must not act on an
-    empty view.
+    empty view. `keeper_claim`: the keeper's claim in `view`, when the caller has it at hand.
     """
     seen = _seen(view)
-    keeper_claim = next((c for c in seen.claims if c.computer == keeper), None)
-    others = [c for c in seen.claims if c.computer != me]
+    if keeper_claim is None or keeper_claim.computer != keeper:
+        keeper_claim = next((c for c in seen.claims if c.computer == keeper), None)
     trusting = seen.trusting
     # "Gone" may only mean gone while this computer's own sync is seen flowing; where it is
     # tracked, flowing for SETTLING: the first file a reconnecting sync brings is not the catch-up.
     if seen.tracks_flow:
         flowing = seen.flowing_since is not None and now - seen.flowing_since >= SETTLING
     else:
-        flowing = any(now - seen.when(c) <= ALIVE for c in others)
+        flowing = any(now - seen.when(c) <= ALIVE for c in seen.claims if c.computer != me)
     waiting: list[str] = []
     answer = answering(keeper_claim, seen, now, rule, me)
     vouched = seen.vouched or {}
     mine = keeper == me and rule.never_twice
     declared = seen.gone or {}
-    for c in others:
+    for c in seen.claims:
+        if c.computer == me:
+            continue
         # Declared gone for good: it does not come back with this claim. Closed: only if that
         # computer cannot, in turn, be counting a close of this one. (`seen.closed` and the
         # first test of `answers` written out: this loop runs for every claim at every tick.)
@@ -280,7 +291,7 @@ def agreed(
     lost touch with it): then it agrees with itself only while the person is at it.
     """
     seen = _seen(view)
-    voters = [c for c in seen.living(now) if c.computer != me]
+    voters = seen.living(now, but=me)
     if not voters:
         lost_touch = [
             c.computer
@@ -294,7 +305,7 @@ def agreed(
             mine = next((c for c in seen.claims if c.computer == me), None)
             present = mine is not None and now - mine.active <= ALIVE
         return present, () if present else tuple(lost_touch)
-    dissent = tuple(c.computer for c in voters if c.sees != keeper)
+    dissent = tuple([c.computer for c in voters if c.sees != keeper])
     seeing = 1 + len(voters) - len(dissent)
     return 2 * seeing > 1 + len(voters), dissent
 
@@ -324,7 +335,14 @@ def judge(
     here = keeper.computer == me
     settled = here and since is not None and now - since >= SETTLING
     heard, unheard = acknowledged(
-        keeper.computer, me, seen, rule, now, read_others=read_others, created=created
+        keeper.computer,
+        me,
+        seen,
+        rule,
+        now,
+        read_others=read_others,
+        created=created,
+        keeper_claim=keeper,
     )
     agree, dissent = agreed(keeper.computer, me, seen, now)
     acting = settled and (heard and blocked is None if rule.never_twice else agree)

@@ -67,6 +67,16 @@ def test_seen_decides_as_the_copied_claims_do(
         keeper, me, copies, rule, NOW, **flags
     )
     assert agreed(keeper, me, seen, NOW) == agreed(keeper, me, copies, NOW)
+    # The keeper's claim handed over, as the verdict does, decides as the one found in the view.
+    in_view = next((c for c in claims if c.computer == keeper), None)
+    assert acknowledged(keeper, me, seen, rule, NOW, **flags, keeper_claim=in_view) == (
+        acknowledged(keeper, me, seen, rule, NOW, **flags)
+    )
+    # The claims alive, with or without one computer's; with or without heard times beside them.
+    for view in (seen, Seen(claims, heard, {}), Seen(copies)):
+        alive = [c for c in view.claims if view.alive(c, NOW)]
+        assert view.living(NOW) == alive
+        assert view.living(NOW, but=me) == [c for c in alive if c.computer != me]
 
 
 @given(claim_sets())
