@@ -9,7 +9,6 @@ with the time, writes the claim the machine returns, and keeps the state file. E
 from __future__ import annotations
 
 import contextlib
-import operator
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -42,10 +41,8 @@ from sioul_tray.lease.machine import (
 )
 from sioul_tray.lease.overlay import Overlay
 from sioul_tray.lease.pauses import collector_held
-from sioul_tray.lease.rules import COMPUTER_ID, PARTS, Claim
+from sioul_tray.lease.rules import COMPUTER_ID, PARTS, Claim, by_computer
 from sioul_tray.share.seal import SEAL_NAME, Share, read_seal
-
-_by_computer = operator.attrgetter("computer")  # a sort key in C: a tick sorts every claim
 
 MAX_DIAGNOSE = 256  # at most this many other paths are tried to explain a claim that does not open
 MAX_DIAGNOSED = 16  # ...for at most this many claims a read (the others keep the plain reason)
@@ -200,7 +197,7 @@ class Lease:
         """Every claim on `part` that reads, live or not, as last written by its computer."""
         m, _, tick = self._read(part)
         self._save(tick)
-        return sorted(m.best.values(), key=_by_computer)
+        return sorted(m.best.values(), key=by_computer)
 
     def forget(self, computer: str) -> None:
         """Declare `computer` gone for good on every part: its claims up to now count as closed.
@@ -258,7 +255,7 @@ class Lease:
         m = self._machines[part]
         jumped = self._last is not None and m.jumped_at == self._last[1]
         snapshot = Snapshot(
-            sorted(m.best.values(), key=_by_computer),
+            sorted(m.best.values(), key=by_computer),
             WallTimes(m.heard, *self._last) if self._last is not None else {},
             dict(m.ahead),
             self._problems(part),

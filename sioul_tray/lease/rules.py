@@ -93,8 +93,9 @@ def made(
     return claim
 
 
-# Sort keys in C: `choose` orders every claim that holds at every tick.
-_BY_COMPUTER = operator.attrgetter("computer")
+# Sort keys in C: `choose` orders every claim that holds at every tick (and the shell's snapshot
+# lists every claim by computer).
+by_computer = operator.attrgetter("computer")
 _BY_SINCE = operator.attrgetter("since", "computer")
 
 
@@ -152,7 +153,7 @@ def choose(
     if rule is Rule.FOLLOWS:
         latest = max(c.active for c in holding)
         tied = [c for c in holding if latest - c.active <= NEAR]
-        return min(tied, key=_BY_COMPUTER)
+        return min(tied, key=by_computer)
     taken = [c for c in holding if c.taken is not None]
     if taken:
         # Latest take wins; among equal takes, the smaller id.

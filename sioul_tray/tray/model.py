@@ -116,11 +116,10 @@ class View:
         return [] if seen is None else [c for c in seen.claims if c.computer != me]
 
     def name_of(self, computer: str) -> str:
-        if computer != self.computer:
-            for seen in self.seen.values():
-                for c in seen.claims:
-                    if c.computer == computer and c.name:
-                        return c.name
+        for read in self.seen:
+            for c in self.others(read):
+                if c.computer == computer and c.name:
+                    return c.name
         for part in self.parts.values():
             if part.keeper == computer and part.name:
                 return part.name
