@@ -41,7 +41,7 @@ from sioul_tray.lease.machine import (
 )
 from sioul_tray.lease.overlay import Overlay
 from sioul_tray.lease.pauses import collector_held
-from sioul_tray.lease.rules import COMPUTER_ID, PARTS, Claim, by_computer
+from sioul_tray.lease.rules import COMPUTER_ID, PARTS, Claim
 from sioul_tray.share.seal import SEAL_NAME, Share, read_seal
 
 MAX_DIAGNOSE = 256  # at most this many other paths are tried to explain a claim that does not open
@@ -197,7 +197,7 @@ class Lease:
         """Every claim on `part` that reads, live or not, as last written by its computer."""
         m, _, tick = self._read(part)
         self._save(tick)
-        return sorted(m.best.values(), key=by_computer)
+        return list(m.best.values())  # in computer order (`Machine.best`)
 
     def forget(self, computer: str) -> None:
         """Declare `computer` gone for good on every part: its claims up to now count as closed.
@@ -255,7 +255,7 @@ class Lease:
         m = self._machines[part]
         jumped = self._last is not None and m.jumped_at == self._last[1]
         snapshot = Snapshot(
-            sorted(m.best.values(), key=by_computer),
+            list(m.best.values()),  # in computer order (`Machine.best`)
             WallTimes(m.heard, *self._last) if self._last is not None else {},
             dict(m.ahead),
             self._problems(part),

@@ -140,14 +140,18 @@ def choose(
     listed = list(claims)
     if gone is None:
         gone = forgotten(listed)
-    stays = rule is Rule.STAYS
-    holding = []
-    for c in listed:
-        if c.closed or (gone and gone.get(c.computer, -1) >= c.seq):
-            continue
-        age = now - (c.renewed if heard is None else heard[c.computer])
-        if age <= ALIVE or (stays and age <= UNCLOSED):
-            holding.append(c)
+    # A claim holds while its age is within ALIVE, or UNCLOSED for a part that stays (`holds`).
+    limit = UNCLOSED if rule is Rule.STAYS else ALIVE
+    if heard is not None and not gone:  # the usual tick: written out, it runs for every claim
+        holding = [c for c in listed if not c.closed and now - heard[c.computer] <= limit]
+    else:
+        holding = [
+            c
+            for c in listed
+            if not c.closed
+            and not (gone and gone.get(c.computer, -1) >= c.seq)
+            and now - (c.renewed if heard is None else heard[c.computer]) <= limit
+        ]
     if not holding:
         return None
     if rule is Rule.FOLLOWS:

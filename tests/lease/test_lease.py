@@ -450,6 +450,31 @@ def test_the_last_read_says_when_each_was_heard_as_it_stood_then(
     assert seen.heard["aa"] == int(clock.now) - RENEW  # the answer of its own read, kept
 
 
+def test_the_claims_are_listed_by_computer_whatever_order_they_came_in(
+    share: Share, clock: FakeClock, tmp_path: Path
+) -> None:
+    # The snapshot copies the machine's table, which keeps itself in computer order as computers
+    # appear: read in one go, one by one, this computer's own claim last, after a restart.
+    ids = ["mm", "cc", "zz", "aa", "kk", "bb"]
+    state = tmp_path / "state"
+    here = computer(share, "hh", clock, state=state)
+    for cid in ids[:3]:
+        computer(share, cid, clock).renew("invoices")
+    here.look("invoices")
+    for cid in ids[3:]:
+        computer(share, cid, clock).renew("invoices")
+        here.look("invoices")
+    expected = sorted(ids)
+    assert [c.computer for c in here.last_read("invoices").claims] == expected
+    here.renew("invoices")
+    expected = sorted([*ids, "hh"])
+    assert [c.computer for c in here.last_read("invoices").claims] == expected
+    assert [c.computer for c in here.claims("invoices")] == expected
+    clock.advance(RENEW)
+    again = computer(share, "hh", clock, state=state)  # the state file's table, then a read
+    assert [c.computer for c in again.claims("invoices")] == expected
+
+
 def test_wall_times_leave_out_what_was_not_heard_in_this_run() -> None:
     # A computer remembered from the state file has no time until a read hears it.
     times = WallTimes({"aa": None, "bb": 5.5}, 1000.25, 10.0)
