@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sioul_tray.lease import ALIVE, UNCLOSED, Rule, choose
-from sioul_tray.lease.keeper import Seen, acknowledged, agreed
+from sioul_tray.lease.keeper import Seen, acknowledged, agreed, unanswering
 from sioul_tray.lease.rules import Claim, forgotten, made
 
 NOW = 1_750_000_000
@@ -21,8 +21,15 @@ near = st.integers(NOW - UNCLOSED - 2 * ALIVE, NOW + 10)
 
 
 @st.composite
-def claim_sets(draw: st.DrawFn) -> list[Claim]:
+def claim_sets(draw: st.DrawFn, tenures: bool = False) -> list[Claim]:
+    """Claims of up to five computers; with `tenures`, with tenures and acknowledgements of one."""
     computers = draw(st.lists(ids, min_size=1, max_size=5, unique=True))
+
+    def acknowledging() -> dict[str, int | None]:
+        if not tenures or draw(st.booleans()):
+            return {}
+        return {"sees_tenure": draw(st.integers(1, 3)), "sees_seq": draw(st.integers(0, 20))}
+
     return [
         Claim(
             computer=c,
@@ -37,6 +44,8 @@ def claim_sets(draw: st.DrawFn) -> list[Claim]:
             wrote=0,
             sees=draw(st.none() | ids),
             forgets=draw(st.dictionaries(ids, st.integers(0, 20), max_size=2)),
+            tenure=draw(st.none() | st.integers(1, 3)) if tenures else None,
+            **acknowledging(),  # type: ignore[arg-type]
         )
         for c in computers
     ]
@@ -85,3 +94,28 @@ def test_made_is_the_constructor(claims: list[Claim]) -> None:
         again = made(*(getattr(c, f.name) for f in dataclasses.fields(Claim)))
         assert again == c and hash(again) == hash(c)
         assert dataclasses.astuple(again) == dataclasses.astuple(c)
+
+
+@settings(max_examples=300)
+@given(claim_sets(tenures=True), st.data(), st.sampled_from(list(Rule)), st.booleans())
+def test_each_claim_answers_the_keeper_by_itself(
+    claims: list[Claim], data: st.DataObject, rule: Rule, tenure_rule: bool
+) -> None:
+    # `unanswering` tests every claim in one comprehension per case: a claim's answer must not
+    # depend on the claims beside it, the order is kept, and for a part that must never happen
+    # twice only a claim naming the keeper and its tenure ever counts.
+    sees = [c for c in claims if c.sees is not None]
+    keeper = data.draw(st.sampled_from(claims))
+    if sees and data.draw(st.booleans()):  # often a keeper some claim names
+        named = data.draw(st.sampled_from(sees)).sees
+        keeper = dataclasses.replace(keeper, computer=named)  # type: ignore[arg-type]
+    me = data.draw(st.sampled_from([keeper.computer, claims[0].computer]))
+    heard = data.draw(st.none() | st.just({c.computer: data.draw(near) for c in claims}))
+    written = data.draw(st.none() | st.dictionaries(st.integers(0, 20), near, max_size=5))
+    seen = Seen(claims, heard, {}, written=written, tenure_rule=tenure_rule, opened=data.draw(near))
+    left = unanswering(keeper, seen, NOW, rule, me, claims)
+    assert left == [c for c in claims if unanswering(keeper, seen, NOW, rule, me, [c])]
+    for c in claims:
+        if c not in left and rule.never_twice and tenure_rule:
+            assert c.sees == keeper.computer and c.sees_tenure == keeper.tenure is not None
+    assert unanswering(None, seen, NOW, rule, me, claims) == claims
