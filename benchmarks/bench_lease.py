@@ -524,7 +524,7 @@ def breakdown(lease: Lease, others: Others, repeats: int) -> tuple[float, list[t
     acc: dict[str, float] = {}
     steps = [
         (Lease, "_read", "_read: list, read, unseal, decode, hear"),
-        (lease_module, "scan", "  scan: list, open, read, close"),
+        (lease_module, "read_folder", "  read_folder: list, open, read, close"),
         (Lease, "_open_entry", "  _open_entry: unseal + decode + checks"),
         (Machine, "hear", "  Machine.hear: seq, heard times, flow"),
         (Machine, "renew", "Machine.renew: the claim, its acknowledgement"),

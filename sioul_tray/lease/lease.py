@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
@@ -24,9 +24,9 @@ from sioul_tray.lease.folder import (
     Problem,
     file_size,
     linked_folder,
+    read_folder,
     read_whole,
     remove_leftovers,
-    scan,
     write_atomic,
 )
 from sioul_tray.lease.host import boot_ticks, host_name
@@ -46,6 +46,9 @@ from sioul_tray.share.seal import SEAL_NAME, Share, read_seal
 
 MAX_DIAGNOSE = 256  # at most this many other paths are tried to explain a claim that does not open
 MAX_DIAGNOSED = 16  # ...for at most this many claims a read (the others keep the plain reason)
+# The other files of a read, where a claim that does not open may have been copied from: the
+# folder's (name, bytes) pairs, or an overlay's entries.
+Neighbours = Sequence[tuple[str, bytes]] | Sequence[Entry]
 
 
 class Steady:
@@ -156,7 +159,7 @@ class Lease:
                 tenure=tenure or new_tenure,
             )
         self._diagnosed = 0  # claims explained in this read (see `_copied_from`)
-        self._candidates: tuple[list[Entry], list[str]] | None = None
+        self._candidates: tuple[Neighbours, list[str]] | None = None
         self._seal_stat: tuple[int, ...] | None = None
         self.seal_problem: str | None = None
         self._check_seal()
@@ -360,12 +363,14 @@ class Lease:
         folder = self._folder(part)
         self._diagnosed, self._candidates = 0, None
         refused = linked_folder(self.share.folder, part)
-        entries = [Entry(refused[0], problem=refused[1])] if refused else scan(folder)
+        found: list[tuple[str, bytes]] = []
+        if refused:
+            others = [Entry(refused[0], problem=refused[1])]
+        else:
+            found, others = read_folder(folder)
+        problems += [Problem.of(name, problem or "") for name, _, problem in others]
         unseal, decode, prefix = self.share.unseal, codec.decode, f"leases/{part}/"
-        for name, data, problem in entries:
-            if data is None:
-                problems.append(Problem.of(name, problem or ""))
-                continue
+        for name, data in found:
             cached = old_files.get(name)
             if cached is not None and cached[0] == data:  # the same write as last read
                 files[name] = cached
@@ -387,7 +392,7 @@ class Lease:
                 except (SioulError, UnicodeDecodeError):
                     usual = False
                 if not usual:
-                    result = self._open_entry(part, name, data, entries, folder, opened)
+                    result = self._open_entry(part, name, data, found, folder, opened)
                     if isinstance(result, _Skip):
                         problems.append(Problem(name, result.reason))
                         files[name] = (data, None, result.reason)
@@ -410,12 +415,12 @@ class Lease:
                     )
                 )
                 continue
-            for name, data, problem in fetched:
+            for name, copy, problem in fetched:
                 place = f"{overlay.name}: {name}"
-                if data is None:
+                if copy is None:
                     problems.append(Problem.of(place, problem or ""))
                     continue
-                result = self._open_entry(part, name, data, fetched)
+                result = self._open_entry(part, name, copy, fetched)
                 if isinstance(result, _Skip):
                     problems.append(Problem(place, result.reason))
                     if result.foreign:
@@ -436,7 +441,7 @@ class Lease:
         part: str,
         name: str,
         data: bytes,
-        neighbours: list[Entry],
+        neighbours: Neighbours,
         folder: Path | None = None,
         opened: bytes | None = None,
     ) -> tuple[Claim, str, bytes] | _Skip:
@@ -477,7 +482,7 @@ class Lease:
             return _Skip(Core.mark("does not match its file name"))
         return claim, text, data
 
-    def _copied_from(self, relpath: str, data: bytes, neighbours: list[Entry]) -> str | None:
+    def _copied_from(self, relpath: str, data: bytes, neighbours: Neighbours) -> str | None:
         """Say where a claim that does not open at its path was copied from, when that shows.
 
         At most MAX_DIAGNOSED files a read, each against at most MAX_DIAGNOSE other paths, and the
@@ -487,7 +492,7 @@ class Lease:
             return None
         self._diagnosed += 1
         if self._candidates is None or self._candidates[0] is not neighbours:
-            found = {e.name for e in neighbours if e.name.endswith(".lease")}
+            found = {e[0] for e in neighbours if e[0].endswith(".lease")}
             for m in self._machines.values():
                 found.update(f"{c}.lease" for c in m.best)
             self._candidates = (neighbours, sorted(found)[: MAX_DIAGNOSE + 1])

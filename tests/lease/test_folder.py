@@ -15,7 +15,15 @@ from hypothesis import strategies as st
 
 from sioul_tray.lease import Lease
 from sioul_tray.lease import folder as folder_module
-from sioul_tray.lease.folder import MAX_READ, Problem, read_whole, scan, write_atomic
+from sioul_tray.lease.folder import (
+    MAX_READ,
+    Entry,
+    Problem,
+    read_folder,
+    read_whole,
+    scan,
+    write_atomic,
+)
 from sioul_tray.lease.overlay import FolderOverlay
 from sioul_tray.share import Share
 from tests.lease.leasekit import T0, FakeClock, make_share, part_folder
@@ -55,6 +63,24 @@ def test_scan_gives_each_claim_file_its_bytes_and_every_other_file_a_reason(
     assert entries["notes.txt"].problem == "not a claim"
     assert entries["sub.lease"].problem == "a folder, not a file"
     assert all(e.data is None for n, e in entries.items() if n != "alpha.lease")
+
+
+def test_the_read_a_tick_makes_has_the_claim_files_apart_as_plain_pairs(tmp_path: Path) -> None:
+    # What `Lease` reads at every tick: scan's answer, with the claim files as (name, bytes).
+    for name in ("alpha.lease", "bravo.lease"):
+        (tmp_path / name).write_bytes(name.encode() * 10)
+    (tmp_path / "notes.txt").write_bytes(b"hello")
+    (tmp_path / "empty.lease").write_bytes(b"")
+    claims, others = read_folder(tmp_path)
+    assert sorted(claims) == [(n, n.encode() * 10) for n in ("alpha.lease", "bravo.lease")]
+    assert all(type(c) is tuple for c in claims)
+    assert sorted((e.name, e.problem) for e in others) == [
+        ("empty.lease", "empty: still syncing"),
+        ("notes.txt", "not a claim"),
+    ]
+    assert sorted(scan(tmp_path)) == sorted([*(Entry(n, d) for n, d in claims), *others])
+    assert read_folder(tmp_path, careful=True) == (claims, others)
+    assert read_folder(tmp_path / "nowhere") == ([], [])
 
 
 def test_a_second_scan_says_the_same_of_each_name_and_what_each_file_is_now(

@@ -274,13 +274,13 @@ def test_a_tick_scans_each_part_s_folder_once(
 
     peer(folder, "office_pc", "Office PC").renew("invoices")
     scanned: list[Path] = []
-    real = lease_module.scan
+    real = lease_module.read_folder
 
     def counted(where: Path, careful: bool = False) -> object:
         scanned.append(where)
         return real(where, careful)
 
-    monkeypatch.setattr(lease_module, "scan", counted)
+    monkeypatch.setattr(lease_module, "read_folder", counted)
     tray.controller.tick()
     assert sorted(p.name for p in scanned) == ["invoices", "medicines"]
     # ... and the menu lists the other computer read by that same scan.
