@@ -177,18 +177,8 @@ def unanswering(
                 and now - written.get(c.sees_seq, -math.inf) <= FRESH
             )
         ]
-    heard = seen.heard
-    if heard is None:
-        return [
-            c
-            for c in claims
-            if not (
-                c.sees == k
-                and c.sees_tenure == tenure
-                and c.sees_seq is not None
-                and now - c.renewed <= FRESH
-            )
-        ]
+    # Heard when renewed, where no heard times are given (the pure tests).
+    heard = seen.heard if seen.heard is not None else {c.computer: c.renewed for c in claims}
     return [
         c
         for c in claims
