@@ -249,8 +249,9 @@ class Machine:
 
     def _in_order(self) -> None:
         """`best` in computer order, as the snapshot lists it at every tick (`Lease.last_read`,
-        which then copies it, where sorting the folder's order was 4% of the tray's tick at
-        N = 1000). Only a computer not known before changes the order: each insertion calls this."""
+        which then copies it: sorting the folder's order cost 4% of the baseline's instructions
+        at N = 1000). Only a computer not known before changes the order: each insertion calls
+        this."""
         best = self.best
         items = sorted(best.items())
         best.clear()
