@@ -135,8 +135,8 @@ def unanswering(
     version before tenures (no `sees_tenure`) never acknowledges a tenure.
 
     Asked of every claim at every tick, so each case is one comprehension with its test written
-    out (a call per claim was a third of the verdict's cost at N = 1000); what depends on the
-    keeper alone is settled before it.
+    out (a function called per claim made the verdict 1.4 times as costly at N = 1000, counted
+    by callgrind); what depends on the keeper alone is settled before it.
     """
     if keeper is None:
         return list(claims)

@@ -93,9 +93,9 @@ def made(
     return claim
 
 
-# Sort keys in C: `choose` orders every claim that holds at every tick (and the shell's snapshot
-# lists every claim by computer).
-by_computer = operator.attrgetter("computer")
+# Sort keys in C: `choose` orders every claim that holds at every tick. (The snapshot needs no
+# sort: the machine keeps its claims in computer order, `Machine._in_order`.)
+_BY_COMPUTER = operator.attrgetter("computer")
 _BY_SINCE = operator.attrgetter("since", "computer")
 
 
@@ -157,7 +157,7 @@ def choose(
     if rule is Rule.FOLLOWS:
         latest = max(c.active for c in holding)
         tied = [c for c in holding if latest - c.active <= NEAR]
-        return min(tied, key=by_computer)
+        return min(tied, key=_BY_COMPUTER)
     taken = [c for c in holding if c.taken is not None]
     if taken:
         # Latest take wins; among equal takes, the smaller id.
