@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 import base64
+import os
+import subprocess
+import sys
 import zlib
 from pathlib import Path
+from unittest import mock
 
+import platformdirs
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sioul_tray.errors import Busy, NotSetUp, WrongPassphrase
-from sioul_tray.install import Installation
+from sioul_tray.install import APP, Installation, user_dirs
 from sioul_tray.lease.rules import COMPUTER_ID
 from sioul_tray.share import Share
 
@@ -143,3 +150,53 @@ def test_damaged_derived_keys_are_derived_again(tmp_path: Path, share: Share, da
     opened = inst.open_share()
     assert opened.derived == share.derived
     assert key_file.read_bytes().splitlines() == [first, _second_line(share.derived)]
+
+
+# HOME and the XDG variables as a person's session may have them: unset (None), empty, blank,
+# relative, absolute with and without a trailing slash, the root, a leading double slash.
+_HOMES = st.sampled_from([None, "", "anna", "/", "/home/anna", "/home/anna/", "//srv/anna"])
+_XDG_VALUES = st.sampled_from([None, "", " ", "rel/dir", "~/x", "/x", "/x/", "/", "//y/z"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(home=_HOMES, config=_XDG_VALUES, state=_XDG_VALUES, cache=_XDG_VALUES)
+def test_the_directories_are_platformdirs_answer(
+    home: str | None, config: str | None, state: str | None, cache: str | None
+) -> None:
+    env = {"HOME": home, "XDG_CONFIG_HOME": config, "XDG_STATE_HOME": state,
+           "XDG_CACHE_HOME": cache}  # fmt: skip
+    with mock.patch.dict(os.environ, {k: v for k, v in env.items() if v is not None}):
+        for name in [k for k, v in env.items() if v is None] + ["SIOUL_TRAY_HOME"]:
+            os.environ.pop(name, None)
+        try:
+            expected = (
+                platformdirs.user_config_path(APP, appauthor=False),
+                platformdirs.user_state_path(APP, appauthor=False),
+                platformdirs.user_cache_path(APP, appauthor=False),
+            )
+        except RuntimeError:  # no home directory platformdirs can name: neither can we
+            with pytest.raises(RuntimeError):
+                user_dirs()
+            return
+        assert user_dirs() == expected
+        inst = Installation()
+        assert (inst.config_dir, inst.state_dir, inst.cache_dir) == expected
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="the XDG rule is followed directly on Linux")
+@pytest.mark.parametrize(("variable", "imported"), [("/home/anna/.cfg", False), ("cfg", True)])
+def test_the_usual_case_needs_no_platformdirs(
+    tmp_path: Path, variable: str, imported: bool
+) -> None:
+    """The tray keeps no platformdirs for its three paths in the usual case (0.34 MB)."""
+    env = {k: v for k, v in os.environ.items() if k != "SIOUL_TRAY_HOME"}
+    env.update(HOME=str(tmp_path), XDG_CONFIG_HOME=variable)
+    code = (
+        "import sys; from sioul_tray.install import Installation; i = Installation(); "
+        "print(i.config_dir, 'platformdirs' in sys.modules)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    ).stdout.split()
+    expected = Path(variable, APP) if imported is False else tmp_path / ".config" / APP
+    assert out == [str(expected), str(imported)]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -148,3 +150,27 @@ def test_derived_keys_of_another_folder_are_refused(share: Share, tmp_path: Path
     elsewhere = Share.create(other, "another passphrase", "bravo", cost=10)
     with pytest.raises(WrongPassphrase):
         Share.unlock(share.folder, share.folder_key, elsewhere.derived)
+
+
+@pytest.mark.parametrize("setting", [None, "1"])
+def test_openssl_legacy_ciphers_are_not_loaded_nor_the_switch_left_set(
+    setting: str | None,
+) -> None:
+    """Sioul needs none of OpenSSL's legacy ciphers (0.08 MB of the tray's memory); the switch
+    that keeps them out is not passed on to the programs the tray starts, unless the person set
+    it."""
+    env = {k: v for k, v in os.environ.items() if k != "CRYPTOGRAPHY_OPENSSL_NO_LEGACY"}
+    if setting is not None:
+        env["CRYPTOGRAPHY_OPENSSL_NO_LEGACY"] = setting
+    code = (
+        "import os; import sioul_tray.share.seal; "
+        "from cryptography.hazmat.bindings._rust import openssl; "
+        "print(getattr(openssl, '_legacy_provider_loaded', 'unknown'), "
+        "os.environ.get('CRYPTOGRAPHY_OPENSSL_NO_LEGACY'))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    ).stdout.split()
+    if out[0] == "unknown":
+        pytest.skip("this cryptography does not say whether it loaded the legacy provider")
+    assert out == ["False", str(setting)]
