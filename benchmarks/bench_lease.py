@@ -58,7 +58,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -434,10 +434,10 @@ def largest_claim(root: Path, master: Share) -> dict[str, object]:
     text = codec.encode(claim)
     while not codec.fits(text) and forgets:
         del forgets[next(iter(forgets))]
-        text = codec.encode(Claim(**{**claim.__dict__, "forgets": dict(forgets)}))
+        text = codec.encode(replace(claim, forgets=dict(forgets)))
     result["codec"] = len(text.encode()) + seal_module.OVERHEAD
     result["codec_forgets"] = len(forgets)
-    none = Claim(**{**claim.__dict__, "forgets": {}})
+    none = replace(claim, forgets={})
     result["no_forgets"] = len(codec.encode(none).encode()) + seal_module.OVERHEAD
     # 2. Through a real Lease: 32 computers with 63-char ids and huge seqs declared gone.
     folder = root / "share-largest"

@@ -12,6 +12,7 @@ import operator
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 RENEW = 60  # a running computer renews each of its claims this often
 ALIVE = 300  # a claim lives this long after it was last heard renewing
@@ -37,7 +38,7 @@ class Rule(enum.Enum):
 PARTS: Mapping[str, Rule] = {"medicines": Rule.FOLLOWS, "invoices": Rule.STAYS}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Claim:
     """One computer's claim on one part, as written in ``leases/<part>/<computer>.lease``."""
 
@@ -80,17 +81,39 @@ def made(
     sees_tenure: int | None = None,
     sees_seq: int | None = None,
 ) -> Claim:
-    """The same as ``Claim(...)``, at half the cost: for the paths that make one per file per tick.
+    """The same as ``Claim(...)``, at a third of the cost: for the paths that make one per file
+    per tick.
 
-    A frozen dataclass sets each field through ``object.__setattr__``; one dict update is enough.
+    A frozen dataclass sets each field through ``object.__setattr__``. `_Making` has Claim's very
+    slots without the frozen guard: its fields are set as plain attributes, then the object is
+    given its class, Claim, and is as frozen as any other (a test holds `made` to the constructor).
+    Slots rather than a dict per claim (2026-12-01, sixth session): a claim takes 152 bytes
+    instead of 520, and a tick at N = 1000 did 7% fewer instructions and missed a 1 MB cache 30%
+    less often (callgrind).
     """
-    claim: Claim = object.__new__(Claim)
-    claim.__dict__.update(
-        computer=computer, part=part, name=name, seq=seq, since=since, renewed=renewed,
-        active=active, taken=taken, closed=closed, wrote=wrote, sees=sees, forgets=forgets,
-        tenure=tenure, sees_tenure=sees_tenure, sees_seq=sees_seq,
-    )  # fmt: skip
-    return claim
+    claim: Any = _new(_Making)
+    claim.computer = computer
+    claim.part = part
+    claim.name = name
+    claim.seq = seq
+    claim.since = since
+    claim.renewed = renewed
+    claim.active = active
+    claim.taken = taken
+    claim.closed = closed
+    claim.wrote = wrote
+    claim.sees = sees
+    claim.forgets = forgets
+    claim.tenure = tenure
+    claim.sees_tenure = sees_tenure
+    claim.sees_seq = sees_seq
+    claim.__class__ = Claim
+    done: Claim = claim
+    return done
+
+
+_new = object.__new__
+_Making = type("_Making", (), {"__slots__": Claim.__slots__})  # Claim's layout, not frozen
 
 
 # Sort keys in C: `choose` orders every claim that holds at every tick. (The snapshot needs no

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -94,6 +95,10 @@ def test_made_is_the_constructor(claims: list[Claim]) -> None:
         again = made(*(getattr(c, f.name) for f in dataclasses.fields(Claim)))
         assert again == c and hash(again) == hash(c)
         assert dataclasses.astuple(again) == dataclasses.astuple(c)
+        # Made through a twin of Claim's layout (`rules._Making`): a Claim, frozen like any other.
+        assert type(again) is Claim
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            again.seq = c.seq + 1  # type: ignore[misc]
 
 
 @settings(max_examples=300)
