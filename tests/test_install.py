@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import base64
 import os
-import subprocess
 import sys
 import zlib
 from pathlib import Path
@@ -19,6 +18,7 @@ from sioul_tray.errors import Busy, NotSetUp, WrongPassphrase
 from sioul_tray.install import APP, Installation, user_dirs
 from sioul_tray.lease.rules import COMPUTER_ID
 from sioul_tray.share import Share
+from tests.helpers import python_env, run_python
 
 
 def test_the_computer_id_is_made_once(tmp_path: Path) -> None:
@@ -189,14 +189,11 @@ def test_the_usual_case_needs_no_platformdirs(
     tmp_path: Path, variable: str, imported: bool
 ) -> None:
     """The tray keeps no platformdirs for its three paths in the usual case (0.34 MB)."""
-    env = {k: v for k, v in os.environ.items() if k != "SIOUL_TRAY_HOME"}
-    env.update(HOME=str(tmp_path), XDG_CONFIG_HOME=variable)
+    env = python_env(HOME=str(tmp_path), XDG_CONFIG_HOME=variable)
+    env.pop("SIOUL_TRAY_HOME", None)
     code = (
         "import sys; from sioul_tray.install import APP, Installation; i = Installation(); "
         "print('platformdirs' in sys.modules); import platformdirs; "
         "print(i.config_dir == platformdirs.user_config_path(APP, appauthor=False))"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
-    ).stdout.split()
-    assert out == [str(imported), "True"]
+    assert run_python(code, env) == [str(imported), "True"]

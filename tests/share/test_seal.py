@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -13,6 +11,7 @@ import pytest
 from sioul_tray.errors import SealDamaged, SioulError, Unreadable
 from sioul_tray.share import SEAL_NAME, SealExists, Share, WrongPassphrase
 from sioul_tray.share.seal import OVERHEAD
+from tests.helpers import python_env, run_python
 
 
 def test_create_then_open_gives_the_same_keys(folder: Path) -> None:
@@ -159,7 +158,8 @@ def test_openssl_legacy_ciphers_are_not_loaded_nor_the_switch_left_set(
     """Sioul needs none of OpenSSL's legacy ciphers (0.08 MB of the tray's memory); the switch
     that keeps them out is not passed on to the programs the tray starts, unless the person set
     it."""
-    env = {k: v for k, v in os.environ.items() if k != "CRYPTOGRAPHY_OPENSSL_NO_LEGACY"}
+    env = python_env()
+    env.pop("CRYPTOGRAPHY_OPENSSL_NO_LEGACY", None)
     if setting is not None:
         env["CRYPTOGRAPHY_OPENSSL_NO_LEGACY"] = setting
     code = (
@@ -168,9 +168,7 @@ def test_openssl_legacy_ciphers_are_not_loaded_nor_the_switch_left_set(
         "print(getattr(openssl, '_legacy_provider_loaded', 'unknown'), "
         "os.environ.get('CRYPTOGRAPHY_OPENSSL_NO_LEGACY'))"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
-    ).stdout.split()
+    out = run_python(code, env)
     if out[0] == "unknown":
         pytest.skip("this cryptography does not say whether it loaded the legacy provider")
     assert out == ["False", str(setting)]
