@@ -9,6 +9,7 @@ Every way the text can be wrong raises `Unreadable` with a reason, never anythin
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any
 
 from sioul_tray.errors import Unreadable
@@ -29,6 +30,11 @@ FIELDS = (
 TENURE_FIELDS = ("tenure", "sees_tenure", "sees_seq")  # appended; absent from older claims
 _OLD, _ALL = len(FIELDS), len(FIELDS) + len(TENURE_FIELDS)
 _ID = COMPUTER_ID.fullmatch
+# A tick keeps thousands of claims, nearly all naming the same part and seeing the same keeper:
+# each keeps the one shared string rather than a copy of its own (fewer objects to make, keep,
+# free and walk; the keeper's id compares by identity).
+_PART = {part: part for part in PARTS}
+_intern = sys.intern
 
 
 def printable(text: str) -> str:
@@ -106,7 +112,7 @@ def decode(plaintext: bytes | str) -> Claim:
     computer, part, name, seq, since, renewed, active, taken, closed, wrote, sees, forgets = row[
         : len(FIELDS)
     ]
-    if type(part) is not str or part not in PARTS:
+    if type(part) is not str or (part := _PART.get(part)) is None:
         raise Unreadable(Core.mark("not valid: unknown part"))
     if type(name) is not str or len(name) > 4 * MAX_NAME_BYTES:
         raise Unreadable(Core.mark("not valid: the name is not text of a sensible length"))
@@ -118,8 +124,10 @@ def decode(plaintext: bytes | str) -> Claim:
         raise Unreadable(Core.mark("not valid: forgets is not a small table"))
     if type(computer) is not str or not _ID(computer):
         _id(computer, "computer")
-    if sees is not None and (type(sees) is not str or not _ID(sees)):
-        _id(sees, "sees")
+    if sees is not None:
+        if type(sees) is not str or not _ID(sees):
+            _id(sees, "sees")
+        sees = _intern(sees)
     if (
         type(seq) is int
         and type(since) is int

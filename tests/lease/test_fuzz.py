@@ -326,6 +326,18 @@ def test_a_claim_survives_sealing_unchanged(claim: Claim, old_size: int | None) 
 
 
 @PURE
+@given(claim=claims)
+def test_claims_read_apart_share_their_part_and_keeper_strings(claim: Claim) -> None:
+    """A tick keeps a claim per computer: each holds the one string of its part and of the
+    keeper it sees, not a copy of its own (and a copy of `sees` still reads equal)."""
+    text = codec.encode(claim)
+    first, second = codec.decode(text), codec.decode(text.encode())
+    assert first == second == claim
+    assert first.part is second.part is next(p for p in PARTS if p == claim.part)
+    assert first.sees is second.sees
+
+
+@PURE
 @given(claim=claims, name=st.text(max_size=64))
 def test_any_name_reads_printable(claim: Claim, name: str) -> None:
     """What another computer wrote as its name is shown, never obeyed by a terminal."""
