@@ -14,21 +14,23 @@ Every other claim acknowledges its part's keeper (computer 0 took invoices; this
 medicines), as in a folder that has settled. (Until 2026-12 they acknowledged no tenure, so this
 computer waited for all N of them at every tick: a state no settled folder stays in.)
 
-The *baseline*, measured in the same run, on a copy of the same files, interleaved with the ticks,
-is the least any implementation has to do for a tick: list each part's folder (os.scandir), read
-every file in it (os.open with O_NOATIME where there is one, os.read, os.close), open its seal
-(AES-GCM, ``Share.unseal``) and parse it (``codec.decode``); plus the two claim writes
-(``folder.write_atomic``: temporary, fsync, rename, folder fsync) of the claim bytes the Lease
-wrote, into the part's folder, timed alone. (Until 2026-12 they went into a folder of their own
-holding one file: the same cost, measured, but not the same work.) In case (b) the files are
-rewritten before every baseline as before every tick. Figures are medians over the repeats
-(time.perf_counter), after a warm-up.
+The *baseline*, measured in the same run, interleaved with the ticks, is the least any
+implementation has to do for a tick: list each part's folder (os.scandir), read every file in it
+(os.open with O_NOATIME where there is one, os.read, os.close), open its seal (AES-GCM,
+``Share.unseal``) and parse it (``codec.decode``); plus the two claim writes
+(``folder.write_atomic``: temporary, fsync, rename, folder fsync) of this computer's claim files as
+they are, into the part's folder, timed alone. (Until 2026-12 they went into a folder of their own
+holding one file: the same cost, measured, but not the same work.) Each tick is paired with a
+baseline on the tick's own folder, after the same rewrite, in the same round, one just before the
+other, in alternating order. (Until 2026-12-02 one baseline ran on a fourth copy of the files: the
+baselines of four copies of one folder, in one run, came out up to 34% apart, and that difference
+went into every ratio.) Figures are medians over the repeats (time.perf_counter), after a warm-up.
 
 The tick is timed twice: with local state in memory (``state_dir=None``) and with a ``state_dir``
 (what the tray passes: each renewal also rewrites the local state file, unsynced). A third timing
 is the whole tray tick without Qt: the shipped loop (``tray.driver.Driver.tick``) over a Lease with
 a ``state_dir``, which also builds the menu's View from the tick's snapshot, updates the notifier
-and writes status.json when it changed, on a folder of its own.
+and writes status.json when it changed. Each kind of tick has a folder of its own.
 
 It also prints the bytes written per renewal, the largest claim file the writer can make against
 the 512-byte limit, the cost of ``Share.open`` (default scrypt cost) and ``Share.unlock`` (with the
@@ -318,79 +320,82 @@ class Present:
 # -- measuring ----------------------------------------------------------------------------------
 
 
+KINDS = ("tick", "state", "tray")  # state in memory; with a state_dir; the driver's whole tick
+
+
 @dataclass
 class Row:
     n: int
     case: str
-    read: list[float] = field(default_factory=list)
-    write: list[float] = field(default_factory=list)
-    base: list[float] = field(default_factory=list)
-    tick: list[float] = field(default_factory=list)
-    tick_state: list[float] = field(default_factory=list)
-    tick_rest: list[float] = field(default_factory=list)  # the tick minus its two claim writes
-    tick_state_rest: list[float] = field(default_factory=list)
-    tray: list[float] = field(default_factory=list)  # the driver's tick: core, View, status.json
-    tray_rest: list[float] = field(default_factory=list)
+    # Per kind ("tick", "state", "tray"): its times, the same minus its two claim writes, and the
+    # baseline's read and write parts measured on that kind's own folder in the same round.
+    times: dict[str, list[float]] = field(default_factory=lambda: {k: [] for k in KINDS})
+    rest: dict[str, list[float]] = field(default_factory=lambda: {k: [] for k in KINDS})
+    read: dict[str, list[float]] = field(default_factory=lambda: {k: [] for k in KINDS})
+    write: dict[str, list[float]] = field(default_factory=lambda: {k: [] for k in KINDS})
+
+    def base(self, kind: str) -> list[float]:
+        return [r + w for r, w in zip(self.read[kind], self.write[kind], strict=True)]
+
+    def all(self, table: dict[str, list[float]]) -> list[float]:
+        return [t for kind in KINDS for t in table[kind]]
 
 
 def measure(
     leases: tuple[Lease, Lease],
     driver: Driver,
-    base: Share,
     others: Others,
-    writes: list[tuple[Path, bytes]],
     row: Row,
     repeats: int,
     counter: Counter,
 ) -> None:
-    """Interleave baseline, tick (state in memory), tick (state_dir) and the tray's tick, each on
-    its own folder.
+    """Interleave the tick (state in memory), the tick (state_dir) and the tray's tick, each on
+    its own folder, each paired with a baseline on that same folder in the same round.
 
     The three Leases have the same id and the same other claims, each in its own copy of the
-    folder, so none sees another. The order rotates at every repeat.
+    folder, so none sees another. The order of the kinds rotates at every repeat, and which of a
+    pair goes first alternates (the second reads files the first has read once). The baseline
+    reads the folder the tick reads, after the same rewrite: folders holding the same files read
+    up to 34% apart (2026-12-02), which a baseline on a folder of its own added to the ratio.
     """
     plain, stateful = leases
     tray_lease: Lease = driver.lease  # type: ignore[assignment]
+    lease_of = {"tick": plain, "state": stateful, "tray": tray_lease}
+    run = {
+        "tick": lambda: tick(plain),
+        "state": lambda: tick(stateful),
+        "tray": lambda: tray_tick(driver),
+    }
     rewrite = row.case == "b"
     for _ in range(3):  # warm-up: the Lease has read the folder before, as in the running tray
-        for lease in (*leases, tray_lease):
+        for kind in KINDS:
             if rewrite:
-                others.write_all(lease.share)
-            if lease is tray_lease:
-                tray_tick(driver)
-            else:
-                tick(lease)
-    baseline(base, writes)
-    kinds = ("base", "tick", "state", "tray")
+                others.write_all(lease_of[kind].share)
+            run[kind]()
     for i in range(repeats):
-        for what in kinds[i % 4 :] + kinds[: i % 4]:
-            share = {"base": base, "state": stateful.share, "tray": tray_lease.share}.get(
-                what, plain.share
-            )
+        for kind in KINDS[i % 3 :] + KINDS[: i % 3]:
+            share = lease_of[kind].share
             if rewrite:
                 others.write_all(share)
-            gc.collect()
-            if what == "base":
-                r, w = baseline(share, writes)
-                row.read.append(r)
-                row.write.append(w)
-                row.base.append(r + w)
-                continue
-            d, k = counter.derive, counter.aead_keys
-            if what == "tick":
-                total, writing = tick_split(lambda: tick(plain))
-                row.tick.append(total)
-                row.tick_rest.append(total - writing)
-            elif what == "state":
-                total, writing = tick_split(lambda: tick(stateful))
-                row.tick_state.append(total)
-                row.tick_state_rest.append(total - writing)
-            else:
-                total, writing = tick_split(lambda: tray_tick(driver))
-                row.tray.append(total)
-                row.tray_rest.append(total - writing)
-            counter.tick_derive += counter.derive - d
-            counter.tick_aead_keys += counter.aead_keys - k
+            # The baseline writes this computer's two claims as they are: the Lease reads its own
+            # files unchanged.
+            writes = [
+                (path, path.read_bytes())
+                for path in (share.folder / "leases" / part / f"{ME}.lease" for part in PARTS)
+            ]
+            for first in (i % 2 == 0, i % 2 == 1):
+                gc.collect()
+                if first:
+                    r, w = baseline(share, writes)
+                    row.read[kind].append(r)
+                    row.write[kind].append(w)
+                    continue
+                d, k = counter.derive, counter.aead_keys
+                total, writing = tick_split(run[kind])
+                row.times[kind].append(total)
+                row.rest[kind].append(total - writing)
+                counter.tick_derive += counter.derive - d
+                counter.tick_aead_keys += counter.aead_keys - k
 
 
 def wchar() -> int | None:
@@ -757,7 +762,6 @@ def main() -> None:
                 make_folder(root, f"share-{n}", master),
                 make_folder(root, f"state-{n}", master),
                 make_folder(root, f"tray-{n}", master),
-                make_folder(root, f"base-{n}", master),
             )
             for share in shares:
                 others.write_all(share)
@@ -771,22 +775,10 @@ def main() -> None:
                 tray_dir,
             )
             driver.running = True  # started: its first tick is the warm-up's
-            tick(plain)
-            # The baseline's folder: the same other claims, and this computer's claim as the Lease
-            # wrote it, which the baseline writes again in place (no Lease reads that folder).
-            base = shares[3]
-            writes = []
-            for part in PARTS:
-                data = (plain.share.folder / "leases" / part / f"{ME}.lease").read_bytes()
-                path = base.folder / "leases" / part / f"{ME}.lease"
-                write_atomic(path, data)
-                writes.append((path, data))
             for case in ("a", "b"):
                 row = Row(n, case)
                 rows.append(row)
-                measure(
-                    (plain, stateful), driver, base, others, writes, row, repeats.get(n, 5), counter
-                )
+                measure((plain, stateful), driver, others, row, repeats.get(n, 5), counter)
             for lease in (plain, stateful):
                 claim_size, state_size, written = bytes_per_renewal(lease, "invoices")
                 bytes_rows.append((n, lease is stateful, claim_size, state_size, written))
@@ -794,14 +786,15 @@ def main() -> None:
                 shutil.rmtree(share.folder, ignore_errors=True)
         largest = largest_claim(root, master)
 
-    ticks = sum(len(r.tick) + len(r.tick_state) + len(r.tray) for r in rows)
+    ticks = sum(len(r.times[kind]) for r in rows for kind in KINDS)
     print("One tick = renew(medicines) + renew(invoices); N = other computers' claims per part.")
     print(
         "baseline = list + read + unseal + decode every file (read) + the two claim writes (write)."
     )
     print("(a) others unchanged between ticks; (b) every other claim rewritten between ticks.")
     print("Times: medians in milliseconds. ratio: the median over the rounds of tick / baseline,")
-    print("both measured in the same round, one after the other (target <= 1.5 at N=100 and 1000).")
+    print("the baseline measured on the tick's own folder in the same round, just before or after")
+    print("it (target <= 1.5 at N=100 and 1000). read, write, baseline: over all three folders.")
     print()
     head = (
         f"{'N':>5} {'case':>4} {'read':>8} {'write':>8} {'baseline':>9} "
@@ -810,14 +803,14 @@ def main() -> None:
     print(head)
     print("-" * len(head))
     for r in rows:
-        base = median_ms(r.base)
-        t = median_ms(r.tick)
-        ts = median_ms(r.tick_state)
+        cells = "   ".join(
+            f"{median_ms(r.times[kind]):>{width}.2f} {paired(r.times[kind], r.base(kind)):>6.2f}"
+            for kind, width in zip(KINDS, (8, 10, 8), strict=True)
+        )
         print(
-            f"{r.n:>5} {r.case:>4} {median_ms(r.read):>8.2f} {median_ms(r.write):>8.2f} "
-            f"{base:>9.2f} {t:>8.2f} {paired(r.tick, r.base):>6.2f}   "
-            f"{ts:>10.2f} {paired(r.tick_state, r.base):>6.2f}   "
-            f"{median_ms(r.tray):>8.2f} {paired(r.tray, r.base):>6.2f}"
+            f"{r.n:>5} {r.case:>4} {median_ms(r.all(r.read)):>8.2f} "
+            f"{median_ms(r.all(r.write)):>8.2f} "
+            f"{median_ms([t for kind in KINDS for t in r.base(kind)]):>9.2f} {cells}"
         )
     print()
     print(
@@ -836,14 +829,11 @@ def main() -> None:
     print(head)
     print("-" * len(head))
     for r in rows:
-        read = median_ms(r.read)
-        t = median_ms(r.tick_rest)
-        ts = median_ms(r.tick_state_rest)
-        print(
-            f"{r.n:>5} {r.case:>4} {read:>8.2f} {t:>8.2f} {paired(r.tick_rest, r.read):>6.2f}   "
-            f"{ts:>12.2f} {paired(r.tick_state_rest, r.read):>6.2f}   "
-            f"{median_ms(r.tray_rest):>8.2f} {paired(r.tray_rest, r.read):>6.2f}"
+        cells = "   ".join(
+            f"{median_ms(r.rest[kind]):>{width}.2f} {paired(r.rest[kind], r.read[kind]):>6.2f}"
+            for kind, width in zip(KINDS, (8, 12, 8), strict=True)
         )
+        print(f"{r.n:>5} {r.case:>4} {median_ms(r.all(r.read)):>8.2f} {cells}")
     print()
     print("Bytes written per renewal (one part):")
     head = (
