@@ -607,6 +607,59 @@ def profile(n: int, repeats: int, with_state: bool, parent: str | None) -> None:
         stats.sort_stats("tottime").print_stats(20)
 
 
+def folders(n: int, repeats: int, parent: str | None) -> None:
+    """The same tick on four copies of one folder: how far apart their baselines read.
+
+    Why each tick is paired with a baseline on its own folder: a Lease with a state_dir on each
+    copy, and the baseline on each copy, case (b), in rounds as `measure` makes them. Each tick's
+    ratio is printed against its own folder's baseline and against the last folder's.
+    """
+    names = ("A", "B", "C", "D")
+    with workdir(parent, keep=False) as root:
+        (root / "seal").mkdir()
+        master = Share.create(root / "seal", PASSPHRASE, ME, cost=10)
+        others = Others(n)
+        leases = {
+            name: Lease(
+                make_folder(root, name, master), ME, name="Bench here", state_dir=root / f"{name}-s"
+            )
+            for name in names
+        }
+        for _ in range(3):
+            for lease in leases.values():
+                others.write_all(lease.share)
+                tick(lease)
+        bases: dict[str, list[float]] = {name: [] for name in names}
+        ticks: dict[str, list[float]] = {name: [] for name in names}
+        for i in range(repeats):
+            for name in names[i % 4 :] + names[: i % 4]:
+                share = leases[name].share
+                others.write_all(share)
+                writes = [
+                    (path, path.read_bytes())
+                    for path in (share.folder / "leases" / part / f"{ME}.lease" for part in PARTS)
+                ]
+                for first in (i % 2 == 0, i % 2 == 1):
+                    gc.collect()
+                    if first:
+                        bases[name].append(sum(baseline(share, writes)))
+                    else:
+                        ticks[name].append(tick(leases[name]))
+    last = names[-1]
+    print(f"The same tick (a state_dir) on four copies of one folder, case (b), N={n}:")
+    print(f"medians over {repeats} rounds; ratios paired by round, as in the main table")
+    against = f"ratio, {last}'s baseline"
+    print(f"{'folder':>6} {'baseline':>9} {'tick':>8} {'ratio, own baseline':>20} {against:>20}")
+    for name in names:
+        print(
+            f"{name:>6} {median_ms(bases[name]):>9.2f} {median_ms(ticks[name]):>8.2f} "
+            f"{paired(ticks[name], bases[name]):>20.3f} {paired(ticks[name], bases[last]):>20.3f}"
+        )
+    medians = [median_ms(bases[name]) for name in names]
+    spread = max(medians) / min(medians)
+    print(f"the slowest folder's baseline is {spread:.3f} x the fastest's")
+
+
 INSTRUCTION_KINDS = ("base", "tick", "state", "tray")
 INSTRUCTION_ROUNDS = 4
 
@@ -696,6 +749,12 @@ def main() -> None:
         metavar="N",
         help="count case (b) instructions at N under callgrind instead (needs valgrind)",
     )
+    ap.add_argument(
+        "--folders",
+        type=int,
+        metavar="N",
+        help="time the same tick on four copies of one folder at N instead (see measure)",
+    )
     ap.add_argument("--count-child", choices=INSTRUCTION_KINDS, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.count_child:
@@ -703,6 +762,9 @@ def main() -> None:
         return
     if args.instructions:
         instructions(args.instructions, args.dir)
+        return
+    if args.folders:
+        folders(args.folders, 9 if args.quick else 31, args.dir)
         return
     if args.profile:
         profile(args.profile, 10 if args.quick else 30, args.state, args.dir)
