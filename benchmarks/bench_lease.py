@@ -300,6 +300,11 @@ def tray_tick(driver: Driver) -> float:
     return perf() - t0
 
 
+def tick_of(lease: Lease) -> Callable[[], tuple[float, float]]:
+    """A timed tick of `lease` and the time spent in its claim writes (`tick_split`)."""
+    return lambda: tick_split(lambda: tick(lease))
+
+
 def tick_split(run: Callable[[], float]) -> tuple[float, float]:
     """A tick's time, and the part of it spent in its two claim writes."""
     w0 = ClaimWrites.total
@@ -361,10 +366,10 @@ def measure(
     plain, stateful = leases
     tray_lease: Lease = driver.lease  # type: ignore[assignment]
     lease_of = {"tick": plain, "state": stateful, "tray": tray_lease}
-    run = {
-        "tick": lambda: tick(plain),
-        "state": lambda: tick(stateful),
-        "tray": lambda: tray_tick(driver),
+    run: dict[str, Callable[[], tuple[float, float]]] = {
+        "tick": tick_of(plain),
+        "state": tick_of(stateful),
+        "tray": lambda: tick_split(lambda: tray_tick(driver)),
     }
     rewrite = row.case == "b"
     for _ in range(3):  # warm-up: the Lease has read the folder before, as in the running tray
@@ -377,25 +382,35 @@ def measure(
             share = lease_of[kind].share
             if rewrite:
                 others.write_all(share)
-            # The baseline writes this computer's two claims as they are: the Lease reads its own
-            # files unchanged.
-            writes = [
-                (path, path.read_bytes())
-                for path in (share.folder / "leases" / part / f"{ME}.lease" for part in PARTS)
-            ]
-            for first in (i % 2 == 0, i % 2 == 1):
-                gc.collect()
-                if first:
-                    r, w = baseline(share, writes)
-                    row.read[kind].append(r)
-                    row.write[kind].append(w)
-                    continue
-                d, k = counter.derive, counter.aead_keys
-                total, writing = tick_split(run[kind])
-                row.times[kind].append(total)
-                row.rest[kind].append(total - writing)
-                counter.tick_derive += counter.derive - d
-                counter.tick_aead_keys += counter.aead_keys - k
+            d, k = counter.derive, counter.aead_keys  # the baseline makes no key: Share's own
+            (r, w), (total, writing) = paired_with_baseline(share, i, run[kind])
+            counter.tick_derive += counter.derive - d
+            counter.tick_aead_keys += counter.aead_keys - k
+            row.read[kind].append(r)
+            row.write[kind].append(w)
+            row.times[kind].append(total)
+            row.rest[kind].append(total - writing)
+
+
+def paired_with_baseline(
+    share: Share, i: int, run: Callable[[], tuple[float, float]]
+) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The baseline on `share` and a tick on it (`run`), one just after the other, each after a
+    full collection: the baseline first in even rounds `i`, second in odd ones. The baseline
+    writes this computer's two claims as they are: the Lease then reads its own files unchanged.
+    """
+    writes = [
+        (path, path.read_bytes())
+        for path in (share.folder / "leases" / part / f"{ME}.lease" for part in PARTS)
+    ]
+    base = timing = (0.0, 0.0)
+    for first in (i % 2 == 0, i % 2 == 1):
+        gc.collect()
+        if first:
+            base = baseline(share, writes)
+        else:
+            timing = run()
+    return base, timing
 
 
 def wchar() -> int | None:
@@ -633,18 +648,11 @@ def folders(n: int, repeats: int, parent: str | None) -> None:
         ticks: dict[str, list[float]] = {name: [] for name in names}
         for i in range(repeats):
             for name in names[i % 4 :] + names[: i % 4]:
-                share = leases[name].share
-                others.write_all(share)
-                writes = [
-                    (path, path.read_bytes())
-                    for path in (share.folder / "leases" / part / f"{ME}.lease" for part in PARTS)
-                ]
-                for first in (i % 2 == 0, i % 2 == 1):
-                    gc.collect()
-                    if first:
-                        bases[name].append(sum(baseline(share, writes)))
-                    else:
-                        ticks[name].append(tick(leases[name]))
+                lease = leases[name]
+                others.write_all(lease.share)
+                base, (total, _) = paired_with_baseline(lease.share, i, tick_of(lease))
+                bases[name].append(sum(base))
+                ticks[name].append(total)
     last = names[-1]
     print(f"The same tick (a state_dir) on four copies of one folder, case (b), N={n}:")
     print(f"medians over {repeats} rounds; ratios paired by round, as in the main table")
