@@ -239,6 +239,13 @@ class Others:
         time.sleep(SETTLE * self.n / 1000)
 
 
+def quick_master(root: Path) -> Share:
+    """The seal every test folder copies, made at a low scrypt cost: for the modes that time no
+    key derivation (the main run makes its own at the default cost, and times Share.open)."""
+    (root / "seal").mkdir()
+    return Share.create(root / "seal", PASSPHRASE, ME, cost=10)
+
+
 def make_folder(root: Path, name: str, master: Share) -> Share:
     """A sharing folder sealed with the master's key (no key derivation to make it)."""
     folder = root / name
@@ -595,8 +602,7 @@ def profile(n: int, repeats: int, with_state: bool, parent: str | None) -> None:
     import pstats
 
     with workdir(parent, keep=False) as root:
-        (root / "seal").mkdir()
-        master = Share.create(root / "seal", PASSPHRASE, ME, cost=10)
+        master = quick_master(root)
         share = make_folder(root, f"share-{n}", master)
         others = Others(n)
         state = root / "state" if with_state else None
@@ -631,8 +637,7 @@ def folders(n: int, repeats: int, parent: str | None) -> None:
     """
     names = ("A", "B", "C", "D")
     with workdir(parent, keep=False) as root:
-        (root / "seal").mkdir()
-        master = Share.create(root / "seal", PASSPHRASE, ME, cost=10)
+        master = quick_master(root)
         others = Others(n)
         leases = {
             name: Lease(
@@ -679,8 +684,7 @@ def count_child(kind: str, n: int, parent: str | None) -> None:
     switches the counting on (``callgrind_control -i on``) after the rewrite and off after the call.
     """
     with workdir(parent, keep=False) as root:
-        (root / "seal").mkdir()
-        master = Share.create(root / "seal", PASSPHRASE, ME, cost=10)
+        master = quick_master(root)
         share = make_folder(root, f"{kind}-{n}", master)
         others = Others(n)
         others.write_all(share)
