@@ -222,7 +222,7 @@ def _tray_view(inst: Installation) -> dict[str, Any] | None:
 
 
 def cmd_look(args: argparse.Namespace, inst: Installation, out: TextIO) -> int:
-    lease = inst.lease(verify=True)
+    lease = inst.lease(verify=True, read_only=True)  # beside the tray: it reads, never saves
     keepers = {part: lease.look(part) for part in _parts(args.part)}
     tray = _tray_view(inst)
     running = tray is not None and bool(tray.get("running"))
@@ -273,7 +273,7 @@ def claim_json(claim: Claim) -> dict[str, Any]:
 
 
 def cmd_claims(args: argparse.Namespace, inst: Installation, out: TextIO) -> int:
-    lease = inst.lease(verify=True)
+    lease = inst.lease(verify=True, read_only=True)
     parts = _parts(args.part)
     claims = {part: lease.claims(part) for part in parts}
     problems = [(part, p) for part in parts for p in lease.last_read(part).problems]

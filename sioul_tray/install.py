@@ -300,9 +300,16 @@ class Installation:
                 self.remember_key(share)
         return share
 
-    def lease(self, clock: Callable[[], float] = time.time, verify: bool = False) -> Lease:
+    def lease(
+        self, clock: Callable[[], float] = time.time, verify: bool = False, read_only: bool = False
+    ) -> Lease:
+        """This installation's lease on its folder. `read_only` for a look beside its writer
+        (`writer`): it saves no state and writes nothing."""
         _private_dir(self.state_dir)
         share = self.open_share(verify)
+        if read_only:
+            return Lease(share, self.computer(), name=self.name(), clock=clock,
+                         state_dir=self.state_dir, read_only=True)  # fmt: skip
         nudger = self._nudger(share.folder)
         return Lease(share, self.computer(), name=self.name(), clock=clock,
                      state_dir=self.state_dir,

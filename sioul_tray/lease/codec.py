@@ -1,25 +1,31 @@
 """A claim as text inside its seal: a compact JSON array, checked field by field.
 
 The array form keeps a claim file well under 512 bytes with 63-character ids. Fields are in the
-contract's order, then the tenure fields (``tenure, sees_tenure, sees_seq``), which versions before
-the tenure rule do not write and ignore; a newer version may append more, which this one ignores.
-Every way the text can be wrong raises `Unreadable` with a reason, never anything else.
+contract's order, then the tenure fields (``tenure, sees_tenure, sees_seq``), then the fields of
+the closes rule (``answers, closes, knows``). Each group was appended by a version that the
+versions before it ignore; a claim's `rules` says how many groups its writer wrote, and a newer
+version may append more, which this one ignores. Every way the text can be wrong raises
+`Unreadable` with a reason, never anything else.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 from typing import Any
 
 from sioul_tray.errors import Unreadable
 from sioul_tray.i18n import Core
-from sioul_tray.lease.rules import COMPUTER_ID, PARTS, Claim, made
+from sioul_tray.lease.rules import ANY_CLOSE, COMPUTER_ID, EVERY_COMPUTER, PARTS, Claim, made
 from sioul_tray.share.seal import OVERHEAD
 
 MAX_FILE = 512  # a claim file is at most this many bytes
 MAX_NAME_BYTES = 64  # a display name is cut to this many UTF-8 bytes when written
 MAX_FORGETS = 32
+MAX_CLOSES = 16  # entries of `closes`; past this room, a claim names every computer at once
+MAX_KNOWS = 32  # tags in `knows`
+MAX_TAG = 2**32 - 1
 MAX_INT = 2**63 - 1
 MAX_TIME = 2**34  # the year 2514: later times are absurd, not a clock that is off
 
@@ -28,7 +34,9 @@ FIELDS = (
     "taken", "closed", "wrote", "sees", "forgets",
 )  # fmt: skip
 TENURE_FIELDS = ("tenure", "sees_tenure", "sees_seq")  # appended; absent from older claims
+CLOSES_FIELDS = ("answers", "closes", "knows")  # appended after them
 _OLD, _ALL = len(FIELDS), len(FIELDS) + len(TENURE_FIELDS)
+_NEW = _ALL + len(CLOSES_FIELDS)
 _ID = COMPUTER_ID.fullmatch
 # A tick keeps thousands of claims, nearly all naming the same part and seeing the same keeper:
 # each keeps the one shared string rather than a copy of its own (fewer objects to make, keep,
@@ -56,8 +64,29 @@ def encode(claim: Claim) -> str:
         claim.computer, claim.part, claim.name, claim.seq, claim.since, claim.renewed,
         claim.active, claim.taken, claim.closed, claim.wrote, claim.sees, dict(claim.forgets),
         claim.tenure, claim.sees_tenure, claim.sees_seq,
+        claim.answers, [n for k in sorted(claim.closes) for n in (k, claim.closes[k])],
+        sorted(claim.knows),
     ]  # fmt: skip
     return json.dumps(row, ensure_ascii=False, separators=(",", ":"))
+
+
+def fitted(claim: Claim, spare: int = 0) -> Claim:
+    """`claim` as it can be written within MAX_FILE (with `spare` bytes left): where its closes
+    or the computers it knows take too much room, the closes name every computer at once (a
+    computer then waits for more closes, never fewer) and the last tags it knows are left out.
+    """
+    if fits(encode(claim), spare):
+        return claim
+    named = [seq for k, seq in claim.closes.items() if k != ANY_CLOSE]
+    if len(named) > 1:
+        collapsed = {k: seq for k, seq in claim.closes.items() if k == ANY_CLOSE}
+        collapsed[EVERY_COMPUTER] = max(named)
+        claim = dataclasses.replace(claim, closes=collapsed)
+    knows = sorted(claim.knows)
+    while knows and not fits(encode(claim), spare):
+        knows.pop()
+        claim = dataclasses.replace(claim, knows=tuple(knows))
+    return claim
 
 
 def fits(text: str, spare: int = 0) -> bool:
@@ -151,8 +180,12 @@ def decode(plaintext: bytes | str) -> Claim:
         if taken is not None:
             _int(taken, "taken", MAX_TIME)
         _int(wrote, "wrote")
-    tenure = sees_tenure = sees_seq = None
+    tenure = sees_tenure = sees_seq = answers = None
+    closes: dict[int, int] | None = None
+    knows: tuple[int, ...] = ()
+    rules = 1
     if len(row) >= _ALL:
+        rules = 2
         tenure, sees_tenure, sees_seq = row[_OLD:_ALL]
         if not (
             (tenure is None or (type(tenure) is int and 0 <= tenure <= MAX_INT))
@@ -169,6 +202,9 @@ def decode(plaintext: bytes | str) -> Claim:
                 sees is None and sees_seq is not None
             ):
                 raise Unreadable(Core.mark("not valid: the acknowledgement is incomplete"))
+    if len(row) >= _NEW:
+        rules = 3
+        answers, closes, knows = _closes_fields(row[_ALL], row[_ALL + 1], row[_ALL + 2], sees)
     return made(
         computer,
         part,
@@ -190,4 +226,30 @@ def decode(plaintext: bytes | str) -> Claim:
         tenure,
         sees_tenure,
         sees_seq,
+        answers,
+        closes,
+        knows,
+        rules,
     )
+
+
+def _closes_fields(
+    answers: Any, closes: Any, knows: Any, sees: str | None
+) -> tuple[int | None, dict[int, int] | None, tuple[int, ...]]:
+    """The fields of the closes rule, checked: `answers` a seq or null (only beside `sees`),
+    `closes` a flat list of (key, seq) pairs, `knows` a list of tags."""
+    if answers is not None:
+        answers = _int(answers, "answers")
+        if sees is None:
+            raise Unreadable(Core.mark("not valid: the acknowledgement is incomplete"))
+    if type(closes) is not list or len(closes) % 2 or len(closes) > 2 * MAX_CLOSES:
+        raise Unreadable(Core.mark("not valid: closes is not a small table"))
+    table: dict[int, int] | None = None
+    if closes:
+        table = {}
+        for i in range(0, len(closes), 2):
+            table[_int(closes[i], "a key of closes", MAX_TAG)] = _int(closes[i + 1], "closes")
+    if type(knows) is not list or len(knows) > MAX_KNOWS:
+        raise Unreadable(Core.mark("not valid: knows is not a short list"))
+    tags = tuple(_int(t, "knows", MAX_TAG) for t in knows)
+    return answers, table, tags

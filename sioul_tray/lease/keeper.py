@@ -11,7 +11,17 @@ import math
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
-from sioul_tray.lease.rules import ALIVE, SETTLING, UNCLOSED, Claim, Rule
+from sioul_tray.lease.rules import (
+    ALIVE,
+    ANY_CLOSE,
+    EVERY_COMPUTER,
+    RULES,
+    SETTLING,
+    UNCLOSED,
+    Claim,
+    Rule,
+    tag,
+)
 from sioul_tray.lease.status import Status
 
 # An acknowledgement of this computer's tenure counts while the version of its claim that it
@@ -74,9 +84,13 @@ class Seen:
     # Computers this computer itself declared gone in this run, up to a seq: they count as
     # closed even while it distrusts, for the person just said so here.
     vouched: Mapping[str, int] | None = None
-    # For each computer, the highest seq of this computer's own closes that named it successor
-    # (`sees`). None: every closed claim counts (the pure tests, or the rule switched off).
-    named: Mapping[str, int] | None = None
+    # This computer's closes, as `Claim.closes` carries them: for each computer's tag, the highest
+    # seq of its closes that named it successor (`sees`); under ANY_CLOSE its latest close. None:
+    # every closed claim counts (the pure tests, or the rule switched off).
+    named: Mapping[int, int] | None = None
+    # The closes of computers on rules before these are judged like any other's (the rule
+    # switched off: the model checker's proof that it matters).
+    old_rules_closes: bool = True
     # Computers whose claim files are sealed with another key (a second seal for this folder).
     foreign: Collection[str] = ()
     # The person is at this computer (its `active` within ALIVE, by its wall clock). None: judge
@@ -264,13 +278,23 @@ def _may_count_me_closed(c: Claim, me: str, seen: Seen) -> bool:
     sync is down): a close never counts both ways, since each would have to be written after the
     other (docs/protocol.md, "Closed claims").
     """
-    if seen.named is None:
-        return False
-    named = seen.named.get(c.computer)
+    named = seen.named
     if named is None:
         return False
-    answered = c.sees_seq if c.sees == me and c.sees_seq is not None else -1
-    return named > answered
+    if c.rules < RULES and seen.old_rules_closes:
+        # Its writer keeps no such memory where a restart finds it (or none at all, before
+        # tenures): it may count any close of this computer's written after what it answered.
+        mine = named.get(ANY_CLOSE, -1)
+    else:
+        mine = max(named.get(tag(c.computer), -1), named.get(EVERY_COMPUTER, -1))
+    if mine < 0:
+        return False
+    answered: int | None = -1
+    if c.sees == me:
+        answered = c.sees_seq if c.sees_seq is not None else c.answers
+    if answered is None:
+        answered = -1
+    return mine > answered
 
 
 def _silent(c: Claim, seen: Seen, now: float) -> bool:

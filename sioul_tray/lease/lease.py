@@ -94,6 +94,9 @@ class Lease:
     with the system's clock, else made from `clock` (`Steady`). `wrote_file` is told the path of
     each claim file written, once it is whole on disk (the sync tool may be asked to send it now);
     it must not block, and what it raises is not the lease's concern (it is ignored).
+    `read_only`: a look beside the installation's one writer (the tray, or a command that holds
+    its lock): it reads the state file but never saves it, removes no temporary and writes no
+    claim (SioulError).
     """
 
     def __init__(
@@ -108,6 +111,7 @@ class Lease:
         ticks: Callable[[], float] | None = None,
         tenure: Callable[[], int] | None = None,
         wrote_file: Callable[[Path], None] | None = None,
+        read_only: bool = False,
     ) -> None:
         if not COMPUTER_ID.fullmatch(computer):
             raise SioulError(
@@ -118,6 +122,7 @@ class Lease:
             )
         self.share = share
         self.computer = computer
+        self.read_only = read_only
         self.name = codec.short_name(name if name is not None else host_name()) or computer
         self._clock = clock
         self._ticks = ticks or (boot_ticks if clock is time.time else Steady(clock))
@@ -163,6 +168,8 @@ class Lease:
         self._seal_stat: tuple[int, ...] | None = None
         self.seal_problem: str | None = None
         self._check_seal()
+        if read_only:
+            return  # the writer's temporaries may be its writes under way
         for part in PARTS:
             remove_leftovers(self._folder(part), computer)
         if self._state is not None:
@@ -177,6 +184,7 @@ class Lease:
         self, part: str, active: float | None = None, take: bool = False, wrote: int | None = None
     ) -> Keeper:
         """Write this computer's claim on `part` (open), then say who keeps it as seen here."""
+        self._writing()
         m, wall, tick = self._read(part)
         claim = m.renew(wall, tick, active=active, take=take, wrote=wrote)
         self._write(part, claim, tick)
@@ -184,6 +192,7 @@ class Lease:
 
     def close(self, part: str, wrote: int | None = None) -> None:
         """Close this computer's claim on `part`: it marks nothing until it renews again."""
+        self._writing()
         m, wall, tick = self._read(part)
         claim = m.close(wall, tick, wrote=wrote)
         if claim is not None:
@@ -209,6 +218,7 @@ class Lease:
         changing nothing, when this computer's claim has no room left for one more declaration
         (a claim file is at most 512 bytes).
         """
+        self._writing()
         if computer == self.computer:
             raise SioulError(Core.mark("this computer cannot declare itself gone"))
         planned = []
@@ -228,6 +238,14 @@ class Lease:
             claim = m.forget(computer, wall, tick)
             if claim is not None:
                 self._write(part, claim, tick)
+
+    def _writing(self) -> None:
+        if self.read_only:
+            raise SioulError(
+                Core.mark(
+                    "this process reads only: the tray or a command writes this computer's claims"
+                )
+            )
 
     def problems(self, part: str) -> list[tuple[str, str]]:
         """(file name, reason) for each file the last read of `part` skipped."""
@@ -567,7 +585,7 @@ class Lease:
 
     def _save(self, tick: float) -> None:
         """Write the state file when it lags (`machine.save_due`)."""
-        if self._state is None:
+        if self._state is None or self.read_only:
             return
         ms = self._machines.values()
         dirty = any(m.dirty for m in ms)

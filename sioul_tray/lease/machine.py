@@ -18,6 +18,7 @@ Two clocks come in with every call:
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import math
 import os
@@ -30,6 +31,7 @@ from sioul_tray.lease import codec
 from sioul_tray.lease.keeper import Keeper, Seen, judge
 from sioul_tray.lease.rules import (
     ALIVE,
+    ANY_CLOSE,
     PARTS,
     RENEW,
     SETTLING,
@@ -38,16 +40,31 @@ from sioul_tray.lease.rules import (
     choose,
     forgotten,
     made,
+    tag,
 )
 from sioul_tray.lease.status import Status, Waited, Why
 
 STATE_EVERY = ALIVE  # the state file is rewritten at most this often for mere renewals
 FORGET_SPARE = 16  # bytes a claim keeps free after a declaration, for later, longer numbers
 WIDEST_ACK = ("x" * 63, 2**32 - 1, 10**12)  # the longest `sees` a claim may have to carry
+OWN_SEQS = 256  # this run's latest writes, recognised as its own
 
 # Fixes that the model checker switches off to show it finds what they fix (tests/model). Never
 # set by the tray or the command line.
-FIXES = frozenset({"tenure", "forget_holds", "one_seal", "closes"})
+FIXES = frozenset(
+    {
+        "tenure",
+        "forget_holds",
+        "one_seal",
+        "closes",
+        # The "claims alone" rules: the closes rule's memory read back from this computer's own
+        # claims; every closed claim it writes remembered (a declaration written while closed);
+        # a close of a computer on older rules never counted after a close of this one.
+        "closes_in_claims",
+        "forget_named",
+        "old_rules_closes",
+    }
+)
 
 
 def new_tenure() -> int:
@@ -87,7 +104,7 @@ class Memory:
 
     claims: dict[str, Claim] = field(default_factory=dict)
     forgets: dict[str, int] = field(default_factory=dict)
-    named: dict[str, int] = field(default_factory=dict)  # see `Machine.named`
+    named: dict[int, int] = field(default_factory=dict)  # see `Machine.named`
 
 
 class Machine:
@@ -126,7 +143,9 @@ class Machine:
         self.forgets: dict[str, int] = {}  # computers this one declared gone, up to a seq
         self.declared_at: dict[str, float] = {}  # when each was declared (only without a fix)
         self.vouched: set[str] = set()  # declared gone in this run (see `Seen.vouched`)
-        self.named: dict[str, int] = {}  # computer: highest seq of my closes that named it
+        # The closes rule's memory (`Claim.closes`): for each computer's tag, the highest seq of
+        # this computer's closes that named it successor; ANY_CLOSE: the seq of its latest close.
+        self.named: dict[int, int] = {}
         self.kept: tuple[str | None, float] | None = None  # KEPT: (keeper seen here, since)
         self.flowing_since: float | None = None  # since when other claims keep being heard
         self.opened: int | None = None  # `since` of this computer's open claim in this run
@@ -135,6 +154,10 @@ class Machine:
         self.written: dict[int, float] = {}  # seq -> tick of each write in this tenure
         self.started: float | None = None  # this run's first call, by ticks
         self.first_seq: int | None = None  # the first seq this run wrote
+        # The seqs this run wrote, the latest OWN_SEQS of them: a claim of this computer's with
+        # another seq was written by another run (before this one, or a copy of it), whatever
+        # a clock set back did to the seqs' order.
+        self.own: collections.deque[int] = collections.deque(maxlen=OWN_SEQS)
         self.last_tick: float | None = None
         self.last_wall: float | None = None
         self.jumped_at: float | None = None  # when a gap or a set clock was last seen (ticks)
@@ -154,6 +177,9 @@ class Machine:
                 self.heard[computer] = None
             self.forgets = dict(remembered.forgets)
             self.named = dict(remembered.named)
+            mine = remembered.claims.get(me)
+            if mine is not None:
+                self._recall(mine)
             self._in_order()
 
     def __repr__(self) -> str:
@@ -205,7 +231,7 @@ class Machine:
                 c == self.me
                 and not self.remembers
                 and self.distrust_until is None
-                and (self.first_seq is None or claim.seq < self.first_seq)
+                and claim.seq not in self.own
             ):
                 # A claim of this computer's from before this run, and no state file to say
                 # what it answered then: it may have acknowledged a keeper it no longer knows
@@ -257,6 +283,19 @@ class Machine:
         best.clear()
         best.update(items)
 
+    def _recall(self, mine: Claim) -> None:
+        """Take back what a claim of this computer's says it declared and which successors its
+        closes named: the claims, not the state file, are where these facts live."""
+        for gone, seq in mine.forgets.items():
+            if self.forgets.get(gone, -1) < seq:
+                self.forgets[gone] = seq
+        if "closes_in_claims" in self.without:
+            return
+        for key, seq in mine.closes.items():
+            if self.named.get(key, -1) < seq:
+                self.named[key] = seq
+                self.urgent = self.dirty = True
+
     def _first_heard(self, claim: Claim, wall: int, tick: float) -> float:
         # The first read in a run: heard when it was written, by the writer's clock, if that is
         # in the past of ours. Only an estimate: "gone" counts silence observed in this run only.
@@ -293,11 +332,9 @@ class Machine:
         if not self.urgent and _news(known, claim):
             self.urgent = True
         if c == self.me:
-            # Another run of this installation wrote later (its state was lost, or saved behind
-            # a crash): adopt what it declared.
-            for gone, seq in claim.forgets.items():
-                if self.forgets.get(gone, -1) < seq:
-                    self.forgets[gone] = seq
+            # Another run of this installation wrote later (its state was lost, saved behind a
+            # crash, restored from a backup, or written over by another process).
+            self._recall(claim)
             return True
         if claim.renewed - wall > RENEW:
             self.ahead[c] = claim.renewed - wall
@@ -367,13 +404,7 @@ class Machine:
             forgets=self._declared(tick),
             tenure=None,
         )
-        claim = self._write(claim, tick)
-        if claim.sees is not None and claim.sees != self.me:
-            # Remembered before the claim goes out (the shell saves first): that computer may
-            # count this close for good; this one must then not count that computer's.
-            self.named[claim.sees] = claim.seq
-            self.urgent = True
-        return claim
+        return self._write(claim, tick, closing=True)
 
     def plan_forget(self, computer: str, wall: float) -> Claim | None:
         """The claim that declares `computer` gone for good, or None when this part has no
@@ -429,8 +460,9 @@ class Machine:
         self.urgent = True
         return self._write(dataclasses.replace(claim, forgets=self._declared(tick)), tick)
 
-    def _write(self, claim: Claim, tick: float) -> Claim:
-        """Fill in the acknowledgement of the keeper seen with this claim in view; remember it."""
+    def _write(self, claim: Claim, tick: float, closing: bool = False) -> Claim:
+        """Fill in the acknowledgement of the keeper seen with this claim in view, and for a part
+        that must never happen twice what the closes rule remembers; remember it."""
         before = self.best.get(self.me)
         self.best[self.me] = claim
         if before is None:
@@ -441,6 +473,25 @@ class Machine:
         keeper = choose(self.rule, view.claims, tick, heard=view.heard, gone=view.gone)
         sees, sees_tenure, sees_seq = self._ack(keeper, claim)
         claim = dataclasses.replace(claim, sees=sees, sees_tenure=sees_tenure, sees_seq=sees_seq)
+        if self.rule.never_twice:
+            if claim.closed and (closing or "forget_named" not in self.without):
+                # Remembered in this very claim: the computer it names may count this close
+                # for good, and this one must then not count that computer's (keeper.py).
+                self.named[ANY_CLOSE] = claim.seq
+                if sees is not None and sees != self.me:
+                    self.named[tag(sees)] = claim.seq
+                self.urgent = True
+            gone = view.gone or {}
+            knows = tuple(
+                sorted(
+                    tag(c)
+                    for c, other in self.best.items()
+                    if c != self.me and gone.get(c, -1) < other.seq
+                )
+            )
+            claim = codec.fitted(
+                dataclasses.replace(claim, closes=dict(sorted(self.named.items())), knows=knows)
+            )
         self.best[self.me] = claim
         # The verdict that follows a write sees the same claims (this one's acknowledgement
         # changes no choice): it reuses this view and keeper instead of making them again.
@@ -453,6 +504,7 @@ class Machine:
             self.written[claim.seq] = tick
         if self.first_seq is None:
             self.first_seq = claim.seq
+        self.own.append(claim.seq)
         self.dirty = True
         if _news(before, claim):
             self.urgent = True
@@ -507,6 +559,7 @@ class Machine:
             trusting=trusting,
             vouched={c: self.forgets[c] for c in self.vouched if c in self.forgets},
             named=self.named if "closes" not in self.without else None,
+            old_rules_closes="old_rules_closes" not in self.without,
             foreign=self.foreign if "one_seal" not in self.without else (),
             present=present,
             tenure_rule="tenure" not in self.without,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import enum
 import operator
 import re
+import zlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,6 +22,21 @@ UNCLOSED = 86400  # a part that stays put is still held this long after its clai
 NEAR = 120  # for a part that follows you, claims used within this much of the latest are tied
 
 COMPUTER_ID = re.compile(r"[a-z0-9_]{1,63}")
+
+# Which rules a claim's writer follows, told by the fields it writes: 1, the seed's (no tenures);
+# 2, tenures and acknowledgements of a version; 3, the facts of the closes rule in the claims.
+RULES = 3
+# Keys of `Claim.closes` that stand for no one computer: this computer's latest close, whoever it
+# named (for the computers on rules before 3, which count any close); and every computer, where a
+# claim has no room left to name each (a close of any then stands for all).
+ANY_CLOSE, EVERY_COMPUTER = 0, 1
+
+
+def tag(computer: str) -> int:
+    """A short stand-in for a computer id inside claims (32 bits, never a key above): two ids
+    that share one only make a computer wait for the other as well, never act sooner."""
+    t = zlib.crc32(computer.encode("ascii"))
+    return t if t > EVERY_COMPUTER else t + 2
 
 
 class Rule(enum.Enum):
@@ -62,6 +78,18 @@ class Claim:
     tenure: int | None = None
     sees_tenure: int | None = None
     sees_seq: int | None = None
+    # Appended by the "claims alone" rules (docs/protocol.md, "What a claim carries"); claims of
+    # earlier versions read with these defaults, and `rules` says which version wrote them.
+    # `answers`: for a close whose successor (`sees`) is closed itself, the seq of the
+    # successor's claim it answered (`sees_seq` says it for an open successor). `closes`: for
+    # each computer (by `tag`) some close of this one named successor, the highest seq of those
+    # closes, and under `ANY_CLOSE` the seq of its latest close; the memory of the closes rule,
+    # kept where every start reads it back. `knows`: the tags of the computers whose claims this
+    # one has read, so that a computer joining learns whom to wait for.
+    answers: int | None = None
+    closes: Mapping[int, int] = field(default_factory=dict, hash=False)
+    knows: tuple[int, ...] = ()
+    rules: int = RULES
 
 
 def made(
@@ -80,6 +108,10 @@ def made(
     tenure: int | None = None,
     sees_tenure: int | None = None,
     sees_seq: int | None = None,
+    answers: int | None = None,
+    closes: Mapping[int, int] | None = None,
+    knows: tuple[int, ...] = (),
+    rules: int = RULES,
 ) -> Claim:
     """The same as ``Claim(...)``, at a third of the cost: for the paths that make one per file
     per tick.
@@ -107,12 +139,17 @@ def made(
     claim.tenure = tenure
     claim.sees_tenure = sees_tenure
     claim.sees_seq = sees_seq
+    claim.answers = answers
+    claim.closes = _NO_CLOSES if closes is None else closes
+    claim.knows = knows
+    claim.rules = rules
     claim.__class__ = Claim
     done: Claim = claim
     return done
 
 
 _new = object.__new__
+_NO_CLOSES: Mapping[int, int] = {}  # shared by the claims that carry none (never changed)
 _Making = type("_Making", (), {"__slots__": Claim.__slots__})  # Claim's layout, not frozen
 
 

@@ -18,11 +18,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sioul_tray.errors import Unreadable
-from sioul_tray.lease.codec import MAX_INT, decode
+from sioul_tray.lease.codec import MAX_INT, MAX_TAG, decode
 from sioul_tray.lease.folder import write_atomic
-from sioul_tray.lease.rules import COMPUTER_ID, PARTS, Claim
+from sioul_tray.lease.rules import COMPUTER_ID, PARTS, Claim, tag
 
-STATE_VERSION = 2  # 1: each declaration with when it was last heard; 2: the seq alone
+# 1: each declaration with when it was last heard; 2: the seq alone; 3: what the closes named, by
+# the computers' tags (`rules.tag`), as the claims carry it.
+STATE_VERSION = 3
 
 
 @dataclass
@@ -34,7 +36,7 @@ class Remembered:
 
     claims: dict[str, dict[str, tuple[Claim, str]]] = field(default_factory=dict)
     forgets: dict[str, dict[str, int]] = field(default_factory=dict)
-    named: dict[str, dict[str, int]] = field(default_factory=dict)  # see `Machine.named`
+    named: dict[str, dict[int, int]] = field(default_factory=dict)  # see `Machine.named`
     problem: str | None = None
     found: bool = False
 
@@ -54,16 +56,16 @@ def load(path: Path) -> Remembered:
     try:
         header = json.loads(head)
         version = header.get("version")
-        if version not in (1, STATE_VERSION):
+        if version not in (1, 2, STATE_VERSION):
             raise ValueError("unknown version")
         forgets: dict[str, dict[str, int]] = {}
         for part, table in header.get("forgets", {}).items():
             if part in got.forgets:
                 forgets[part] = {_id(k): _declared(v, version) for k, v in table.items()}
-        named: dict[str, dict[str, int]] = {}
+        named: dict[str, dict[int, int]] = {}
         for part, table in header.get("named", {}).items():
             if part in got.named:
-                named[part] = {_id(k): _declared(v, STATE_VERSION) for k, v in table.items()}
+                named[part] = {_key(k, version): _declared(v, 2) for k, v in table.items()}
     except (ValueError, TypeError, AttributeError, LookupError, RecursionError):
         got.problem = f"{path}: damaged header; starting from the folder alone"
         return got
@@ -94,6 +96,18 @@ def _id(value: object) -> str:
     return value
 
 
+def _key(value: object, version: int) -> int:
+    """A key of `named`: a tag (version 3), or the computer id it stands for (version 2)."""
+    if version < STATE_VERSION:
+        return tag(_id(value))
+    if not isinstance(value, str) or not value.isdigit() or len(value) > 10:
+        raise ValueError("not a key")
+    key = int(value)
+    if key > MAX_TAG:
+        raise ValueError("not a key")
+    return key
+
+
 def _declared(value: object, version: int) -> int:
     """The seq of one remembered declaration, or ValueError. Version 1 kept [seq, heard]."""
     if version == 1:
@@ -109,7 +123,7 @@ def save(
     path: Path,
     claims: Mapping[str, Mapping[str, str]],
     forgets: Mapping[str, Mapping[str, int]],
-    named: Mapping[str, Mapping[str, int]] | None = None,
+    named: Mapping[str, Mapping[int, int]] | None = None,
 ) -> None:
     """Write the state atomically. Not fsynced: a crash of the process loses nothing written,
     a crash of the machine may lose the last writes (the claims' own seqs keep rising then)."""
@@ -117,7 +131,7 @@ def save(
         {
             "version": STATE_VERSION,
             "forgets": {p: dict(t) for p, t in forgets.items() if t},
-            "named": {p: dict(t) for p, t in (named or {}).items() if t},
+            "named": {p: {str(k): v for k, v in t.items()} for p, t in (named or {}).items() if t},
         }
     )
 

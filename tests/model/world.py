@@ -29,6 +29,7 @@ acting intervals overlap only if the later one starts inside the earlier one).
 
 from __future__ import annotations
 
+import collections
 import copy
 import itertools
 from collections.abc import Callable, Iterator
@@ -38,6 +39,7 @@ from typing import Any
 from sioul_tray.lease import ALIVE, RENEW, SETTLING, UNCLOSED, Claim
 from sioul_tray.lease.keeper import Keeper
 from sioul_tray.lease.machine import Machine, Memory, save_due
+from sioul_tray.lease.rules import tag
 
 PART = "invoices"
 T0 = 1_750_000_000
@@ -323,7 +325,7 @@ def clone_machine(m: Machine) -> Machine:
     new = Machine.__new__(Machine)
     d = new.__dict__
     for name, value in m.__dict__.items():
-        d[name] = value.copy() if type(value) in (dict, set) else value
+        d[name] = value.copy() if type(value) in (dict, set, collections.deque) else value
     return new
 
 
@@ -493,7 +495,7 @@ def describe(w: World, event: Event) -> str:
 
 _CLAIM_FIELDS = (
     "computer", "seq", "since", "renewed", "active", "taken", "closed",
-    "wrote", "sees", "tenure", "sees_tenure", "sees_seq",
+    "wrote", "sees", "tenure", "sees_tenure", "sees_seq", "answers", "rules",
 )  # fmt: skip
 # Claims are immutable: each is frozen once per renaming (kept alive here, so ids stay unique).
 _claims: dict[tuple[int, tuple[str, ...]], tuple[Claim, int]] = {}
@@ -517,12 +519,30 @@ def _claim(c: Claim, names: dict[str, str], order: tuple[str, ...]) -> int:
     form = (
         *(names.get(v, v) if type(v) is str else v for v in (getattr(c, f) for f in _CLAIM_FIELDS)),
         tuple(sorted((names.get(k, k), v) for k, v in c.forgets.items())),
+        _tags(c.closes, names),
+        tuple(sorted(_TAG_NAMES[tuple(names.items())].get(t, t) for t in c.knows)),
     )
     n = _interned.get(form)
     if n is None:
         n = _interned[form] = next(_numbers)  # never reused, even after the cache starts again
     _claims[key] = (c, n)
     return n
+
+
+class _TagNames(dict[Any, dict[int, int]]):
+    """For a renaming of the computers, the same renaming of their tags (`rules.tag`)."""
+
+    def __missing__(self, names: Any) -> dict[int, int]:
+        got = self[names] = {tag(old): tag(new) for old, new in names}
+        return got
+
+
+_TAG_NAMES = _TagNames()
+
+
+def _tags(d: Any, names: Any) -> tuple[Any, ...]:
+    renamed = _TAG_NAMES[tuple(names.items())]
+    return tuple(sorted((renamed.get(k, k), v) for k, v in d.items()))
 
 
 def _table(d: dict[str, Any], names: dict[str, str]) -> tuple[Any, ...]:
@@ -548,7 +568,7 @@ def _machine(m: Machine | None, names: dict[str, str], order: tuple[str, ...]) -
         _table(m.forgets, names),
         _table(m.declared_at, names),
         tuple(sorted(names.get(c, c) for c in m.vouched)),
-        _table(m.named, names),
+        _tags(m.named, names),
         None if m.kept is None else (names.get(m.kept[0] or "", m.kept[0]), m.kept[1]),
         m.flowing_since,
         m.opened,
@@ -557,6 +577,7 @@ def _machine(m: Machine | None, names: dict[str, str], order: tuple[str, ...]) -
         tuple(sorted(m.written.items())),
         m.started,
         m.first_seq,
+        tuple(m.own),
         m.last_tick,
         m.last_wall,
         m.remembers,
@@ -577,7 +598,7 @@ def _memory(saved: Memory | None, names: dict[str, str], order: tuple[str, ...])
     return (
         tuple(sorted((names.get(k, k), _claim(v, names, order)) for k, v in saved.claims.items())),
         _table(saved.forgets, names),
-        _table(saved.named, names),
+        _tags(saved.named, names),
     )
 
 

@@ -1,0 +1,235 @@
+"""Never twice from the claims alone: whatever happens to the local state file, it may only delay.
+
+The cases of the "claims alone" review, each replayed step by step on real replicas synced by
+hand (tests/lease/replicas.py). Every case ends as case 7 does: both computers closed in the
+evening, each having read the other's close, both woken the next morning while the sync is down.
+On the core before the closes rule kept its memory in the claims, both numbered; now the fact
+each close names a successor is carried in this computer's own claims (`Claim.closes`) and read
+back from them at every start (docs/protocol.md, "Closed claims" and "Losing the local state").
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from sioul_tray.lease import RENEW, SETTLING, Lease, statefile
+from tests.lease.leasekit import seal_text
+from tests.lease.replicas import Replicas, acting
+
+INV = "invoices"
+EVENING, NIGHT = 3600, 8 * 3600
+
+
+def both_number(r: Replicas, a: Lease, b: Lease, minutes: int = 10) -> list[str]:
+    """Both trays renew every minute with the sync down; who numbered at least once. Fails as
+    soon as both number in the same minute."""
+    seen: set[str] = set()
+    for minute in range(minutes):
+        r.advance(RENEW)
+        ka, kb = a.renew(INV), b.renew(INV)
+        now = acting(ka, kb)
+        assert len(now) < 2, f"both number invoices {minute + 1} min after waking"
+        seen.update(now)
+    return sorted(seen)
+
+
+def in_use(r: Replicas, *leases: Lease, rounds: int = 3) -> None:
+    for _ in range(rounds):
+        for lease in leases:
+            lease.renew(INV)
+        r.sync_all()
+        r.advance(RENEW)
+
+
+def test_1_a_forget_written_while_closed(tmp_path: Path) -> None:
+    """aa, bb, cc in use; cc dies; bb sleeps, then aa. In the morning bb takes invoices and waits
+    for cc; on aa, whose tray does not run, the person declares cc gone (`sioul-tray forget cc`,
+    a process of its own). That rewrites aa's closed claim: it now names bb, which counts it and
+    numbers. bb sleeps in the evening; the next morning, the sync down, both wake: aa must not
+    count bb's close, for aa's last close named bb and bb's close answered nothing after it.
+
+    On the core before: the close written by `forget` named bb without remembering it (only
+    `close()` did), so aa counted bb's close: both numbered."""
+    r = Replicas(tmp_path, ["aa", "bb", "cc"])
+    a, b, c = r.lease("aa"), r.lease("bb"), r.lease("cc")
+    in_use(r, a, b, c)
+    del c  # cc dies with its claim open
+    b.close(INV)
+    r.sync_all()
+    r.advance(60)
+    a.close(INV)
+    r.sync_all()
+    r.advance(NIGHT)
+    b = r.lease("bb")  # the morning: bb starts and takes invoices
+    b.renew(INV, take=True)
+    r.sync_all()
+    r.advance(RENEW)
+    kb = b.renew(INV)
+    assert not kb.acting and "cc" in kb.waiting
+    r.sync_all()
+    r.lease("aa").forget("cc")  # aa's tray is not running: the command line's own process
+    r.sync_all()
+    for _ in range(SETTLING // RENEW + 2):
+        r.advance(RENEW)
+        kb = b.renew(INV)
+        r.sync_all()
+    assert kb.acting  # bb numbers: cc is declared gone, aa is closed
+    r.advance(EVENING)
+    b.close(INV)  # the evening: bb sleeps; aa's replica gets its close
+    r.sync_all()
+    r.advance(NIGHT)  # the next morning, the sync down
+    a, b = r.lease("aa"), r.lease("bb")
+    assert len(both_number(r, a, b)) <= 1
+
+
+def evening(r: Replicas, a: Lease, b: Lease) -> None:
+    """Case 7's evening: aa sleeps first (its close names bb), then bb, each reading the other."""
+    in_use(r, a, b)
+    a.close(INV)
+    r.sync_all()
+    r.advance(EVENING)
+    b.close(INV)
+    r.sync_all()
+    r.advance(NIGHT)
+
+
+def test_2_a_state_directory_restored_from_a_backup(tmp_path: Path) -> None:
+    """aa's state directory is put back from a backup made before the evening: it reads whole,
+    but it lacks what aa's close named. The claims still say it."""
+    r = Replicas(tmp_path, ["aa", "bb"])
+    a, b = r.lease("aa"), r.lease("bb")
+    in_use(r, a, b)
+    backup = tmp_path / "backup"
+    shutil.copytree(tmp_path / "state" / "aa", backup)
+    evening(r, a, b)
+    shutil.rmtree(tmp_path / "state" / "aa")
+    shutil.copytree(backup, tmp_path / "state" / "aa")
+    a, b = r.lease("aa"), r.lease("bb")
+    assert a.state_problem is None  # the old file reads whole
+    assert both_number(r, a, b) == ["bb"]
+
+
+def test_3_a_state_save_that_failed_before_the_close(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The disk is full when aa closes: the state file cannot be saved, the close still goes out
+    (a claim file is small and replaces one of the same size). Then aa reboots."""
+    r = Replicas(tmp_path, ["aa", "bb"])
+    a, b = r.lease("aa"), r.lease("bb")
+    in_use(r, a, b)
+
+    def full(*args: object, **kwargs: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    with monkeypatch.context() as m:
+        m.setattr(statefile, "save", full)
+        a.close(INV)
+    assert a.state_problem is not None and "cannot be written" in a.state_problem
+    r.sync_all()
+    r.advance(EVENING)
+    b.close(INV)
+    r.sync_all()
+    r.advance(NIGHT)
+    a, b = r.lease("aa"), r.lease("bb")  # aa reboots with the state saved before its close
+    assert both_number(r, a, b) == ["bb"]
+
+
+def test_4_look_beside_the_running_tray(tmp_path: Path) -> None:
+    """`sioul-tray look` loads the state, the tray closes (saving what its close named), then
+    look would save its older copy over it. look and claims now read only: they save nothing and
+    remove nothing."""
+    r = Replicas(tmp_path, ["aa", "bb"])
+    a, b = r.lease("aa"), r.lease("bb")
+    in_use(r, a, b)
+    state = statefile.state_file(tmp_path / "state" / "aa", r.shares["aa"].folder_id, "aa")
+    looking = Lease(r.shares["aa"], "aa", clock=r.clocks["aa"], state_dir=state.parent,
+                    read_only=True)  # fmt: skip
+    a.close(INV)
+    saved = state.read_bytes()
+    looking.look(INV)
+    looking.claims(INV)
+    assert state.read_bytes() == saved
+    r.sync_all()
+    r.advance(EVENING)
+    b.close(INV)
+    r.sync_all()
+    r.advance(NIGHT)
+    a, b = r.lease("aa"), r.lease("bb")
+    assert both_number(r, a, b) == ["bb"]
+
+
+def test_4_look_leaves_the_running_trays_temporaries(tmp_path: Path) -> None:
+    r = Replicas(tmp_path, ["aa"])
+    a = r.lease("aa")
+    a.renew(INV)
+    folder = r.folder("aa") / "leases" / INV
+    temporary = folder / ".~aa.0123abcd.tmp"  # the running tray, mid-write
+    temporary.write_bytes(b"x")
+    state_dir = tmp_path / "state" / "aa"
+    Lease(r.shares["aa"], "aa", clock=r.clocks["aa"], state_dir=state_dir, read_only=True)
+    assert temporary.exists()
+
+
+def test_4_a_read_only_lease_writes_no_claim(tmp_path: Path) -> None:
+    r = Replicas(tmp_path, ["aa"])
+    looking = Lease(r.shares["aa"], "aa", clock=r.clocks["aa"], read_only=True)
+    for call in (lambda: looking.renew(INV), lambda: looking.close(INV),
+                 lambda: looking.forget("bb")):  # fmt: skip
+        with pytest.raises(Exception, match="reads only"):
+            call()
+    assert not r.claim_file("aa", "aa").exists()
+
+
+class OldComputer:
+    """A computer running the version before tenures: 12-field claims, any close counts."""
+
+    def __init__(self, r: Replicas, cid: str) -> None:
+        self.r, self.cid = r, cid
+        self.seq = int(r.clocks[cid].now)
+        self.since = self.seq
+
+    def write(self, sees: str | None, closed: bool = False) -> None:
+        self.seq += 1
+        now = int(self.r.clocks[self.cid].now)
+        row = [self.cid, INV, self.cid.upper(), self.seq, self.since, now, now, None, closed, 0,
+               sees, {}]  # fmt: skip
+        data = seal_text(self.r.shares[self.cid], INV, f"{self.cid}.lease",
+                         json.dumps(row, separators=(",", ":")))  # fmt: skip
+        path = self.r.claim_file(self.cid, self.cid)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+
+
+def test_5_a_folder_mid_upgrade(tmp_path: Path) -> None:
+    """aa runs the version before tenures, bb this one. aa sleeps; bb numbers, then sleeps too.
+    The next morning, the sync down, aa (its old rules count any close) would number on bb's
+    close: bb must not count aa's, whatever its own memory says."""
+    r = Replicas(tmp_path, ["aa", "bb"])
+    old = OldComputer(r, "aa")
+    b = r.lease("bb")
+    for _ in range(3):
+        old.write(sees="aa")
+        b.renew(INV)
+        r.sync_all()
+        r.advance(RENEW)
+    old.write(sees="bb", closed=True)  # aa sleeps
+    r.sync_all()
+    kb = None
+    for _ in range(SETTLING // RENEW + 2):
+        r.advance(RENEW)
+        kb = b.renew(INV)
+    assert kb is not None and kb.acting  # allowed: the old computer is closed
+    r.advance(EVENING)
+    b.close(INV)
+    r.sync_all()  # aa's replica has bb's close: the old rules count it on waking
+    r.advance(NIGHT)
+    b = r.lease("bb")
+    for _ in range(10):
+        r.advance(RENEW)
+        kb = b.renew(INV)
+        assert not kb.acting, "bb numbers beside an old computer that may count its close"
