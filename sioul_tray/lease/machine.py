@@ -374,7 +374,7 @@ class Machine:
             self.opened if self.opened is not None else t,
             t,
             t if active is None else min(_active(active), t),
-            t if take else (mine.taken if mine else None),
+            self._taken(t) if take else (mine.taken if mine else None),
             False,
             _wrote(mine, wrote),
             None,
@@ -382,6 +382,12 @@ class Machine:
             self.tenure,
         )
         return self._write(claim, tick)
+
+    def _taken(self, t: int) -> int:
+        """A take outranks every take already seen, whatever the clock that made it said: one made
+        while a clock ran a year ahead must not stand above the next person's take for a year."""
+        seen = max((c.taken for c in self.best.values() if c.taken is not None), default=-1)
+        return min(max(t, seen + 1), codec.MAX_TIME)
 
     def close(self, wall: float, tick: float, wrote: int | None = None) -> Claim | None:
         """This computer's claim, closed: it marks nothing until it renews. None: no claim yet."""

@@ -214,6 +214,7 @@ class Driver:
         keeper = self.lease.renew(
             part, active=self.active.active(self.clock()), take=True, wrote=self.wrote[part]
         )
+        self._closed = False  # open again, even while away: sleep and quit close it
         self.tick()
         return keeper
 

@@ -233,3 +233,22 @@ def test_5_a_folder_mid_upgrade(tmp_path: Path) -> None:
         r.advance(RENEW)
         kb = b.renew(INV)
         assert not kb.acting, "bb numbers beside an old computer that may count its close"
+
+
+def test_a_take_outranks_every_take_seen(tmp_path: Path) -> None:
+    """bb took invoices while its clock ran a year ahead, then the clock was set right. aa's
+    person makes invoices there: aa's take must stand above bb's at once, not in a year."""
+    year = 365 * 86400
+    r = Replicas(tmp_path, ["aa", "bb"], offsets={"bb": year})
+    a, b = r.lease("aa"), r.lease("bb")
+    in_use(r, a, b)
+    b.renew(INV, take=True)
+    r.sync_all()
+    r.clocks["bb"].advance(-year)
+    in_use(r, a, b)
+    a.renew(INV, take=True)
+    r.sync_all()
+    ka, kb = a.renew(INV), b.renew(INV)
+    assert ka.computer == kb.computer == "aa"
+    taken = {c.computer: c.taken for c in a.claims(INV)}
+    assert taken["aa"] is not None and taken["bb"] is not None and taken["aa"] > taken["bb"]
