@@ -101,7 +101,14 @@ def waiting_text(waiting: Iterable[Waited], names: Names = PLAIN) -> str:
 
 def waited_text(w: Waited, names: Names = PLAIN) -> str:
     """ "Laptop, last heard 10:12", or "Office PC, not heard yet"."""
+    if w.unheard:
+        return Phrase.tr("a computer the others know, not heard here yet")
     who = names(w.computer, w.name)
+    if w.closed:
+        # Asleep or quit, and it may count this computer's close: both woken apart would act.
+        return Phrase.tr("{name}, closed: start it for a minute with its sync running").format(
+            name=who
+        )
     if w.heard is not None:
         return Phrase.tr("{name}, last heard {time}").format(name=who, time=clock_time(w.heard))
     return Phrase.tr("{name}, not heard yet").format(name=who)

@@ -91,6 +91,8 @@ class Seen:
     # The closes of computers on rules before these are judged like any other's (the rule
     # switched off: the model checker's proof that it matters).
     old_rules_closes: bool = True
+    # Computers known only from the others' `knows` are waited for (False: the rule switched off).
+    learns_members: bool = True
     # Computers whose claim files are sealed with another key (a second seal for this folder).
     foreign: Collection[str] = ()
     # The person is at this computer (its `active` within ALIVE, by its wall clock). None: judge
@@ -262,11 +264,42 @@ def acknowledged(
         waiting.append(c.computer)
     if rule.never_twice:
         waiting += sorted(f for f in seen.foreign if f != me and f not in declared)
+        # A computer the others' claims say they read, whose own claim has not reached this one
+        # (a folder still downloading): it may be numbering. Gone, as any other, once silent for
+        # UNCLOSED as observed in this run while the sync flows.
+        if seen.learns_members and not (trusting and flowing and _silent_since_start(seen, now)):
+            waiting += [unheard_id(t) for t in unheard(seen, me)]
         waiting = list(dict.fromkeys(waiting))
     # The folder's creator alone (its first run) acts on an empty view; a computer that knows
     # others waits for them, trusting or not.
     heard_anyone = read_others or created
     return heard_anyone and not waiting, tuple(waiting)
+
+
+UNHEARD = "#"  # the first character of a stand-in id for a computer known only by its tag
+
+
+def unheard_id(t: int) -> str:
+    """The stand-in for a computer whose tag another claim carries in `knows` and whose own claim
+    has not reached this computer (`Keeper.waiting` names it so)."""
+    return f"{UNHEARD}{t:08x}"
+
+
+def unheard(seen: Seen, me: str) -> list[int]:
+    """The tags the claims in view say their writers read (`Claim.knows`) that stand for no
+    computer this one has read a claim of, nor one declared gone or sealed with another key."""
+    said = {t for c in seen.claims for t in c.knows}
+    if not said:
+        return []
+    heard = {tag(c.computer) for c in seen.claims}
+    heard.add(tag(me))
+    heard.update(tag(f) for f in seen.foreign)
+    heard.update(tag(d) for d in seen.gone or {})
+    return sorted(said - heard)
+
+
+def _silent_since_start(seen: Seen, now: float) -> bool:
+    return seen.started is not None and now - seen.started > UNCLOSED
 
 
 def _may_count_me_closed(c: Claim, me: str, seen: Seen) -> bool:

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from sioul_tray.errors import SioulError
 from sioul_tray.i18n import Core
 from sioul_tray.lease import codec
-from sioul_tray.lease.keeper import Keeper, Seen, judge
+from sioul_tray.lease.keeper import UNHEARD, Keeper, Seen, judge
 from sioul_tray.lease.rules import (
     ALIVE,
     ANY_CLOSE,
@@ -40,6 +40,7 @@ from sioul_tray.lease.rules import (
     choose,
     forgotten,
     made,
+    picked,
     tag,
 )
 from sioul_tray.lease.status import Status, Waited, Why
@@ -63,6 +64,10 @@ FIXES = frozenset(
         "closes_in_claims",
         "forget_named",
         "old_rules_closes",
+        # A close names the computer that would keep the part when every other one is closed.
+        "successor",
+        # Computers known from the others' claims only are waited for (a folder downloading).
+        "learns_members",
     }
 )
 
@@ -478,7 +483,14 @@ class Machine:
         view = self.view(tick)
         keeper = choose(self.rule, view.claims, tick, heard=view.heard, gone=view.gone)
         sees, sees_tenure, sees_seq = self._ack(keeper, claim)
-        claim = dataclasses.replace(claim, sees=sees, sees_tenure=sees_tenure, sees_seq=sees_seq)
+        answers = None
+        if claim.closed and keeper is None and self.rule.never_twice:
+            heir = self._heir(view, claim)
+            if heir is not None:
+                sees, answers = heir.computer, heir.seq
+        claim = dataclasses.replace(
+            claim, sees=sees, sees_tenure=sees_tenure, sees_seq=sees_seq, answers=answers
+        )
         if self.rule.never_twice:
             if claim.closed and (closing or "forget_named" not in self.without):
                 # Remembered in this very claim: the computer it names may count this close
@@ -515,6 +527,29 @@ class Machine:
         if _news(before, claim):
             self.urgent = True
         return claim
+
+    def _heir(self, view: Seen, mine: Claim) -> Claim | None:
+        """The successor a close names when every other claim is closed: the computer that would
+        keep the part if they all were open, or None when that is this one.
+
+        Of two computers that each closed having read the other's close, only the one whose close
+        the other's names may count it (keeper.py): the part then stays with its keeper, which
+        starts alone the next morning, and the other waits for it. A computer on the rules before
+        tenures is never named (it would count any `sees` naming it as an answer).
+        """
+        if "successor" in self.without:
+            return None
+        gone = view.gone or {}
+        closed = [
+            c
+            for c in view.claims
+            if c.computer != self.me
+            and c.closed
+            and c.rules > 1
+            and gone.get(c.computer, -1) < c.seq
+        ]
+        heir = picked(self.rule, [*closed, mine])
+        return None if heir is None or heir.computer == self.me else heir
 
     def _ack(self, keeper: Claim | None, mine: Claim) -> tuple[str | None, int | None, int | None]:
         if keeper is None:
@@ -566,6 +601,7 @@ class Machine:
             vouched={c: self.forgets[c] for c in self.vouched if c in self.forgets},
             named=self.named if "closes" not in self.without else None,
             old_rules_closes="old_rules_closes" not in self.without,
+            learns_members="learns_members" not in self.without,
             foreign=self.foreign if "one_seal" not in self.without else (),
             present=present,
             tenure_rule="tenure" not in self.without,
@@ -646,6 +682,8 @@ class Machine:
                 self.best[c].name if c in self.best else c,
                 wall_of(heard.get(c), wall, tick),
                 silent=(heard.get(c) is None or tick - (heard.get(c) or 0.0) > ALIVE),
+                closed=c in self.best and view.closed(self.best[c]),
+                unheard=c.startswith(UNHEARD),
             )
             for c in k.waiting
         )

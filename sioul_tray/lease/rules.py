@@ -212,6 +212,11 @@ def choose(
             and not (gone and gone.get(c.computer, -1) >= c.seq)
             and now - (c.renewed if heard is None else heard[c.computer]) <= limit
         ]
+    return picked(rule, holding)
+
+
+def picked(rule: Rule, holding: list[Claim]) -> Claim | None:
+    """`choose`'s order, among claims already known to hold."""
     if not holding:
         return None
     if rule is Rule.FOLLOWS:

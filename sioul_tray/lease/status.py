@@ -37,6 +37,11 @@ class Waited:
     name: str
     heard: int | None  # by this computer's wall clock; None: not heard in this run
     silent: bool = False  # not heard change within ALIVE: the person may say it is gone
+    # Closed, but it may count a close of this computer's: only it, started with its sync
+    # running, can end the wait (or a declaration that it is gone).
+    closed: bool = False
+    # Known only from another computer's claim (`Claim.knows`): its own has not come through.
+    unheard: bool = False
 
 
 @dataclass(frozen=True)
@@ -61,7 +66,14 @@ class Status:
             "since": self.since,
             "until": self.until,
             "waiting": [
-                {"computer": w.computer, "name": w.name, "heard": w.heard, "silent": w.silent}
+                {
+                    "computer": w.computer,
+                    "name": w.name,
+                    "heard": w.heard,
+                    "silent": w.silent,
+                    "closed": w.closed,
+                    "unheard": w.unheard,
+                }
                 for w in self.waiting
             ],
             "stalled": self.stalled,
@@ -77,7 +89,12 @@ class Status:
             why = Why(data["why"])
             waiting = tuple(
                 Waited(
-                    str(w["computer"]), str(w["name"]), _int(w.get("heard")), bool(w.get("silent"))
+                    str(w["computer"]),
+                    str(w["name"]),
+                    _int(w.get("heard")),
+                    bool(w.get("silent")),
+                    bool(w.get("closed")),
+                    bool(w.get("unheard")),
                 )
                 for w in data.get("waiting") or ()
             )

@@ -111,7 +111,7 @@ def test_2_a_state_directory_restored_from_a_backup(tmp_path: Path) -> None:
     shutil.copytree(backup, tmp_path / "state" / "aa")
     a, b = r.lease("aa"), r.lease("bb")
     assert a.state_problem is None  # the old file reads whole
-    assert both_number(r, a, b) == ["bb"]
+    assert both_number(r, a, b) == ["aa"]  # the keeper: bb's close named it
 
 
 def test_3_a_state_save_that_failed_before_the_close(
@@ -136,7 +136,7 @@ def test_3_a_state_save_that_failed_before_the_close(
     r.sync_all()
     r.advance(NIGHT)
     a, b = r.lease("aa"), r.lease("bb")  # aa reboots with the state saved before its close
-    assert both_number(r, a, b) == ["bb"]
+    assert both_number(r, a, b) == ["aa"]  # the keeper: bb's close named it
 
 
 def test_4_look_beside_the_running_tray(tmp_path: Path) -> None:
@@ -160,7 +160,7 @@ def test_4_look_beside_the_running_tray(tmp_path: Path) -> None:
     r.sync_all()
     r.advance(NIGHT)
     a, b = r.lease("aa"), r.lease("bb")
-    assert both_number(r, a, b) == ["bb"]
+    assert both_number(r, a, b) == ["aa"]  # the keeper: bb's close named it
 
 
 def test_4_look_leaves_the_running_trays_temporaries(tmp_path: Path) -> None:
@@ -252,3 +252,90 @@ def test_a_take_outranks_every_take_seen(tmp_path: Path) -> None:
     assert ka.computer == kb.computer == "aa"
     taken = {c.computer: c.taken for c in a.claims(INV)}
     assert taken["aa"] is not None and taken["bb"] is not None and taken["aa"] > taken["bb"]
+
+
+# -- the everyday evening ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("interval", [15, 3600])
+@pytest.mark.parametrize("first", ["desk", "lap"])
+@pytest.mark.parametrize("morning", ["desk", "lap"])
+def test_the_everyday_evening(tmp_path: Path, interval: int, first: str, morning: str) -> None:
+    """Desk keeps invoices; in the evening both quit, `first` first and the other `interval` s
+    later, each reading the other's close (one disk: the sync is instant). The next morning only
+    `morning` starts.
+
+    Desk (the keeper) always numbers within SETTLING + RENEW of its start: a close written when
+    every other claim is closed names the computer that would keep the part (Desk), so Lap's close
+    lets Desk count it and Lap's own rule then forbids counting Desk's. Lap alone must wait (had it
+    numbered, Desk woken beside it with the sync down would have too), and says what to do.
+
+    On the core before: when Desk quit first, Lap's close named nobody, Desk did not count it, and
+    Desk showed "waiting for Lap" for good."""
+    r = Replicas(tmp_path, ["desk", "lap"])
+    desk, lap = r.lease("desk"), r.lease("lap")
+    leases = {"desk": desk, "lap": lap}
+    in_use(r, desk, lap)
+    for _ in range(SETTLING // RENEW + 1):
+        kd, kl = desk.renew(INV), lap.renew(INV)
+        r.sync_all()
+        r.advance(RENEW)
+    assert kd.acting and not kl.acting  # Desk's claim is the oldest: it keeps invoices
+    second = "lap" if first == "desk" else "desk"
+    leases[first].close(INV)
+    r.sync_all()
+    r.advance(interval)
+    leases[second].look(INV)  # its tray read the close (Lap starts settling)
+    leases[second].close(INV)
+    r.sync_all()
+    r.advance(NIGHT)
+    started = r.lease(morning)
+    waited = 0
+    k = started.renew(INV)
+    while not k.acting and waited < SETTLING + 10 * RENEW:
+        r.advance(RENEW)
+        waited += RENEW
+        k = started.renew(INV)
+        r.sync_all()
+    if morning == "desk":
+        assert k.acting and waited <= SETTLING + RENEW, k
+    else:
+        assert not k.acting and k.waiting == ("desk",)
+        assert k.status is not None and k.status.waiting[0].closed
+
+
+# -- joining -------------------------------------------------------------------------------
+
+
+def test_a_joiner_waits_for_the_computers_the_first_claim_names(tmp_path: Path) -> None:
+    """aa and bb use the folder; aa sleeps, so bb numbers. cc joins while its sync brings the
+    folder down: aa's close comes first, bb's claim half an hour later. cc must not number on
+    aa's close alone: aa's claim says it read bb's (`knows`), so cc waits for bb.
+
+    On the core before: cc, having read one claim (a close), numbered after settling, beside
+    bb."""
+    r = Replicas(tmp_path, ["aa", "bb", "cc"])
+    a, b = r.lease("aa"), r.lease("bb")
+    for _ in range(3):  # cc's replica is empty: it has not joined yet
+        a.renew(INV), b.renew(INV)
+        r.sync("aa", "bb"), r.sync("bb", "aa")
+        r.advance(RENEW)
+    a.close(INV)
+    r.sync("aa", "bb")
+    for _ in range(SETTLING // RENEW + 1):
+        r.advance(RENEW)
+        kb = b.renew(INV)
+    assert kb.acting
+    r.sync("aa", "cc")  # the first file of cc's download
+    c = r.lease("cc")
+    c.renew(INV, take=True)
+    for _ in range(30):
+        r.advance(RENEW)
+        kc, kb = c.renew(INV), b.renew(INV)
+        assert not kc.acting, "cc numbers before bb's claim reached it"
+    assert kc.status is not None and kc.status.waiting[0].unheard
+    assert kc.waiting and kc.waiting[0].startswith("#")
+    r.sync("bb", "cc")  # bb's claim arrives: cc now waits for bb by name
+    r.advance(RENEW)
+    kc = c.renew(INV)
+    assert kc.waiting == ("bb",) and not kc.acting
