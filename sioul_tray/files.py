@@ -1,9 +1,10 @@
 """Files that appear whole or not at all, and never over what a person set up. No Qt here.
 
-For the seal, the computer id and the key cache: a temporary with a random name, created
-exclusively and without following links (nobody can plant one to read it or redirect it),
-fsynced, then linked to its name, or renamed over the old file where replacing is meant. Claim
-files have their own writer (`lease.folder.write_atomic`), which sync tools watch.
+Every file this program writes goes through `write_new`: a temporary with a random name, created
+exclusively and without following links (nobody can plant one to read it or redirect it), given
+its mode whatever the umask, fsynced, then linked to its name, or renamed over the old file where
+replacing is meant. Claim files and the state file come here through `lease.folder.write_atomic`,
+the settings, status.json, closed.json, the seal, the computer id and the key cache directly.
 """
 
 from __future__ import annotations
@@ -11,53 +12,81 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import stat
+import time
 from pathlib import Path
 
 # Links are refused by some file systems (FAT, exFAT, some network shares): then the file is made
 # exclusively in place, and removed again if it could not be written whole.
 _NO_LINKS = {errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV, errno.ENOSYS, errno.EACCES}
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 
 
-def write_new(path: Path, data: bytes, *, replace: bool = False, mode: int = 0o644) -> None:
+def write_new(
+    path: Path, data: bytes, *, replace: bool = False, mode: int = 0o644, sync: bool = True
+) -> None:
     """Write `path` whole or not at all. FileExistsError when it exists and `replace` is false;
-    OSError (with the errno: a full disk, a read-only folder) when it cannot be written."""
+    OSError (with the errno: a full disk, a read-only folder) when it cannot be written.
+
+    `replace`: rename over the old file (a link there is replaced, never followed). `sync`:
+    fsync the file and its folder (off for a file a crash may lose, as the state file)."""
     tmp = path.with_name(f".~{path.name}.{os.urandom(8).hex()}.tmp")
     try:
-        _write(tmp, data, mode)
+        _write(tmp, data, mode, sync)
         if replace:
-            os.replace(tmp, path)
-            return
-        try:
-            os.link(tmp, path)
-        except FileExistsError:
-            raise
-        except OSError as e:
-            if e.errno not in _NO_LINKS:
-                raise
-            _write_in_place(path, data, mode)
+            _replace(tmp, path)
+        else:
+            _link(tmp, path, data, mode, sync)
     finally:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
-    _sync_folder(path.parent)
+    if sync:
+        _sync_folder(path.parent)
 
 
-def _write(path: Path, data: bytes, mode: int) -> None:
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+def _link(tmp: Path, path: Path, data: bytes, mode: int, sync: bool) -> None:
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
+        raise
+    except OSError as e:
+        if e.errno not in _NO_LINKS:
+            raise
+        _write_in_place(path, data, mode, sync)
+
+
+def _write(path: Path, data: bytes, mode: int, sync: bool) -> None:
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC
     fd = os.open(path, flags | getattr(os, "O_BINARY", 0), mode)
     try:
-        if os.name != "nt":
-            os.fchmod(fd, mode)  # the umask must not change it
+        _set_mode(fd, mode)
         view = memoryview(data)
         while view:
             view = view[os.write(fd, view) :]
-        os.fsync(fd)
+        if sync:
+            os.fsync(fd)
     finally:
         os.close(fd)
 
 
-def _write_in_place(path: Path, data: bytes, mode: int) -> None:
+def _set_mode(fd: int, mode: int) -> None:
+    """`mode`, whatever the umask. A file system without modes (FAT, exFAT, some shares) refuses
+    the change: the file stands if nobody else may write it there."""
+    if os.name == "nt":
+        return
     try:
-        _write(path, data, mode)
+        os.fchmod(fd, mode)
+    except OSError as e:
+        if e.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.ENOSYS):
+            raise
+        if stat.S_IMODE(os.fstat(fd).st_mode) & ~mode & 0o022:
+            raise
+
+
+def _write_in_place(path: Path, data: bytes, mode: int, sync: bool) -> None:
+    try:
+        _write(path, data, mode, sync)
     except FileExistsError:
         raise
     except OSError:
@@ -66,11 +95,25 @@ def _write_in_place(path: Path, data: bytes, mode: int) -> None:
         raise
 
 
+def _replace(tmp: Path, path: Path) -> None:
+    # Windows refuses a rename while an antivirus, indexer or sync client holds the target open.
+    for delay in (0.01, 0.05, 0.1, 0.25, 0.5):
+        try:
+            os.replace(tmp, path)
+            return
+        except PermissionError:
+            if os.name != "nt":
+                raise
+            time.sleep(delay)
+    os.replace(tmp, path)
+
+
 def _sync_folder(folder: Path) -> None:
+    # The rename itself is durable only once the folder is synced (POSIX); Windows has no such call.
     if os.name == "nt":
         return
     with contextlib.suppress(OSError):
-        fd = os.open(folder, os.O_RDONLY)
+        fd = os.open(folder, os.O_RDONLY | _CLOEXEC)
         try:
             os.fsync(fd)
         finally:

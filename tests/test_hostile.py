@@ -365,3 +365,21 @@ def test_a_key_cache_with_a_wrong_claim_key_is_mended(tmp_path: Path, folder: Pa
     lease = other.lease()
     assert [c.computer for c in lease.claims("invoices")] and lease.problems("invoices") == []
     assert base64.b64decode(key.read_bytes().splitlines()[1])[:-4] == derived  # mended
+
+
+# -- 11. files of this installation: never written through a planted link -------------------
+
+
+def test_a_link_planted_at_the_status_temporary_is_not_followed(tmp_path: Path) -> None:
+    from sioul_tray.tray.driver import write_status
+
+    state = tmp_path / "state"
+    state.mkdir()
+    trap = tmp_path / "precious"
+    trap.write_text("keep me\n")
+    # The name an older version used: guessable from the tray's pid.
+    (state / f".~status.json.{os.getpid()}.tmp").symlink_to(trap)
+    write_status(state / "status.json", {"running": True})
+    assert trap.read_text() == "keep me\n"
+    assert json.loads((state / "status.json").read_text()) == {"running": True}
+    assert not (state / "status.json").is_symlink()

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from sioul_tray.files import write_new
 from sioul_tray.lease import PARTS, RENEW, Keeper
 from sioul_tray.lease.folder import Problem
 from sioul_tray.lease.lease import Snapshot
@@ -61,14 +62,11 @@ class ActiveLike(Protocol):
 
 
 def write_status(path: Path, content: dict[str, Any]) -> None:
-    """Atomically: a reader sees the old file or the new one, never half of one."""
+    """Atomically: a reader sees the old file or the new one, never half of one; never written
+    through a link planted beside it (`files.write_new`)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".~{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "w", encoding="utf-8") as f:
-        json.dump(content, f, indent=1, sort_keys=True)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    data = json.dumps(content, indent=1, sort_keys=True).encode("utf-8")
+    write_new(path, data, replace=True, mode=0o644)
 
 
 class Driver:
