@@ -5,6 +5,7 @@ exclusively and without following links (nobody can plant one to read it or redi
 its mode whatever the umask, fsynced, then linked to its name, or renamed over the old file where
 replacing is meant. Claim files and the state file come here through `lease.folder.write_atomic`,
 the settings, status.json, closed.json, the seal, the computer id and the key cache directly.
+The one file opened in place is the writer lock (`open_lock`): never through a link either.
 """
 
 from __future__ import annotations
@@ -118,3 +119,32 @@ def _sync_folder(folder: Path) -> None:
             os.fsync(fd)
         finally:
             os.close(fd)
+
+
+class NotPlain(OSError):
+    """Where this program keeps a file of its own: a link (symbolic or hard), something that is
+    not a regular file, or another user's file. Nothing was written to it."""
+
+
+def open_lock(path: Path) -> int:
+    """The lock file at `path`, opened for reading and writing, made (0600) when missing; its
+    descriptor. Never through a link: NotPlain for anything but this user's own regular file,
+    which a planted link would make of any file (truncated as the holder's pid is written)."""
+    # O_NONBLOCK: a FIFO planted there must not hang the open (no effect on a regular file).
+    flags = os.O_RDWR | os.O_CREAT | _NOFOLLOW | _CLOEXEC | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(path, flags | getattr(os, "O_BINARY", 0), 0o600)
+    except OSError as e:
+        if _NOFOLLOW and e.errno in (errno.ELOOP, errno.EMLINK):  # EMLINK: FreeBSD's word
+            raise NotPlain(e.errno, "a symbolic link", str(path)) from None
+        raise
+    try:
+        st = os.fstat(fd)
+        theirs = os.name != "nt" and st.st_uid != os.getuid()
+        if not stat.S_ISREG(st.st_mode) or st.st_nlink != 1 or theirs:
+            raise NotPlain(errno.EPERM, "a link or not a plain file of this user", str(path))
+        _set_mode(fd, 0o600)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd

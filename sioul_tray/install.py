@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from sioul_tray.errors import Busy, NotSetUp, SioulError, WrongPassphrase
-from sioul_tray.files import write_new
+from sioul_tray.files import NotPlain, open_lock, write_new
 from sioul_tray.i18n import Core
 from sioul_tray.lease import Lease
 from sioul_tray.lease.folder import write_atomic
@@ -346,7 +346,7 @@ class Installation:
         """Be the only process of this installation writing its claims, or raise Busy."""
         _private_dir(self.state_dir)
         path = self.state_dir / "writer.lock"
-        f = open(path, "a+", encoding="utf-8")  # noqa: SIM115 - held open for the whole block
+        f = os.fdopen(_open_lock(path), "r+", encoding="utf-8")
         try:
             if not _try_lock(f):
                 f.seek(0)
@@ -365,6 +365,23 @@ class Installation:
             yield
         finally:
             f.close()  # closing the file releases the lock
+
+
+def _open_lock(path: Path) -> int:
+    try:
+        return open_lock(path)
+    except NotPlain:
+        raise SioulError(
+            Core.mark(
+                "{path} is a link or another user's file, not this installation's lock: "
+                "remove it (someone may have planted it)",
+                path=path,
+            )
+        ) from None
+    except OSError as e:
+        raise SioulError(
+            Core.mark("cannot write {path}: {error}", path=path, error=e.strerror or str(e))
+        ) from None
 
 
 def _private_dir(path: Path) -> None:

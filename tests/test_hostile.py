@@ -383,3 +383,21 @@ def test_a_link_planted_at_the_status_temporary_is_not_followed(tmp_path: Path) 
     assert trap.read_text() == "keep me\n"
     assert json.loads((state / "status.json").read_text()) == {"running": True}
     assert not (state / "status.json").is_symlink()
+
+
+@pytest.mark.parametrize("link", ["symbolic", "hard"])
+def test_a_link_planted_at_the_writer_lock_truncates_nothing(
+    tmp_path: Path, folder: Path, link: str
+) -> None:
+    home = tmp_path / "home"
+    ok(cli(home, "setup", "--share", str(folder), passphrase=PASS))
+    trap = tmp_path / "precious"
+    trap.write_text("keep me\n")
+    lock = home / "state" / "writer.lock"
+    lock.unlink(missing_ok=True)
+    if link == "symbolic":
+        lock.symlink_to(trap)  # as root, any file of the system
+    else:
+        os.link(trap, lock)
+    one_line_error(cli(home, "renew"), str(lock))
+    assert trap.read_text() == "keep me\n"

@@ -9,12 +9,12 @@
         <translation>Faire les factures ici</translation>
     </message>
     <message>
-        <location filename="../tray/listing.py" line="154"/>
+        <location filename="../tray/listing.py" line="165"/>
         <source>{computer} is gone for good</source>
         <translation>{computer} est parti pour de bon</translation>
     </message>
     <message>
-        <location filename="../tray/listing.py" line="156"/>
+        <location filename="../tray/listing.py" line="167"/>
         <source>Treat {computer} as gone for good (given away, reinstalled, broken)?
 
 Its claims stop counting here and on every computer that reads this one&apos;s. If {computer} comes back, it counts again.</source>
@@ -55,22 +55,22 @@ Dossier de partage : {folder}
 Inactivité lue par : {idle}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="707"/>
+        <location filename="../tray/app.py" line="712"/>
         <source>This computer&apos;s name: {name}</source>
         <translation>Nom de cet ordinateur : {name}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="708"/>
+        <location filename="../tray/app.py" line="713"/>
         <source>Sleep and wake from: {source}</source>
         <translation>Veille et réveil lus par : {source}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="711"/>
+        <location filename="../tray/app.py" line="716"/>
         <source>Sync tool: {tool}</source>
         <translation>Outil de synchronisation : {tool}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="517"/>
+        <location filename="../tray/app.py" line="515"/>
         <source>Syncthing, asked to send each claim at once; the last request failed: {problem}</source>
         <translation>Syncthing, à qui chaque réservation est confiée aussitôt écrite ; la dernière demande a échoué : {problem}</translation>
     </message>
@@ -80,53 +80,53 @@ Inactivité lue par : {idle}</translation>
         <translation>Comment cela marche, et ce que dit chaque ligne : {docs}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="519"/>
+        <location filename="../tray/app.py" line="517"/>
         <source>Syncthing, asked to send each claim at once</source>
         <translation>Syncthing, à qui chaque réservation est confiée aussitôt écrite</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="522"/>
+        <location filename="../tray/app.py" line="520"/>
         <source>none found; the sync tool sends the claims when it notices them</source>
         <translation>aucun trouvé ; l’outil de synchronisation envoie les réservations quand il les remarque</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="523"/>
+        <location filename="../tray/app.py" line="521"/>
         <source>{tool}, found; it sends the claims when it notices them</source>
         <translation>{tool}, trouvé ; il envoie les réservations quand il les remarque</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="551"/>
-        <location filename="../tray/app.py" line="665"/>
+        <location filename="../tray/app.py" line="545"/>
+        <location filename="../tray/app.py" line="558"/>
         <source>sioul-tray: {error}</source>
         <translation>sioul-tray : {error}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="568"/>
+        <location filename="../tray/app.py" line="575"/>
         <source>Invoices are taken here; this computer starts once every other one has seen it.</source>
         <translation>Les factures sont prises ici ; cet ordinateur commence dès que tous les autres l’ont vu.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="573"/>
+        <location filename="../tray/app.py" line="580"/>
         <source>{computer} is declared gone for good.</source>
         <translation>{computer} est déclaré parti pour de bon.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="578"/>
+        <location filename="../tray/app.py" line="585"/>
         <source>Closed: {parts} (until `sioul-tray renew`)</source>
         <translation>Fermé : {parts} (jusqu’à `sioul-tray renew`)</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="612"/>
+        <location filename="../tray/app.py" line="619"/>
         <source>sioul-tray: the running tray cannot do {request}</source>
         <translation>sioul-tray : l’icône en cours ne sait pas faire {request}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="634"/>
+        <location filename="../tray/app.py" line="641"/>
         <source>sioul-tray: no display here; use the command line (sioul-tray --help)</source>
         <translation>sioul-tray : pas d’affichage ici ; utilisez la ligne de commande (sioul-tray --help)</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="654"/>
+        <location filename="../tray/app.py" line="661"/>
         <source>sioul-tray: already running</source>
         <translation>sioul-tray : déjà lancé</translation>
     </message>
@@ -425,102 +425,102 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>Computers</name>
     <message>
-        <location filename="../tray/computers.py" line="152"/>
+        <location filename="../tray/computers.py" line="149"/>
         <source>Computers — sioul-tray</source>
         <translation>Ordinateurs — sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="163"/>
+        <location filename="../tray/computers.py" line="160"/>
         <source>Computer</source>
         <translation>Ordinateur</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="165"/>
+        <location filename="../tray/computers.py" line="162"/>
         <source>Last heard</source>
         <translation>Dernières nouvelles</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="164"/>
+        <location filename="../tray/computers.py" line="161"/>
         <source>Keeps</source>
         <translation>Tient</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="246"/>
+        <location filename="../tray/computers.py" line="243"/>
         <source>{name} (this computer)</source>
         <translation>{name} (cet ordinateur)</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="250"/>
+        <location filename="../tray/computers.py" line="247"/>
         <source>not heard</source>
         <translation>sans nouvelles</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="166"/>
+        <location filename="../tray/computers.py" line="163"/>
         <source>Last used</source>
         <translation>Dernier usage</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="156"/>
+        <location filename="../tray/computers.py" line="153"/>
         <source>The tray is not running: start sioul-tray to see the computers.</source>
         <translation>sioul-tray n’est pas lancé : lancez-le pour voir les ordinateurs.</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="167"/>
+        <location filename="../tray/computers.py" line="164"/>
         <source>Claims</source>
         <translation>Réservations</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="168"/>
+        <location filename="../tray/computers.py" line="165"/>
         <source>Clock</source>
         <translation>Horloge</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="184"/>
+        <location filename="../tray/computers.py" line="181"/>
         <source>Gone for good…</source>
         <translation>Parti pour de bon…</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="205"/>
+        <location filename="../tray/computers.py" line="202"/>
         <source>Show in the folder</source>
         <translation>Montrer dans le dossier</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="253"/>
+        <location filename="../tray/computers.py" line="250"/>
         <source>closed: {parts}</source>
         <translation>fermées : {parts}</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="257"/>
+        <location filename="../tray/computers.py" line="254"/>
         <source>open</source>
         <translation>ouvertes</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="263"/>
+        <location filename="../tray/computers.py" line="260"/>
         <source>Invoices here wait for its confirmation</source>
         <translation>Les factures attendent ici sa confirmation</translation>
     </message>
     <message>
-        <location filename="../tray/listing.py" line="140"/>
+        <location filename="../tray/listing.py" line="151"/>
         <source>Syncthing is connected to every computer sharing the folder.</source>
         <translation>Syncthing est connecté à tous les ordinateurs qui partagent le dossier.</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="277"/>
+        <location filename="../tray/computers.py" line="274"/>
         <source>Files that do not read:</source>
         <translation>Fichiers illisibles :</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="279"/>
+        <location filename="../tray/computers.py" line="276"/>
         <source>Every file reads.</source>
         <translation>Tous les fichiers se lisent.</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="346"/>
+        <location filename="../tray/computers.py" line="343"/>
         <source>{span} ahead</source>
         <translation>{span} d’avance</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="347"/>
+        <location filename="../tray/computers.py" line="344"/>
         <source>{span} behind</source>
         <translation>{span} de retard</translation>
     </message>
@@ -528,351 +528,356 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>Core</name>
     <message>
-        <location filename="../install.py" line="103"/>
-        <location filename="../install.py" line="119"/>
-        <location filename="../share/seal.py" line="390"/>
+        <location filename="../install.py" line="134"/>
+        <location filename="../install.py" line="150"/>
+        <location filename="../share/seal.py" line="410"/>
         <source>cannot read {path}: {error}</source>
         <translation>impossible de lire {path} : {error}</translation>
     </message>
     <message>
-        <location filename="../install.py" line="84"/>
+        <location filename="../install.py" line="115"/>
         <source>{path} holds {text}, which is not a computer id: remove that file to make a new id (this computer&apos;s claims then start anew)</source>
         <translation>{path} contient {text}, qui n’est pas un identifiant d’ordinateur : supprimez ce fichier pour en créer un nouveau (les réservations de cet ordinateur repartent alors de zéro)</translation>
     </message>
     <message>
-        <location filename="../install.py" line="125"/>
-        <location filename="../share/seal.py" line="405"/>
+        <location filename="../install.py" line="156"/>
+        <location filename="../share/seal.py" line="425"/>
         <source>{path} is damaged: not JSON</source>
         <translation>{path} est endommagé : ce n’est pas du JSON</translation>
     </message>
     <message>
-        <location filename="../install.py" line="129"/>
+        <location filename="../install.py" line="160"/>
         <source>{path} is damaged: not a table of settings</source>
         <translation>{path} est endommagé : ce n’est pas une table de réglages</translation>
     </message>
     <message>
-        <location filename="../install.py" line="175"/>
+        <location filename="../install.py" line="206"/>
         <source>{path} is damaged: the sharing folder&apos;s path holds a NUL character</source>
         <translation>{path} est endommagé : le chemin du dossier de partage contient un caractère NUL</translation>
     </message>
     <message>
-        <location filename="../install.py" line="214"/>
+        <location filename="../install.py" line="245"/>
         <source>no sharing folder is set up here: run `sioul-tray setup --share DIR`</source>
         <translation>aucun dossier de partage n’est configuré ici : lancez `sioul-tray setup --share DOSSIER`</translation>
     </message>
     <message>
-        <location filename="../install.py" line="221"/>
+        <location filename="../install.py" line="252"/>
         <source>{path} is damaged: no folder id</source>
         <translation>{path} est endommagé : pas d’identifiant de dossier</translation>
     </message>
     <message>
-        <location filename="../install.py" line="230"/>
+        <location filename="../install.py" line="261"/>
         <source>this computer has no key for {folder}: run `sioul-tray setup --share {folder}`</source>
         <translation>cet ordinateur n’a pas de clé pour {folder} : lancez `sioul-tray setup --share {folder}`</translation>
     </message>
     <message>
-        <location filename="../install.py" line="237"/>
+        <location filename="../install.py" line="268"/>
         <source>cannot read the key in {path}: {error}</source>
         <translation>impossible de lire la clé dans {path} : {error}</translation>
     </message>
     <message>
-        <location filename="../install.py" line="244"/>
+        <location filename="../install.py" line="275"/>
         <source>{path} is damaged (its key is cut short or not base64): run `sioul-tray setup --share {folder}` to write it again</source>
         <translation>{path} est endommagé (sa clé est tronquée ou n’est pas en base64) : lancez `sioul-tray setup --share {folder}` pour l’écrire de nouveau</translation>
     </message>
     <message>
-        <location filename="../install.py" line="261"/>
+        <location filename="../install.py" line="292"/>
         <source>the key kept in {path} does not open {folder}: the folder was sealed again; run `sioul-tray setup --share {folder}`</source>
         <translation>la clé gardée dans {path} n’ouvre pas {folder} : le dossier a été scellé de nouveau ; lancez `sioul-tray setup --share {folder}`</translation>
     </message>
     <message>
-        <location filename="../install.py" line="325"/>
+        <location filename="../install.py" line="356"/>
         <source>another sioul-tray process (pid {pid}) writes this computer&apos;s claims; try again when it has quit</source>
         <translation>un autre processus sioul-tray (pid {pid}) écrit les réservations de cet ordinateur ; réessayez quand il aura quitté</translation>
     </message>
     <message>
-        <location filename="../install.py" line="352"/>
+        <location filename="../install.py" line="376"/>
+        <source>{path} is a link or another user&apos;s file, not this installation&apos;s lock: remove it (someone may have planted it)</source>
+        <translation>{path} est un lien ou le fichier d’un autre utilisateur, pas le verrou de cette installation : supprimez-le (quelqu’un l’a peut-être placé là)</translation>
+    </message>
+    <message>
+        <location filename="../install.py" line="400"/>
         <source>cannot make {path}: {error}</source>
         <translation>impossible de créer {path} : {error}</translation>
     </message>
     <message>
-        <location filename="../install.py" line="357"/>
+        <location filename="../install.py" line="405"/>
         <source>{path} is not a folder (a link?): remove it</source>
         <translation>{path} n’est pas un dossier (un lien ?) : supprimez-le</translation>
     </message>
     <message>
-        <location filename="../install.py" line="360"/>
+        <location filename="../install.py" line="408"/>
         <source>{path} belongs to another user: it must be this user&apos;s own</source>
         <translation>{path} appartient à un autre utilisateur : il doit appartenir à cet utilisateur</translation>
     </message>
     <message>
-        <location filename="../install.py" line="368"/>
+        <location filename="../install.py" line="416"/>
         <source>{path} is open to other users and cannot be made private: {error}</source>
         <translation>{path} est ouvert aux autres utilisateurs et ne peut pas être rendu privé : {error}</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="76"/>
+        <location filename="../lease/codec.py" line="82"/>
         <source>not valid: {what} is not a whole number</source>
         <translation>invalide : {what} n’est pas un nombre entier</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="78"/>
+        <location filename="../lease/codec.py" line="84"/>
         <source>not valid: {what} is out of range</source>
         <translation>invalide : {what} est hors limites</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="92"/>
+        <location filename="../lease/codec.py" line="98"/>
         <source>not valid: {what} is not a computer id</source>
         <translation>invalide : {what} n’est pas un identifiant d’ordinateur</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="103"/>
-        <location filename="../lease/lease.py" line="447"/>
+        <location filename="../lease/codec.py" line="109"/>
+        <location filename="../lease/lease.py" line="471"/>
         <source>not valid: not a claim</source>
         <translation>invalide : ce n’est pas une réservation</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="105"/>
+        <location filename="../lease/codec.py" line="111"/>
         <source>not valid: fields are missing</source>
         <translation>invalide : des champs manquent</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="110"/>
+        <location filename="../lease/codec.py" line="116"/>
         <source>not valid: unknown part</source>
         <translation>invalide : partie inconnue</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="112"/>
+        <location filename="../lease/codec.py" line="118"/>
         <source>not valid: the name is not text of a sensible length</source>
         <translation>invalide : le nom n’est pas un texte de longueur raisonnable</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="116"/>
+        <location filename="../lease/codec.py" line="122"/>
         <source>not valid: closed is not true or false</source>
         <translation>invalide : closed n’est ni vrai ni faux</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="118"/>
+        <location filename="../lease/codec.py" line="124"/>
         <source>not valid: forgets is not a small table</source>
         <translation>invalide : forgets n’est pas une petite table</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="163"/>
+        <location filename="../lease/codec.py" line="171"/>
         <source>not valid: the acknowledgement is incomplete</source>
         <translation>non valide : l’accusé de réception est incomplet</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="177"/>
+        <location filename="../lease/codec.py" line="185"/>
         <source>a forgotten computer</source>
         <translation>un ordinateur oublié</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="177"/>
+        <location filename="../lease/codec.py" line="185"/>
         <source>a forgotten seq</source>
         <translation>un seq oublié</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="28"/>
+        <location filename="../lease/folder.py" line="32"/>
         <source>temporary file: still being written</source>
         <translation>fichier temporaire : en cours d’écriture</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="31"/>
+        <location filename="../lease/folder.py" line="35"/>
         <source>Syncthing temporary: still syncing</source>
         <translation>fichier temporaire de Syncthing : synchronisation en cours</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="34"/>
+        <location filename="../lease/folder.py" line="38"/>
         <source>conflicted copy made by Syncthing</source>
         <translation>copie en conflit faite par Syncthing</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="37"/>
+        <location filename="../lease/folder.py" line="41"/>
         <source>conflicted copy made by the sync tool</source>
         <translation>copie en conflit faite par l’outil de synchronisation</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="42"/>
+        <location filename="../lease/folder.py" line="46"/>
         <source>case conflict made by Dropbox</source>
         <translation>conflit de casse fait par Dropbox</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="47"/>
+        <location filename="../lease/folder.py" line="51"/>
         <source>conflicted copy made by ownCloud or Nextcloud</source>
         <translation>copie en conflit faite par ownCloud ou Nextcloud</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="50"/>
+        <location filename="../lease/folder.py" line="54"/>
         <source>iCloud placeholder: not downloaded yet</source>
         <translation>fichier fantôme d’iCloud : pas encore téléchargé</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="51"/>
+        <location filename="../lease/folder.py" line="55"/>
         <source>Nextcloud temporary: still syncing</source>
         <translation>fichier temporaire de Nextcloud : synchronisation en cours</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="54"/>
+        <location filename="../lease/folder.py" line="58"/>
         <source>partial download: still syncing</source>
         <translation>téléchargement partiel : synchronisation en cours</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="59"/>
+        <location filename="../lease/folder.py" line="63"/>
         <source>conflicted copy (iCloud style)</source>
         <translation>copie en conflit (façon iCloud)</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="64"/>
+        <location filename="../lease/folder.py" line="68"/>
         <source>conflicted copy (OneDrive style)</source>
         <translation>copie en conflit (façon OneDrive)</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="69"/>
+        <location filename="../lease/folder.py" line="73"/>
         <source>system file</source>
         <translation>fichier système</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="72"/>
+        <location filename="../lease/folder.py" line="76"/>
         <source>not a claim file name</source>
         <translation>pas un nom de fichier de réservation</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="75"/>
+        <location filename="../lease/folder.py" line="79"/>
         <source>vanished while reading</source>
         <translation>disparu pendant la lecture</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="99"/>
+        <location filename="../lease/folder.py" line="103"/>
         <source>not a claim</source>
         <translation>pas une réservation</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="140"/>
+        <location filename="../lease/folder.py" line="155"/>
         <source>cannot list the folder: {error}</source>
         <translation>impossible de lister le dossier : {error}</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="192"/>
+        <location filename="../lease/folder.py" line="241"/>
         <source>{folder} is a link, not a folder: refused (remove it)</source>
         <translation>{folder} est un lien, pas un dossier : refusé (supprimez-le)</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="197"/>
+        <location filename="../lease/folder.py" line="246"/>
         <source>{folder} is not a folder: refused (remove it)</source>
         <translation>{folder} n’est pas un dossier : refusé (supprimez-le)</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="239"/>
-        <location filename="../lease/folder.py" line="268"/>
+        <location filename="../lease/folder.py" line="288"/>
+        <location filename="../lease/folder.py" line="317"/>
         <source>a link, not a file</source>
         <translation>un lien, pas un fichier</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="241"/>
+        <location filename="../lease/folder.py" line="290"/>
         <source>a folder, not a file</source>
         <translation>un dossier, pas un fichier</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="212"/>
-        <location filename="../lease/folder.py" line="244"/>
-        <location filename="../lease/folder.py" line="251"/>
-        <location filename="../lease/folder.py" line="276"/>
+        <location filename="../lease/folder.py" line="261"/>
+        <location filename="../lease/folder.py" line="293"/>
+        <location filename="../lease/folder.py" line="300"/>
+        <location filename="../lease/folder.py" line="325"/>
         <source>not a regular file</source>
         <translation>pas un fichier ordinaire</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="278"/>
+        <location filename="../lease/folder.py" line="327"/>
         <source>cannot be read: permission denied</source>
         <translation>illisible : permission refusée</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="189"/>
-        <location filename="../lease/folder.py" line="279"/>
+        <location filename="../lease/folder.py" line="238"/>
+        <location filename="../lease/folder.py" line="328"/>
         <source>cannot be read: {error}</source>
         <translation>illisible : {error}</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="76"/>
+        <location filename="../lease/folder.py" line="80"/>
         <source>empty: still syncing</source>
         <translation>vide : synchronisation en cours</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="261"/>
+        <location filename="../lease/folder.py" line="310"/>
         <source>too large ({size} bytes)</source>
         <translation>trop grand ({size} octets)</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="260"/>
+        <location filename="../lease/folder.py" line="309"/>
         <source>grew too large while reading</source>
         <translation>devenu trop grand pendant la lecture</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="111"/>
+        <location filename="../lease/lease.py" line="115"/>
         <source>{computer} is not a computer id: use a-z, 0-9 and _ (1 to 63)</source>
         <translation>{computer} n’est pas un identifiant d’ordinateur : utilisez a-z, 0-9 et _ (de 1 à 63)</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="209"/>
+        <location filename="../lease/lease.py" line="213"/>
         <source>this computer cannot declare itself gone</source>
         <translation>cet ordinateur ne peut pas se déclarer parti lui-même</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="218"/>
+        <location filename="../lease/lease.py" line="222"/>
         <source>no claim of {computer} was ever read here: nothing to forget</source>
         <translation>aucune réservation de {computer} n’a jamais été lue ici : rien à oublier</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="509"/>
+        <location filename="../lease/lease.py" line="533"/>
         <source>cannot write {path}: {reason}</source>
         <translation>impossible d’écrire {path} : {reason}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="607"/>
+        <location filename="../lease/lease.py" line="661"/>
         <source>unknown part {part}: the parts are {parts}</source>
         <translation>partie inconnue {part} : les parties sont {parts}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="391"/>
+        <location filename="../lease/lease.py" line="414"/>
         <source>overlay cannot be read: {error}</source>
         <translation>surcouche illisible : {error}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="317"/>
+        <location filename="../lease/lease.py" line="319"/>
         <source>{file} is missing from the sharing folder: invoices wait until it is back</source>
         <translation>{file} manque dans le dossier de partage : les factures attendent son retour</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="325"/>
+        <location filename="../lease/lease.py" line="327"/>
         <source>{file} cannot be used ({error}): invoices wait until it reads again</source>
         <translation>{file} est inutilisable ({error}) : les factures attendent qu’il se lise de nouveau</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="333"/>
+        <location filename="../lease/lease.py" line="335"/>
         <source>the sharing folder was sealed again by {computer}: join it again with its passphrase</source>
         <translation>le dossier de partage a été scellé de nouveau par {computer} : rejoignez-le de nouveau avec sa phrase secrète</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="458"/>
+        <location filename="../lease/lease.py" line="482"/>
         <source>does not match its file name</source>
         <translation>ne correspond pas à son nom de fichier</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="490"/>
+        <location filename="../lease/lease.py" line="514"/>
         <source>copied from another part ({file})</source>
         <translation>copiée d’une autre partie ({file})</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="491"/>
+        <location filename="../lease/lease.py" line="515"/>
         <source>copied from another name ({file})</source>
         <translation>copiée d’un autre nom ({file})</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="262"/>
+        <location filename="../lease/machine.py" line="282"/>
         <source>stale copy: seq {seq}, already read seq {known}</source>
         <translation>copie périmée : seq {seq}, seq {known} déjà lu</translation>
     </message>
     <message numerus="yes">
-        <location filename="../lease/machine.py" line="386"/>
+        <location filename="../lease/machine.py" line="406"/>
         <source>this computer&apos;s claim has no room to declare {computer} gone: %n computers are declared gone already</source>
         <translation>
             <numerusform>la réservation de cet ordinateur n’a plus de place pour déclarer {computer} parti : %n ordinateur est déjà déclaré parti</numerusform>
@@ -880,51 +885,52 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="501"/>
+        <location filename="../lease/machine.py" line="525"/>
         <source>another computer writes this computer&apos;s claims ({computer}): its configuration was copied from this one; there, remove the file named computer in its configuration folder and run setup again</source>
         <translation>un autre ordinateur écrit les réservations de cet ordinateur ({computer}) : sa configuration a été copiée de celle-ci ; sur celui-là, supprimez le fichier nommé computer de son dossier de configuration et relancez setup</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="618"/>
+        <location filename="../lease/machine.py" line="642"/>
         <source>this computer&apos;s clock reads {clock}, not a time between 1970 and 2514: set it</source>
         <translation>l’horloge de cet ordinateur indique {clock}, pas une heure entre 1970 et 2514 : réglez-la</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="630"/>
+        <location filename="../lease/machine.py" line="654"/>
         <source>active must be a time between 1970 and 2514, not {active}</source>
         <translation>active doit être une heure entre 1970 et 2514, pas {active}</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="642"/>
+        <location filename="../lease/machine.py" line="666"/>
         <source>wrote must be a whole number from 0 to {top}, not {wrote}</source>
         <translation>wrote doit être un nombre entier de 0 à {top}, pas {wrote}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="516"/>
+        <location filename="../lease/lease.py" line="540"/>
         <source>the sharing folder {folder} is missing</source>
         <translation>le dossier de partage {folder} est absent</translation>
     </message>
     <message>
-        <location filename="../install.py" line="75"/>
-        <location filename="../install.py" line="146"/>
-        <location filename="../install.py" line="201"/>
-        <location filename="../lease/lease.py" line="525"/>
-        <location filename="../share/seal.py" line="370"/>
+        <location filename="../install.py" line="106"/>
+        <location filename="../install.py" line="177"/>
+        <location filename="../install.py" line="232"/>
+        <location filename="../install.py" line="383"/>
+        <location filename="../lease/lease.py" line="549"/>
+        <location filename="../share/seal.py" line="390"/>
         <source>cannot write {path}: {error}</source>
         <translation>impossible d’écrire {path} : {error}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="538"/>
+        <location filename="../lease/lease.py" line="562"/>
         <source>overlay cannot be written: {error}</source>
         <translation>impossible d’écrire la surcouche : {error}</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="96"/>
+        <location filename="../share/seal.py" line="116"/>
         <source>{file} is damaged: {what} is not text</source>
         <translation>{file} est endommagé : {what} n’est pas du texte</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="102"/>
+        <location filename="../share/seal.py" line="122"/>
         <source>{file} is damaged: {what} is not base64</source>
         <translation>{file} est endommagé : {what} n’est pas en base64</translation>
     </message>
@@ -940,7 +946,7 @@ Inactivité lue par : {idle}</translation>
     </message>
     <message>
         <location filename="../commands.py" line="49"/>
-        <location filename="../share/seal.py" line="181"/>
+        <location filename="../share/seal.py" line="201"/>
         <location filename="../tray/setup.py" line="102"/>
         <source>the passphrase is empty</source>
         <translation>la phrase secrète est vide</translation>
@@ -994,143 +1000,143 @@ Inactivité lue par : {idle}</translation>
         <translation>impossible de créer {folder} : {error}</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="346"/>
-        <location filename="../share/seal.py" line="365"/>
+        <location filename="../share/seal.py" line="366"/>
+        <location filename="../share/seal.py" line="385"/>
         <source>{path} exists already: join it with its passphrase</source>
         <translation>{path} existe déjà : rejoignez-le avec sa phrase secrète</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="222"/>
+        <location filename="../share/seal.py" line="242"/>
         <source>the salt</source>
         <translation>le sel</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="122"/>
+        <location filename="../share/seal.py" line="142"/>
         <source>the passphrase is not valid text (UTF-8)</source>
         <translation>la phrase secrète n’est pas un texte valide (UTF-8)</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="186"/>
+        <location filename="../share/seal.py" line="206"/>
         <source>the passphrase is too short: use at least {n} characters (a few words are easy to remember)</source>
         <translation>la phrase secrète est trop courte : utilisez au moins {n} caractères (quelques mots se retiennent facilement)</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="228"/>
+        <location filename="../share/seal.py" line="248"/>
         <source>{path} is damaged: unknown key derivation</source>
         <translation>{path} est endommagé : dérivation de clé inconnue</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="238"/>
+        <location filename="../share/seal.py" line="258"/>
         <source>{path} asks for a key derivation this version does not make (scrypt n=2^{cost}, r={r}, p={p}): refused</source>
         <translation>{path} demande une dérivation de clé que cette version ne fait pas (scrypt n=2^{cost}, r={r}, p={p}) : refusé</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="246"/>
+        <location filename="../share/seal.py" line="266"/>
         <source>the check value</source>
         <translation>la valeur de contrôle</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="250"/>
+        <location filename="../share/seal.py" line="270"/>
         <source>{path} is damaged: the salt or the check value is cut short</source>
         <translation>{path} est endommagé : le sel ou la valeur de contrôle est tronqué</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="261"/>
+        <location filename="../share/seal.py" line="281"/>
         <source>wrong passphrase for {folder}</source>
         <translation>mauvaise phrase secrète pour {folder}</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="263"/>
+        <location filename="../share/seal.py" line="283"/>
         <source>the nonce</source>
         <translation>le nonce</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="264"/>
+        <location filename="../share/seal.py" line="284"/>
         <source>the wrapped key</source>
         <translation>la clé enveloppée</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="272"/>
+        <location filename="../share/seal.py" line="292"/>
         <source>{path} is damaged: the passphrase fits but the key does not open</source>
         <translation>{path} est endommagé : la phrase secrète convient mais la clé ne s’ouvre pas</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="297"/>
+        <location filename="../share/seal.py" line="317"/>
         <source>the key kept on this computer does not open {folder}</source>
         <translation>la clé gardée sur cet ordinateur n’ouvre pas {folder}</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="312"/>
+        <location filename="../share/seal.py" line="332"/>
         <source>truncated: still syncing or damaged</source>
         <translation>tronqué : synchronisation en cours ou fichier endommagé</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="315"/>
+        <location filename="../share/seal.py" line="335"/>
         <source>not a Sioul claim</source>
         <translation>pas une réservation Sioul</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="318"/>
+        <location filename="../share/seal.py" line="338"/>
         <source>made by a newer version of sioul-tray</source>
         <translation>fait par une version plus récente de sioul-tray</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="320"/>
+        <location filename="../share/seal.py" line="340"/>
         <source>unknown claim format {version}</source>
         <translation>format de réservation inconnu {version}</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="322"/>
+        <location filename="../share/seal.py" line="342"/>
         <source>sealed with another key (another sharing folder&apos;s seal)</source>
         <translation>scellé avec une autre clé (le sceau d’un autre dossier de partage)</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="329"/>
+        <location filename="../share/seal.py" line="349"/>
         <source>damaged or still syncing</source>
         <translation>endommagé ou synchronisation en cours</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="341"/>
+        <location filename="../share/seal.py" line="361"/>
         <source>{path} is damaged or still arriving: wait for the sync to bring it whole, then join the folder; it is never sealed over</source>
         <translation>{path} est endommagé ou encore en cours d’arrivée : attendez que la synchronisation l’apporte en entier, puis rejoignez le dossier ; il n’est jamais scellé par-dessus</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="351"/>
+        <location filename="../share/seal.py" line="371"/>
         <source>{folder} holds claims but no {file}: the sync has not brought the seal yet; wait for it, then join the folder</source>
         <translation>{folder} contient des réservations mais pas de {file} : la synchronisation n’a pas encore apporté le sceau ; attendez-le, puis rejoignez le dossier</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="383"/>
+        <location filename="../share/seal.py" line="403"/>
         <source>{folder} has no {file}: it is not a Sioul sharing folder yet</source>
         <translation>{folder} n’a pas de {file} : ce n’est pas encore un dossier de partage Sioul</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="393"/>
+        <location filename="../share/seal.py" line="413"/>
         <source>{path} is damaged: too large</source>
         <translation>{path} est endommagé : trop grand</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="397"/>
+        <location filename="../share/seal.py" line="417"/>
         <source>{path} is empty: the sync may still be bringing it (wait a minute); if it stays empty, a setup that failed left it: remove it, then set up again</source>
         <translation>{path} est vide : la synchronisation est peut-être encore en train de l’apporter (attendez une minute) ; s’il reste vide, c’est une configuration échouée qui l’a laissé : supprimez-le, puis configurez de nouveau</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="407"/>
+        <location filename="../share/seal.py" line="427"/>
         <source>{path} is damaged: not a Sioul seal</source>
         <translation>{path} est endommagé : ce n’est pas un sceau Sioul</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="410"/>
+        <location filename="../share/seal.py" line="430"/>
         <source>{path} is damaged: no version</source>
         <translation>{path} est endommagé : pas de version</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="414"/>
+        <location filename="../share/seal.py" line="434"/>
         <source>{path} was made by a newer version of sioul-tray: update this one</source>
         <translation>{path} a été fait par une version plus récente de sioul-tray : mettez celle-ci à jour</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="419"/>
+        <location filename="../share/seal.py" line="439"/>
         <source>{path} is damaged: {key} is missing</source>
         <translation>{path} est endommagé : {key} manque</translation>
     </message>

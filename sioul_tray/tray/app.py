@@ -537,6 +537,15 @@ def _error_text(e: BaseException) -> str:
     return i18n.message(e)
 
 
+def _cannot_start(e: BaseException) -> int:
+    """Say why the tray does not start, in a window and on stderr; the exit code."""
+    from PySide6.QtWidgets import QMessageBox
+
+    QMessageBox.warning(None, "sioul-tray", _error_text(e))
+    print(App.tr("sioul-tray: {error}").format(error=_error_text(e)), file=sys.stderr)
+    return 1
+
+
 def handle_request(tray: Tray, controller: Controller, argv: list[str]) -> tuple[int, str]:
     """A request from a second launch or from the command line, run in the tray."""
     from sioul_tray.errors import SioulError
@@ -651,17 +660,15 @@ def run(argv: list[str] | None = None, language: str | None = None) -> int:
             client.ask(inst.state_dir, ["show"], timeout_ms=5000)
             print(App.tr("sioul-tray: already running"), file=sys.stderr)
             return 0
+        except SioulError as e:  # a link planted where the lock is, a state folder not ours
+            return _cannot_start(e)
         try:
             if inst.share_folder() is None and _setup(inst) is None:
                 return 0  # the person closed the first-run window
             lease = inst.lease()
             folder = inst.share_folder()
         except (SioulError, OSError) as e:
-            from PySide6.QtWidgets import QMessageBox
-
-            QMessageBox.warning(None, "sioul-tray", _error_text(e))
-            print(App.tr("sioul-tray: {error}").format(error=_error_text(e)), file=sys.stderr)
-            return 1
+            return _cannot_start(e)
         assert folder is not None
         session_bus, system_bus = _buses()
         active = idle.active_clock(session_bus, system_bus)
