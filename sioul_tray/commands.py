@@ -18,8 +18,9 @@ from typing import Any, TextIO
 
 from sioul_tray import i18n, phrases
 from sioul_tray.errors import SealExists, SioulError
+from sioul_tray.files import make_folders
 from sioul_tray.i18n import CommandLine, Core
-from sioul_tray.install import Installation
+from sioul_tray.install import Installation, make_part_folders
 from sioul_tray.lease import PARTS, Claim, Keeper, Lease
 from sioul_tray.lease.codec import printable
 from sioul_tray.lease.status import SCHEMA, Status, Why
@@ -105,6 +106,7 @@ def _setup(inst: Installation, folder: Path, out: TextIO) -> int:
             # Another computer's seal arrived while we asked: join it instead, never overwrite.
             share = Share.open(folder, _passphrase(twice=False))
             made = "joined"
+    make_part_folders(folder)
     _leave_previous(inst, folder, out)
     inst.remember_key(share)
     inst.update_settings(share=str(folder))
@@ -141,7 +143,7 @@ def _usable_folder(folder: Path) -> None:
             )
         )
     try:
-        folder.mkdir()
+        make_folders(folder, 0o755)  # whatever the umask: nobody else may write claims there
     except OSError as e:
         raise SioulError(
             Core.mark("cannot make {folder}: {error}", folder=folder, error=e.strerror or str(e))

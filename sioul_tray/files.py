@@ -6,6 +6,8 @@ its mode whatever the umask, fsynced, then linked to its name, or renamed over t
 replacing is meant. Claim files and the state file come here through `lease.folder.write_atomic`,
 the settings, status.json, closed.json, the seal, the computer id and the key cache directly.
 The one file opened in place is the writer lock (`open_lock`): never through a link either.
+Folders are made by `make_folders`, each with its mode whatever the umask. docs/files.md lists
+what is written where, with the modes.
 """
 
 from __future__ import annotations
@@ -22,6 +24,37 @@ from pathlib import Path
 _NO_LINKS = {errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV, errno.ENOSYS, errno.EACCES}
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+
+
+def make_folders(path: Path, mode: int) -> None:
+    """`path` and its missing parents, each made with `mode` whatever the umask (under umask 000,
+    mkdir alone would make ~/.config or ~/.local/state writable by everyone). Folders that exist
+    are left as they are. OSError when one cannot be made."""
+    missing: list[Path] = []
+    while not path.is_dir():
+        missing.append(path)
+        if path.parent == path:
+            break
+        path = path.parent
+    for folder in reversed(missing):
+        try:
+            os.mkdir(folder, mode)
+        except FileExistsError:
+            if not folder.is_dir():
+                raise
+            continue  # made by another process meanwhile: its mode is its own
+        _fix_folder_mode(folder, mode)
+
+
+def _fix_folder_mode(folder: Path, mode: int) -> None:
+    if os.name == "nt":
+        return
+    # Through a descriptor of the folder itself: a link swapped in after mkdir is not followed.
+    fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | _NOFOLLOW | _CLOEXEC)
+    try:
+        _set_mode(fd, mode)
+    finally:
+        os.close(fd)
 
 
 def write_new(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import errno
 import json
 import os
 import sys
@@ -19,9 +20,9 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from sioul_tray.errors import Busy, NotSetUp, SioulError, WrongPassphrase
-from sioul_tray.files import NotPlain, open_lock, write_new
+from sioul_tray.files import NotPlain, make_folders, open_lock, write_new
 from sioul_tray.i18n import Core
-from sioul_tray.lease import Lease
+from sioul_tray.lease import PARTS, Lease
 from sioul_tray.lease.folder import write_atomic
 from sioul_tray.lease.host import host_name, new_computer_id
 from sioul_tray.lease.rules import COMPUTER_ID
@@ -367,6 +368,19 @@ class Installation:
             f.close()  # closing the file releases the lock
 
 
+def make_part_folders(folder: Path) -> None:
+    """The sharing folder's folders of claims (leases/<part>), 0755 whatever the umask. Made at
+    setup: the core makes one that is missing when it writes, with the process's umask."""
+    for part in PARTS:
+        path = folder / "leases" / part
+        try:
+            make_folders(path, 0o755)
+        except OSError as e:
+            raise SioulError(
+                Core.mark("cannot make {path}: {error}", path=path, error=e.strerror or str(e))
+            ) from None
+
+
 def _open_lock(path: Path) -> int:
     try:
         return open_lock(path)
@@ -391,25 +405,34 @@ def _private_dir(path: Path) -> None:
     there could read the folder key); one that belongs to another user is refused.
     """
     try:
-        path.mkdir(parents=True, exist_ok=True, mode=0o700)
+        make_folders(path, 0o700)
         if os.name == "nt":
             return  # the user's profile folders are private already
-        st = os.lstat(path)
+        # Through a descriptor of the folder itself: a link swapped in is never followed.
+        fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
     except OSError as e:
+        if e.errno in (errno.ELOOP, errno.ENOTDIR):
+            raise SioulError(
+                Core.mark("{path} is not a folder (a link?): remove it", path=path)
+            ) from None
         raise SioulError(
             Core.mark("cannot make {path}: {error}", path=path, error=e.strerror or str(e))
         ) from None
-    import stat
+    try:
+        _tighten(fd, path)
+    finally:
+        os.close(fd)
 
-    if not stat.S_ISDIR(st.st_mode):
-        raise SioulError(Core.mark("{path} is not a folder (a link?): remove it", path=path))
+
+def _tighten(fd: int, path: Path) -> None:
+    st = os.fstat(fd)
     if st.st_uid != os.getuid():
         raise SioulError(
             Core.mark("{path} belongs to another user: it must be this user's own", path=path)
         )
     if st.st_mode & 0o077:
         try:
-            os.chmod(path, 0o700)
+            os.fchmod(fd, 0o700)
         except OSError as e:
             raise SioulError(
                 Core.mark(

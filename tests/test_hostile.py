@@ -401,3 +401,31 @@ def test_a_link_planted_at_the_writer_lock_truncates_nothing(
         os.link(trap, lock)
     one_line_error(cli(home, "renew"), str(lock))
     assert trap.read_text() == "keep me\n"
+
+
+def test_under_umask_000_nothing_made_is_open_to_others(tmp_path: Path, folder: Path) -> None:
+    """The platform directories and their parents (~/.config, ~/.local/state), the sharing folder
+    and its leases, and every file in them: made with explicit modes, whatever the umask."""
+    home = tmp_path / "home"
+    home.mkdir()
+    env = python_env(HOME=str(home), SIOUL_PASSPHRASE=PASS)
+    for name in ("SIOUL_TRAY_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"):
+        env.pop(name, None)
+    old = os.umask(0)
+    try:
+        for args in (["setup", "--share", str(folder)], ["renew"]):
+            done = subprocess.run(
+                [sys.executable, "-m", "sioul_tray.cli", *args], capture_output=True, text=True,
+                timeout=120, env=env, stdin=subprocess.DEVNULL,
+            )  # fmt: skip
+            ok(done)
+    finally:
+        os.umask(old)
+    for made in (".config", ".local", ".local/state", ".config/sioul-tray"):
+        assert stat.S_IMODE((home / made).stat().st_mode) == 0o700, made
+    written = [*home.rglob("*"), folder, *folder.rglob("*")]
+    assert any(p.name.endswith(".lease") for p in written)  # not vacuous: claims were written
+    open_to_others = [
+        f"{p}: {stat.S_IMODE(p.lstat().st_mode):o}" for p in written if p.lstat().st_mode & 0o022
+    ]
+    assert open_to_others == []

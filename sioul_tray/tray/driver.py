@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from sioul_tray.files import write_new
+from sioul_tray.files import make_folders, write_new
 from sioul_tray.lease import PARTS, RENEW, Keeper
 from sioul_tray.lease.folder import Problem
 from sioul_tray.lease.lease import Snapshot
@@ -64,7 +64,7 @@ class ActiveLike(Protocol):
 def write_status(path: Path, content: dict[str, Any]) -> None:
     """Atomically: a reader sees the old file or the new one, never half of one; never written
     through a link planted beside it (`files.write_new`)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_folders(path.parent, 0o700)
     data = json.dumps(content, indent=1, sort_keys=True).encode("utf-8")
     write_new(path, data, replace=True, mode=0o644)
 
