@@ -55,17 +55,27 @@ Dossier de partage : {folder}
 Inactivité lue par : {idle}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="712"/>
+        <location filename="../tray/app.py" line="623"/>
+        <source>Closed: {parts}, but only until the tray quits: {path} cannot be written ({error})</source>
+        <translation>Fermé : {parts}, mais seulement jusqu’à ce que l’icône quitte : impossible d’écrire {path} ({error})</translation>
+    </message>
+    <message>
+        <location filename="../tray/app.py" line="633"/>
+        <source>{path} cannot be written ({error}): where it still lists {parts} as closed, the tray closes them again when it starts</source>
+        <translation>impossible d’écrire {path} ({error}) : s’il indique encore {parts} comme fermé, l’icône les ferme de nouveau à son prochain lancement</translation>
+    </message>
+    <message>
+        <location filename="../tray/app.py" line="734"/>
         <source>This computer&apos;s name: {name}</source>
         <translation>Nom de cet ordinateur : {name}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="713"/>
+        <location filename="../tray/app.py" line="735"/>
         <source>Sleep and wake from: {source}</source>
         <translation>Veille et réveil lus par : {source}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="716"/>
+        <location filename="../tray/app.py" line="738"/>
         <source>Sync tool: {tool}</source>
         <translation>Outil de synchronisation : {tool}</translation>
     </message>
@@ -111,22 +121,22 @@ Inactivité lue par : {idle}</translation>
         <translation>{computer} est déclaré parti pour de bon.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="585"/>
+        <location filename="../tray/app.py" line="620"/>
         <source>Closed: {parts} (until `sioul-tray renew`)</source>
         <translation>Fermé : {parts} (jusqu’à `sioul-tray renew`)</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="619"/>
+        <location filename="../tray/app.py" line="609"/>
         <source>sioul-tray: the running tray cannot do {request}</source>
         <translation>sioul-tray : l’icône en cours ne sait pas faire {request}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="641"/>
+        <location filename="../tray/app.py" line="663"/>
         <source>sioul-tray: no display here; use the command line (sioul-tray --help)</source>
         <translation>sioul-tray : pas d’affichage ici ; utilisez la ligne de commande (sioul-tray --help)</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="661"/>
+        <location filename="../tray/app.py" line="683"/>
         <source>sioul-tray: already running</source>
         <translation>sioul-tray : déjà lancé</translation>
     </message>
@@ -154,12 +164,12 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>CommandLine</name>
     <message>
-        <location filename="../commands.py" line="31"/>
+        <location filename="../commands.py" line="32"/>
         <source>Medicines</source>
         <translation>Médicaments</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="31"/>
+        <location filename="../commands.py" line="32"/>
         <source>Invoices</source>
         <translation>Factures</translation>
     </message>
@@ -279,47 +289,47 @@ Inactivité lue par : {idle}</translation>
         <translation>sioul-tray : cette version n’a pas d’icône ; utilisez les commandes (sioul-tray --help)</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="47"/>
+        <location filename="../commands.py" line="48"/>
         <source>Passphrase for the sharing folder: </source>
         <translation>Phrase secrète du dossier de partage : </translation>
     </message>
     <message>
-        <location filename="../commands.py" line="50"/>
+        <location filename="../commands.py" line="51"/>
         <source>The same passphrase again: </source>
         <translation>La même phrase secrète, encore : </translation>
     </message>
     <message>
-        <location filename="../commands.py" line="87"/>
+        <location filename="../commands.py" line="88"/>
         <source>The other computers show this one as {name}.</source>
         <translation>Les autres ordinateurs affichent celui-ci sous le nom {name}.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="112"/>
+        <location filename="../commands.py" line="114"/>
         <source>Created the sharing folder {folder}; this computer is {computer}.</source>
         <translation>Dossier de partage {folder} créé ; cet ordinateur est {computer}.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="116"/>
+        <location filename="../commands.py" line="118"/>
         <source>On each other computer, run: sioul-tray setup --share &lt;its copy of it&gt;</source>
         <translation>Sur chacun des autres ordinateurs, lancez : sioul-tray setup --share &lt;sa copie du dossier&gt;</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="121"/>
+        <location filename="../commands.py" line="123"/>
         <source>Joined the sharing folder {folder}; this computer is {computer}.</source>
         <translation>Dossier de partage {folder} rejoint ; cet ordinateur est {computer}.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="165"/>
+        <location filename="../commands.py" line="167"/>
         <source>Could not close this computer&apos;s claims in {folder}: {error}</source>
         <translation>Impossible de fermer les réservations de cet ordinateur dans {folder} : {error}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="168"/>
+        <location filename="../commands.py" line="170"/>
         <source>Closed this computer&apos;s claims in {folder}.</source>
         <translation>Réservations de cet ordinateur fermées dans {folder}.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../commands.py" line="256"/>
+        <location filename="../commands.py" line="258"/>
         <source>  the clock of {computer} is %n min ahead of this one</source>
         <translation>
             <numerusform>  l’horloge de {computer} a %n min d’avance sur celle-ci</numerusform>
@@ -327,97 +337,97 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../commands.py" line="262"/>
+        <location filename="../commands.py" line="264"/>
         <source>(no tray runs here: whether this computer acts is known to the tray only)</source>
         <translation>(aucune icône ne tourne ici : seule l’icône sait si cet ordinateur agit)</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="289"/>
+        <location filename="../commands.py" line="291"/>
         <source>{part}:</source>
         <translation>{part} :</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="291"/>
+        <location filename="../commands.py" line="293"/>
         <source>  no claims</source>
         <translation>  aucune réservation</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="295"/>
+        <location filename="../commands.py" line="297"/>
         <source>{name} (this computer)</source>
         <translation>{name} (cet ordinateur)</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="297"/>
+        <location filename="../commands.py" line="299"/>
         <source>closed</source>
         <translation>fermée</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="297"/>
+        <location filename="../commands.py" line="299"/>
         <source>open</source>
         <translation>ouverte</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="298"/>
+        <location filename="../commands.py" line="300"/>
         <source>renewed {ago}</source>
         <translation>renouvelée {ago}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="299"/>
+        <location filename="../commands.py" line="301"/>
         <source>used {ago}</source>
         <translation>utilisé {ago}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="302"/>
+        <location filename="../commands.py" line="304"/>
         <source>taken {ago}</source>
         <translation>prise {ago}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="304"/>
+        <location filename="../commands.py" line="306"/>
         <source>sees {computer}</source>
         <translation>voit {computer}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="305"/>
+        <location filename="../commands.py" line="307"/>
         <source>wrote {n}</source>
         <translation>écrit {n}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="306"/>
+        <location filename="../commands.py" line="308"/>
         <source>  {computer}: {facts}</source>
         <translation>  {computer} : {facts}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="311"/>
+        <location filename="../commands.py" line="313"/>
         <source>  not read: {file}: {reason}</source>
         <translation>  illisible : {file} : {reason}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="327"/>
+        <location filename="../commands.py" line="329"/>
         <source>Invoices are taken here. This computer starts once it has kept them for 2 minutes and every other computer has seen it.</source>
         <translation>Les factures sont prises ici. Cet ordinateur commence quand il les a tenues 2 minutes et que tous les autres ordinateurs l’ont vu.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="332"/>
+        <location filename="../commands.py" line="334"/>
         <source>Waiting for: {computers}</source>
         <translation>En attente de : {computers}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="351"/>
+        <location filename="../commands.py" line="353"/>
         <source>Closed: {parts}</source>
         <translation>Fermé : {parts}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="361"/>
+        <location filename="../commands.py" line="363"/>
         <source>sioul-tray: warning: {problem}</source>
         <translation>sioul-tray : attention : {problem}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="380"/>
+        <location filename="../commands.py" line="382"/>
         <source>{computer} is declared gone for good; it counts again if it comes back.</source>
         <translation>{computer} est déclaré parti pour de bon ; il comptera de nouveau s’il revient.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="394"/>
+        <location filename="../commands.py" line="396"/>
         <source>No claim here yet: run `sioul-tray renew` or start the tray.</source>
         <translation>Pas encore de réservation ici : lancez `sioul-tray renew` ou l’icône.</translation>
     </message>
@@ -528,90 +538,91 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>Core</name>
     <message>
-        <location filename="../install.py" line="134"/>
-        <location filename="../install.py" line="150"/>
+        <location filename="../install.py" line="135"/>
+        <location filename="../install.py" line="151"/>
         <location filename="../share/seal.py" line="410"/>
         <source>cannot read {path}: {error}</source>
         <translation>impossible de lire {path} : {error}</translation>
     </message>
     <message>
-        <location filename="../install.py" line="115"/>
+        <location filename="../install.py" line="116"/>
         <source>{path} holds {text}, which is not a computer id: remove that file to make a new id (this computer&apos;s claims then start anew)</source>
         <translation>{path} contient {text}, qui n’est pas un identifiant d’ordinateur : supprimez ce fichier pour en créer un nouveau (les réservations de cet ordinateur repartent alors de zéro)</translation>
     </message>
     <message>
-        <location filename="../install.py" line="156"/>
+        <location filename="../install.py" line="157"/>
         <location filename="../share/seal.py" line="425"/>
         <source>{path} is damaged: not JSON</source>
         <translation>{path} est endommagé : ce n’est pas du JSON</translation>
     </message>
     <message>
-        <location filename="../install.py" line="160"/>
+        <location filename="../install.py" line="161"/>
         <source>{path} is damaged: not a table of settings</source>
         <translation>{path} est endommagé : ce n’est pas une table de réglages</translation>
     </message>
     <message>
-        <location filename="../install.py" line="206"/>
+        <location filename="../install.py" line="207"/>
         <source>{path} is damaged: the sharing folder&apos;s path holds a NUL character</source>
         <translation>{path} est endommagé : le chemin du dossier de partage contient un caractère NUL</translation>
     </message>
     <message>
-        <location filename="../install.py" line="245"/>
+        <location filename="../install.py" line="246"/>
         <source>no sharing folder is set up here: run `sioul-tray setup --share DIR`</source>
         <translation>aucun dossier de partage n’est configuré ici : lancez `sioul-tray setup --share DOSSIER`</translation>
     </message>
     <message>
-        <location filename="../install.py" line="252"/>
+        <location filename="../install.py" line="253"/>
         <source>{path} is damaged: no folder id</source>
         <translation>{path} est endommagé : pas d’identifiant de dossier</translation>
     </message>
     <message>
-        <location filename="../install.py" line="261"/>
+        <location filename="../install.py" line="262"/>
         <source>this computer has no key for {folder}: run `sioul-tray setup --share {folder}`</source>
         <translation>cet ordinateur n’a pas de clé pour {folder} : lancez `sioul-tray setup --share {folder}`</translation>
     </message>
     <message>
-        <location filename="../install.py" line="268"/>
+        <location filename="../install.py" line="269"/>
         <source>cannot read the key in {path}: {error}</source>
         <translation>impossible de lire la clé dans {path} : {error}</translation>
     </message>
     <message>
-        <location filename="../install.py" line="275"/>
+        <location filename="../install.py" line="276"/>
         <source>{path} is damaged (its key is cut short or not base64): run `sioul-tray setup --share {folder}` to write it again</source>
         <translation>{path} est endommagé (sa clé est tronquée ou n’est pas en base64) : lancez `sioul-tray setup --share {folder}` pour l’écrire de nouveau</translation>
     </message>
     <message>
-        <location filename="../install.py" line="292"/>
+        <location filename="../install.py" line="293"/>
         <source>the key kept in {path} does not open {folder}: the folder was sealed again; run `sioul-tray setup --share {folder}`</source>
         <translation>la clé gardée dans {path} n’ouvre pas {folder} : le dossier a été scellé de nouveau ; lancez `sioul-tray setup --share {folder}`</translation>
     </message>
     <message>
-        <location filename="../install.py" line="356"/>
+        <location filename="../install.py" line="357"/>
         <source>another sioul-tray process (pid {pid}) writes this computer&apos;s claims; try again when it has quit</source>
         <translation>un autre processus sioul-tray (pid {pid}) écrit les réservations de cet ordinateur ; réessayez quand il aura quitté</translation>
     </message>
     <message>
-        <location filename="../install.py" line="376"/>
+        <location filename="../install.py" line="390"/>
         <source>{path} is a link or another user&apos;s file, not this installation&apos;s lock: remove it (someone may have planted it)</source>
         <translation>{path} est un lien ou le fichier d’un autre utilisateur, pas le verrou de cette installation : supprimez-le (quelqu’un l’a peut-être placé là)</translation>
     </message>
     <message>
-        <location filename="../install.py" line="400"/>
+        <location filename="../install.py" line="380"/>
+        <location filename="../install.py" line="419"/>
         <source>cannot make {path}: {error}</source>
         <translation>impossible de créer {path} : {error}</translation>
     </message>
     <message>
-        <location filename="../install.py" line="405"/>
+        <location filename="../install.py" line="416"/>
         <source>{path} is not a folder (a link?): remove it</source>
         <translation>{path} n’est pas un dossier (un lien ?) : supprimez-le</translation>
     </message>
     <message>
-        <location filename="../install.py" line="408"/>
+        <location filename="../install.py" line="431"/>
         <source>{path} belongs to another user: it must be this user&apos;s own</source>
         <translation>{path} appartient à un autre utilisateur : il doit appartenir à cet utilisateur</translation>
     </message>
     <message>
-        <location filename="../install.py" line="416"/>
+        <location filename="../install.py" line="439"/>
         <source>{path} is open to other users and cannot be made private: {error}</source>
         <translation>{path} est ouvert aux autres utilisateurs et ne peut pas être rendu privé : {error}</translation>
     </message>
@@ -910,10 +921,10 @@ Inactivité lue par : {idle}</translation>
         <translation>le dossier de partage {folder} est absent</translation>
     </message>
     <message>
-        <location filename="../install.py" line="106"/>
-        <location filename="../install.py" line="177"/>
-        <location filename="../install.py" line="232"/>
-        <location filename="../install.py" line="383"/>
+        <location filename="../install.py" line="107"/>
+        <location filename="../install.py" line="178"/>
+        <location filename="../install.py" line="233"/>
+        <location filename="../install.py" line="397"/>
         <location filename="../lease/lease.py" line="549"/>
         <location filename="../share/seal.py" line="390"/>
         <source>cannot write {path}: {error}</source>
@@ -935,67 +946,68 @@ Inactivité lue par : {idle}</translation>
         <translation>{file} est endommagé : {what} n’est pas en base64</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="41"/>
+        <location filename="../commands.py" line="42"/>
         <source>SIOUL_PASSPHRASE is empty</source>
         <translation>SIOUL_PASSPHRASE est vide</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="45"/>
+        <location filename="../commands.py" line="46"/>
         <source>no passphrase: set SIOUL_PASSPHRASE, or run setup in a terminal</source>
         <translation>pas de phrase secrète : définissez SIOUL_PASSPHRASE, ou lancez setup dans un terminal</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="49"/>
+        <location filename="../commands.py" line="50"/>
         <location filename="../share/seal.py" line="201"/>
-        <location filename="../tray/setup.py" line="102"/>
+        <location filename="../tray/setup.py" line="103"/>
         <source>the passphrase is empty</source>
         <translation>la phrase secrète est vide</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="51"/>
-        <location filename="../tray/setup.py" line="115"/>
+        <location filename="../commands.py" line="52"/>
+        <location filename="../tray/setup.py" line="116"/>
         <source>the two passphrases differ; nothing was changed</source>
         <translation>les deux phrases secrètes diffèrent ; rien n’a été changé</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="59"/>
+        <location filename="../commands.py" line="60"/>
         <source>no passphrase given; nothing was changed</source>
         <translation>aucune phrase secrète saisie ; rien n’a été changé</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="68"/>
+        <location filename="../commands.py" line="69"/>
         <source>the passphrase is not valid text (UTF-8); nothing was changed</source>
         <translation>la phrase secrète n’est pas un texte valide (UTF-8) ; rien n’a été changé</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="75"/>
+        <location filename="../commands.py" line="76"/>
         <source>setup needs --share DIR, --name NAME, or both</source>
         <translation>setup demande --share DOSSIER, --name NOM, ou les deux</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="77"/>
+        <location filename="../commands.py" line="78"/>
         <source>--name needs a name of at most 64 bytes</source>
         <translation>--name demande un nom de 64 octets au plus</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="81"/>
+        <location filename="../commands.py" line="82"/>
         <source>--share needs the path of a folder your sync tool syncs</source>
         <translation>--share demande le chemin d’un dossier que votre outil de synchronisation synchronise</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="131"/>
-        <location filename="../commands.py" line="137"/>
+        <location filename="../commands.py" line="133"/>
+        <location filename="../commands.py" line="139"/>
         <source>{folder} is not a folder</source>
         <translation>{folder} n’est pas un dossier</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="140"/>
-        <location filename="../tray/setup.py" line="106"/>
+        <location filename="../commands.py" line="142"/>
+        <location filename="../tray/setup.py" line="107"/>
         <source>{folder} does not exist: choose a folder your sync tool syncs</source>
         <translation>{folder} n’existe pas : choisissez un dossier que votre outil de synchronisation synchronise</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="147"/>
+        <location filename="../commands.py" line="149"/>
+        <location filename="../tray/setup.py" line="122"/>
         <source>cannot make {folder}: {error}</source>
         <translation>impossible de créer {folder} : {error}</translation>
     </message>
@@ -1458,92 +1470,92 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>Setup</name>
     <message>
-        <location filename="../tray/setup.py" line="149"/>
+        <location filename="../tray/setup.py" line="158"/>
         <source>Sharing folder — sioul-tray</source>
         <translation>Dossier de partage — sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="187"/>
+        <location filename="../tray/setup.py" line="196"/>
         <source>Another folder…</source>
         <translation>Un autre dossier…</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="86"/>
+        <location filename="../tray/setup.py" line="87"/>
         <source>Too short: at least 8 characters.</source>
         <translation>Trop courte : 8 caractères au moins.</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="89"/>
+        <location filename="../tray/setup.py" line="90"/>
         <source>Strong.</source>
         <translation>Solide.</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="91"/>
+        <location filename="../tray/setup.py" line="92"/>
         <source>Fair: one or two more words make it much harder to guess.</source>
         <translation>Correcte : un ou deux mots de plus la rendent bien plus difficile à deviner.</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="92"/>
+        <location filename="../tray/setup.py" line="93"/>
         <source>Weak: a few words of your own (four or more) are far harder to guess.</source>
         <translation>Faible : quelques mots à vous (quatre ou plus) sont bien plus difficiles à deviner.</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="153"/>
+        <location filename="../tray/setup.py" line="162"/>
         <source>Choose the sharing folder</source>
         <translation>Choisissez le dossier de partage</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="160"/>
+        <location filename="../tray/setup.py" line="169"/>
         <source>The folder your sync tool (Syncthing, Dropbox, OneDrive, Nextcloud, iCloud Drive, Google Drive…) shares between your computers. Sioul keeps its files in it.</source>
         <translation>Le dossier que votre outil de synchronisation (Syncthing, Dropbox, OneDrive, Nextcloud, iCloud Drive, Google Drive…) partage entre vos ordinateurs. Sioul y range ses fichiers.</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="180"/>
+        <location filename="../tray/setup.py" line="189"/>
         <source>No sync tool&apos;s folder was found on this computer. Choose the folder your sync tool shares with “Another folder…”.</source>
         <translation>Aucun dossier d’outil de synchronisation n’a été trouvé sur cet ordinateur. Choisissez le dossier que votre outil partage avec « Un autre dossier… ».</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="193"/>
+        <location filename="../tray/setup.py" line="202"/>
         <source>&amp;Folder:</source>
         <translation>&amp;Dossier :</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="203"/>
+        <location filename="../tray/setup.py" line="212"/>
         <source>&amp;Passphrase:</source>
         <translation>&amp;Phrase secrète :</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="206"/>
+        <location filename="../tray/setup.py" line="215"/>
         <source>Passphrase &amp;again:</source>
         <translation>Phrase secrète, &amp;encore :</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="216"/>
+        <location filename="../tray/setup.py" line="225"/>
         <source>This computer&apos;s &amp;name:</source>
         <translation>&amp;Nom de cet ordinateur :</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="247"/>
+        <location filename="../tray/setup.py" line="256"/>
         <source>Sharing folder</source>
         <translation>Dossier de partage</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="256"/>
+        <location filename="../tray/setup.py" line="265"/>
         <source>not needed to join</source>
         <translation>inutile pour rejoindre</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="261"/>
+        <location filename="../tray/setup.py" line="270"/>
         <source>This folder is shared already: this computer joins it with the passphrase chosen on the first computer.</source>
         <translation>Ce dossier est déjà partagé : cet ordinateur le rejoint avec la phrase secrète choisie sur le premier ordinateur.</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="265"/>
+        <location filename="../tray/setup.py" line="274"/>
         <source>A new shared folder is created here, sealed with this passphrase. Type it twice; the other computers need it to join.</source>
         <translation>Un nouveau dossier partagé est créé ici, scellé par cette phrase secrète. Tapez-la deux fois ; les autres ordinateurs en ont besoin pour le rejoindre.</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="282"/>
+        <location filename="../tray/setup.py" line="291"/>
         <source>{error}. Nothing was changed.</source>
         <translation>{error}. Rien n’a été changé.</translation>
     </message>

@@ -579,17 +579,7 @@ def _handle(tray: Tray, controller: Controller, argv: list[str]) -> tuple[int, s
         controller.forget(args[0])
         return 0, App.tr("{computer} is declared gone for good.").format(computer=args[0]) + "\n"
     if command in ("close", "renew") and all(a in PARTS for a in args):
-        parts = args or list(PARTS)
-        if command == "close":
-            controller.pause(parts)
-            text = App.tr("Closed: {parts} (until `sioul-tray renew`)")
-            return 0, text.format(parts=", ".join(parts)) + "\n"
-        controller.unpause(parts)
-        if controller.asleep:
-            controller.resume()
-        view = controller.view
-        lines = [model.part_line(view, p) for p in parts] if view is not None else []
-        return 0, "".join(line + "\n" for line in lines)
+        return _close_or_renew(controller, command, args or list(PARTS))
     if command == "open" and args == ["computers"]:
         tray.computers()  # scripts, the desktop tests and the memory benchmark
         return 0, ""
@@ -618,6 +608,38 @@ def _handle(tray: Tray, controller: Controller, argv: list[str]) -> tuple[int, s
         return 0, json.dumps(content) + "\n"
     text = App.tr("sioul-tray: the running tray cannot do {request}")
     return 2, text.format(request=repr(" ".join(argv))) + "\n"
+
+
+def _close_or_renew(controller: Controller, command: str, parts: list[str]) -> tuple[int, str]:
+    """A close kept until `sioul-tray renew`, across restarts (closed.json); when that record
+    cannot be written, the parts are closed all the same and the person is told for how long."""
+    shown = ", ".join(parts)
+    if command == "close":
+        failed = controller.pause(parts)
+        if failed is None:
+            text = App.tr("Closed: {parts} (until `sioul-tray renew`)")
+            return 0, text.format(parts=shown) + "\n"
+        text = App.tr(
+            "Closed: {parts}, but only until the tray quits: {path} cannot be written ({error})"
+        )
+        return 1, _record_failure(text, controller, shown, failed) + "\n"
+    failed = controller.unpause(parts)
+    if controller.asleep:
+        controller.resume()
+    view = controller.view
+    lines = [model.part_line(view, p) for p in parts] if view is not None else []
+    if failed is not None:
+        text = App.tr(
+            "{path} cannot be written ({error}): where it still lists {parts} as closed, "
+            "the tray closes them again when it starts"
+        )
+        lines.append(_record_failure(text, controller, shown, failed))
+    return (0 if failed is None else 1), "".join(line + "\n" for line in lines)
+
+
+def _record_failure(text: str, controller: Controller, parts: str, failed: OSError) -> str:
+    path = controller.driver.paused_path
+    return text.format(parts=parts, path=path, error=failed.strerror or failed)
 
 
 def install_language(app: QApplication, language: str | None = None) -> str:

@@ -219,18 +219,23 @@ class Driver:
         self.lease.forget(computer)
         self.tick()
 
-    def pause(self, parts: list[str]) -> None:
-        """Close these parts and keep them closed until `unpause` (the command line's close)."""
+    def pause(self, parts: list[str]) -> OSError | None:
+        """Close these parts and keep them closed until `unpause` (the command line's close),
+        across restarts through closed.json. What stopped that file being written, if anything:
+        the parts stay closed all the same while this process runs, and the person is told."""
         for part in parts:
             self.lease.close(part, wrote=self.wrote[part])
             self.paused.add(part)
-        self._save_paused()
+        failed = self._save_paused()
         self.tick()
+        return failed
 
-    def unpause(self, parts: list[str]) -> None:
+    def unpause(self, parts: list[str]) -> OSError | None:
+        """Renew these parts again; what stopped closed.json being written, as for `pause`."""
         self.paused -= set(parts)
-        self._save_paused()
+        failed = self._save_paused()
         self.tick()
+        return failed
 
     def set_wrote(self, part: str, wrote: int) -> None:
         if part not in PARTS:
@@ -341,11 +346,14 @@ class Driver:
         parts = content.get("closed") if isinstance(content, dict) else None
         return {p for p in parts if p in PARTS} if isinstance(parts, list) else set()
 
-    def _save_paused(self) -> None:
+    def _save_paused(self) -> OSError | None:
         if self.paused_path is None:
-            return
-        with contextlib.suppress(OSError):
+            return None
+        try:
             write_status(self.paused_path, {"closed": sorted(self.paused)})
+        except OSError as e:
+            return e
+        return None
 
 
 def describe(exc: OSError) -> str:
