@@ -213,6 +213,10 @@ class Installation:
     # -- the folder key -------------------------------------------------------------------
 
     def _key_file(self, folder_id: str) -> Path:
+        from sioul_tray.share.seal import FOLDER_ID
+
+        if not FOLDER_ID.fullmatch(folder_id):  # read_seal refuses it first: never a path
+            raise SioulError(Core.mark("{id} is not a folder id", id=repr(folder_id[:40])))
         return self.config_dir / "keys" / f"{folder_id}.key"
 
     def remember_key(self, share: Share) -> None:
@@ -247,12 +251,7 @@ class Installation:
             )
         from sioul_tray.share.seal import read_seal
 
-        folder_id = read_seal(folder).get("folder")
-        if not isinstance(folder_id, str) or not COMPUTER_ID.fullmatch(folder_id):
-            raise SioulError(
-                Core.mark("{path} is damaged: no folder id", path=folder / "sioul.seal")
-            )
-        path = self._key_file(folder_id)
+        path = self._key_file(read_seal(folder)["folder"])  # every field checked
         try:
             lines = path.read_bytes().split()
             key = base64.b64decode(lines[0] if lines else b"", validate=True)

@@ -429,3 +429,60 @@ def test_under_umask_000_nothing_made_is_open_to_others(tmp_path: Path, folder: 
         f"{p}: {stat.S_IMODE(p.lstat().st_mode):o}" for p in written if p.lstat().st_mode & 0o022
     ]
     assert open_to_others == []
+
+
+# -- 12. the seal: every field checked --------------------------------------------------------
+
+
+def member_seal(folder: Path, folder_id: str, key_id: str | None = None) -> None:
+    """A seal a member of the folder could write: it opens with the passphrase, whatever it
+    holds (the wrapping binds the folder id and the creator it names)."""
+    from sioul_tray.share import seal
+
+    salt, nonce, key = os.urandom(16), os.urandom(12), os.urandom(32)
+    kek = seal._passphrase_key(PASS, salt, 10, 8, 1)
+    wrapped = seal.AESGCM(kek).encrypt(nonce, key, seal._wrap_aad(folder_id, "mallory"))
+    doc = {
+        "format": "sioul-seal", "version": 1, "folder": folder_id, "creator": "mallory",
+        "kdf": {"name": "scrypt", "log2n": 10, "r": 8, "p": 1, "salt": seal._b64(salt)},
+        "check": seal._b64(seal._hkdf(kek, b"sioul passphrase check", 16)),
+        "wrapped": {"aead": "aes-256-gcm", "nonce": seal._b64(nonce), "key": seal._b64(wrapped)},
+        "key_id": key_id or seal.derive(key)[:8].hex(),
+    }  # fmt: skip
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / SEAL_NAME).write_text(json.dumps(doc))
+
+
+def test_a_seal_whose_folder_id_climbs_out_of_the_key_cache_is_refused(
+    tmp_path: Path, folder: Path
+) -> None:
+    home = tmp_path / "home"
+    public = tmp_path / "public"  # where home/config/keys/../../../public/pwn.key would land
+    public.mkdir(mode=0o755)
+    public.chmod(0o755)
+    member_seal(folder, "../../../public/pwn")
+    done = cli(home, "setup", "--share", str(folder), passphrase=PASS)
+    one_line_error(done, "the folder id is not valid")
+    assert list(public.iterdir()) == []
+    assert stat.S_IMODE(public.stat().st_mode) == 0o755
+    assert not (home / "config" / "settings.json").exists()
+
+
+def test_a_damaged_key_id_on_join_is_a_damaged_seal(tmp_path: Path, folder: Path) -> None:
+    member_seal(folder, "0123456789abcdef", key_id="00" * 8)
+    done = cli(tmp_path / "home", "setup", "--share", str(folder), passphrase=PASS)
+    one_line_error(done, "is damaged")
+    assert "kept on this computer" not in done.stderr
+
+
+@pytest.mark.parametrize("log2n", [16, 19, 22])
+def test_scrypt_parameters_scrypt_refuses_are_refused_as_ours(folder: Path, log2n: int) -> None:
+    """Within the bounds, but not what scrypt takes (n must stay under 2^(16 r)): the project's
+    error, never a MemoryError."""
+    folder.mkdir()
+    Share.create(folder, PASS, "aa", cost=10)
+    doc = json.loads((folder / SEAL_NAME).read_text())
+    doc["kdf"].update({"log2n": log2n, "r": 1})
+    (folder / SEAL_NAME).write_text(json.dumps(doc))
+    with pytest.raises(SealDamaged, match=rf"n=2\^{log2n}, r=1, p=1\): refused"):
+        Share.open(folder, PASS)

@@ -540,7 +540,7 @@ Inactivité lue par : {idle}</translation>
     <message>
         <location filename="../install.py" line="135"/>
         <location filename="../install.py" line="151"/>
-        <location filename="../share/seal.py" line="410"/>
+        <location filename="../share/seal.py" line="422"/>
         <source>cannot read {path}: {error}</source>
         <translation>impossible de lire {path} : {error}</translation>
     </message>
@@ -551,7 +551,7 @@ Inactivité lue par : {idle}</translation>
     </message>
     <message>
         <location filename="../install.py" line="157"/>
-        <location filename="../share/seal.py" line="425"/>
+        <location filename="../share/seal.py" line="437"/>
         <source>{path} is damaged: not JSON</source>
         <translation>{path} est endommagé : ce n’est pas du JSON</translation>
     </message>
@@ -566,63 +566,63 @@ Inactivité lue par : {idle}</translation>
         <translation>{path} est endommagé : le chemin du dossier de partage contient un caractère NUL</translation>
     </message>
     <message>
-        <location filename="../install.py" line="246"/>
+        <location filename="../install.py" line="219"/>
+        <source>{id} is not a folder id</source>
+        <translation>{id} n’est pas un identifiant de dossier</translation>
+    </message>
+    <message>
+        <location filename="../install.py" line="250"/>
         <source>no sharing folder is set up here: run `sioul-tray setup --share DIR`</source>
         <translation>aucun dossier de partage n’est configuré ici : lancez `sioul-tray setup --share DOSSIER`</translation>
     </message>
     <message>
-        <location filename="../install.py" line="253"/>
-        <source>{path} is damaged: no folder id</source>
-        <translation>{path} est endommagé : pas d’identifiant de dossier</translation>
-    </message>
-    <message>
-        <location filename="../install.py" line="262"/>
+        <location filename="../install.py" line="261"/>
         <source>this computer has no key for {folder}: run `sioul-tray setup --share {folder}`</source>
         <translation>cet ordinateur n’a pas de clé pour {folder} : lancez `sioul-tray setup --share {folder}`</translation>
     </message>
     <message>
-        <location filename="../install.py" line="269"/>
+        <location filename="../install.py" line="268"/>
         <source>cannot read the key in {path}: {error}</source>
         <translation>impossible de lire la clé dans {path} : {error}</translation>
     </message>
     <message>
-        <location filename="../install.py" line="276"/>
+        <location filename="../install.py" line="275"/>
         <source>{path} is damaged (its key is cut short or not base64): run `sioul-tray setup --share {folder}` to write it again</source>
         <translation>{path} est endommagé (sa clé est tronquée ou n’est pas en base64) : lancez `sioul-tray setup --share {folder}` pour l’écrire de nouveau</translation>
     </message>
     <message>
-        <location filename="../install.py" line="293"/>
+        <location filename="../install.py" line="292"/>
         <source>the key kept in {path} does not open {folder}: the folder was sealed again; run `sioul-tray setup --share {folder}`</source>
         <translation>la clé gardée dans {path} n’ouvre pas {folder} : le dossier a été scellé de nouveau ; lancez `sioul-tray setup --share {folder}`</translation>
     </message>
     <message>
-        <location filename="../install.py" line="357"/>
+        <location filename="../install.py" line="356"/>
         <source>another sioul-tray process (pid {pid}) writes this computer&apos;s claims; try again when it has quit</source>
         <translation>un autre processus sioul-tray (pid {pid}) écrit les réservations de cet ordinateur ; réessayez quand il aura quitté</translation>
     </message>
     <message>
-        <location filename="../install.py" line="390"/>
+        <location filename="../install.py" line="389"/>
         <source>{path} is a link or another user&apos;s file, not this installation&apos;s lock: remove it (someone may have planted it)</source>
         <translation>{path} est un lien ou le fichier d’un autre utilisateur, pas le verrou de cette installation : supprimez-le (quelqu’un l’a peut-être placé là)</translation>
     </message>
     <message>
-        <location filename="../install.py" line="380"/>
-        <location filename="../install.py" line="419"/>
+        <location filename="../install.py" line="379"/>
+        <location filename="../install.py" line="418"/>
         <source>cannot make {path}: {error}</source>
         <translation>impossible de créer {path} : {error}</translation>
     </message>
     <message>
-        <location filename="../install.py" line="416"/>
+        <location filename="../install.py" line="415"/>
         <source>{path} is not a folder (a link?): remove it</source>
         <translation>{path} n’est pas un dossier (un lien ?) : supprimez-le</translation>
     </message>
     <message>
-        <location filename="../install.py" line="431"/>
+        <location filename="../install.py" line="430"/>
         <source>{path} belongs to another user: it must be this user&apos;s own</source>
         <translation>{path} appartient à un autre utilisateur : il doit appartenir à cet utilisateur</translation>
     </message>
     <message>
-        <location filename="../install.py" line="439"/>
+        <location filename="../install.py" line="438"/>
         <source>{path} is open to other users and cannot be made private: {error}</source>
         <translation>{path} est ouvert aux autres utilisateurs et ne peut pas être rendu privé : {error}</translation>
     </message>
@@ -923,10 +923,10 @@ Inactivité lue par : {idle}</translation>
     <message>
         <location filename="../install.py" line="107"/>
         <location filename="../install.py" line="178"/>
-        <location filename="../install.py" line="233"/>
-        <location filename="../install.py" line="397"/>
+        <location filename="../install.py" line="237"/>
+        <location filename="../install.py" line="396"/>
         <location filename="../lease/lease.py" line="549"/>
-        <location filename="../share/seal.py" line="390"/>
+        <location filename="../share/seal.py" line="402"/>
         <source>cannot write {path}: {error}</source>
         <translation>impossible d’écrire {path} : {error}</translation>
     </message>
@@ -936,12 +936,12 @@ Inactivité lue par : {idle}</translation>
         <translation>impossible d’écrire la surcouche : {error}</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="116"/>
+        <location filename="../share/seal.py" line="122"/>
         <source>{file} is damaged: {what} is not text</source>
         <translation>{file} est endommagé : {what} n’est pas du texte</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="122"/>
+        <location filename="../share/seal.py" line="128"/>
         <source>{file} is damaged: {what} is not base64</source>
         <translation>{file} est endommagé : {what} n’est pas en base64</translation>
     </message>
@@ -957,7 +957,7 @@ Inactivité lue par : {idle}</translation>
     </message>
     <message>
         <location filename="../commands.py" line="50"/>
-        <location filename="../share/seal.py" line="201"/>
+        <location filename="../share/seal.py" line="218"/>
         <location filename="../tray/setup.py" line="103"/>
         <source>the passphrase is empty</source>
         <translation>la phrase secrète est vide</translation>
@@ -1012,145 +1012,189 @@ Inactivité lue par : {idle}</translation>
         <translation>impossible de créer {folder} : {error}</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="366"/>
-        <location filename="../share/seal.py" line="385"/>
+        <location filename="../share/seal.py" line="378"/>
+        <location filename="../share/seal.py" line="397"/>
         <source>{path} exists already: join it with its passphrase</source>
         <translation>{path} existe déjà : rejoignez-le avec sa phrase secrète</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="242"/>
+        <location filename="../share/seal.py" line="259"/>
+        <location filename="../share/seal.py" line="476"/>
         <source>the salt</source>
         <translation>le sel</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="142"/>
+        <location filename="../share/seal.py" line="148"/>
         <source>the passphrase is not valid text (UTF-8)</source>
         <translation>la phrase secrète n’est pas un texte valide (UTF-8)</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="206"/>
+        <location filename="../share/seal.py" line="154"/>
+        <source>this computer cannot make the key derivation (scrypt n=2^{cost}, r={r}, p={p}): not enough memory</source>
+        <translation>cet ordinateur ne peut pas faire la dérivation de clé (scrypt n=2^{cost}, r={r}, p={p}) : mémoire insuffisante</translation>
+    </message>
+    <message>
+        <location filename="../share/seal.py" line="223"/>
         <source>the passphrase is too short: use at least {n} characters (a few words are easy to remember)</source>
         <translation>la phrase secrète est trop courte : utilisez au moins {n} caractères (quelques mots se retiennent facilement)</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="248"/>
+        <location filename="../share/seal.py" line="462"/>
+        <source>the folder id</source>
+        <translation>l’identifiant du dossier</translation>
+    </message>
+    <message>
+        <location filename="../share/seal.py" line="463"/>
+        <source>the creator</source>
+        <translation>le créateur</translation>
+    </message>
+    <message>
+        <location filename="../share/seal.py" line="464"/>
+        <source>the key id</source>
+        <translation>l’identifiant de la clé</translation>
+    </message>
+    <message>
+        <location filename="../share/seal.py" line="469"/>
+        <source>{path} is damaged: {what} is not valid</source>
+        <translation>{path} est endommagé : {what} n’est pas valide</translation>
+    </message>
+    <message>
+        <location filename="../share/seal.py" line="473"/>
         <source>{path} is damaged: unknown key derivation</source>
         <translation>{path} est endommagé : dérivation de clé inconnue</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="258"/>
+        <location filename="../share/seal.py" line="270"/>
         <source>{path} asks for a key derivation this version does not make (scrypt n=2^{cost}, r={r}, p={p}): refused</source>
         <translation>{path} demande une dérivation de clé que cette version ne fait pas (scrypt n=2^{cost}, r={r}, p={p}) : refusé</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="266"/>
+        <location filename="../share/seal.py" line="278"/>
+        <location filename="../share/seal.py" line="477"/>
         <source>the check value</source>
         <translation>la valeur de contrôle</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="270"/>
-        <source>{path} is damaged: the salt or the check value is cut short</source>
-        <translation>{path} est endommagé : le sel ou la valeur de contrôle est tronqué</translation>
-    </message>
-    <message>
-        <location filename="../share/seal.py" line="281"/>
+        <location filename="../share/seal.py" line="286"/>
         <source>wrong passphrase for {folder}</source>
         <translation>mauvaise phrase secrète pour {folder}</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="283"/>
+        <location filename="../share/seal.py" line="288"/>
+        <location filename="../share/seal.py" line="478"/>
         <source>the nonce</source>
         <translation>le nonce</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="284"/>
+        <location filename="../share/seal.py" line="289"/>
+        <location filename="../share/seal.py" line="479"/>
         <source>the wrapped key</source>
         <translation>la clé enveloppée</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="292"/>
+        <location filename="../share/seal.py" line="297"/>
         <source>{path} is damaged: the passphrase fits but the key does not open</source>
         <translation>{path} est endommagé : la phrase secrète convient mais la clé ne s’ouvre pas</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="317"/>
+        <location filename="../share/seal.py" line="306"/>
+        <source>{path} is damaged: its key id is not its key&apos;s</source>
+        <translation>{path} est endommagé : son identifiant de clé n’est pas celui de sa clé</translation>
+    </message>
+    <message>
+        <location filename="../share/seal.py" line="329"/>
         <source>the key kept on this computer does not open {folder}</source>
         <translation>la clé gardée sur cet ordinateur n’ouvre pas {folder}</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="332"/>
+        <location filename="../share/seal.py" line="344"/>
         <source>truncated: still syncing or damaged</source>
         <translation>tronqué : synchronisation en cours ou fichier endommagé</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="335"/>
+        <location filename="../share/seal.py" line="347"/>
         <source>not a Sioul claim</source>
         <translation>pas une réservation Sioul</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="338"/>
+        <location filename="../share/seal.py" line="350"/>
         <source>made by a newer version of sioul-tray</source>
         <translation>fait par une version plus récente de sioul-tray</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="340"/>
+        <location filename="../share/seal.py" line="352"/>
         <source>unknown claim format {version}</source>
         <translation>format de réservation inconnu {version}</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="342"/>
+        <location filename="../share/seal.py" line="354"/>
         <source>sealed with another key (another sharing folder&apos;s seal)</source>
         <translation>scellé avec une autre clé (le sceau d’un autre dossier de partage)</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="349"/>
+        <location filename="../share/seal.py" line="361"/>
         <source>damaged or still syncing</source>
         <translation>endommagé ou synchronisation en cours</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="361"/>
+        <location filename="../share/seal.py" line="373"/>
         <source>{path} is damaged or still arriving: wait for the sync to bring it whole, then join the folder; it is never sealed over</source>
         <translation>{path} est endommagé ou encore en cours d’arrivée : attendez que la synchronisation l’apporte en entier, puis rejoignez le dossier ; il n’est jamais scellé par-dessus</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="371"/>
+        <location filename="../share/seal.py" line="383"/>
         <source>{folder} holds claims but no {file}: the sync has not brought the seal yet; wait for it, then join the folder</source>
         <translation>{folder} contient des réservations mais pas de {file} : la synchronisation n’a pas encore apporté le sceau ; attendez-le, puis rejoignez le dossier</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="403"/>
+        <location filename="../share/seal.py" line="415"/>
         <source>{folder} has no {file}: it is not a Sioul sharing folder yet</source>
         <translation>{folder} n’a pas de {file} : ce n’est pas encore un dossier de partage Sioul</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="413"/>
+        <location filename="../share/seal.py" line="425"/>
         <source>{path} is damaged: too large</source>
         <translation>{path} est endommagé : trop grand</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="417"/>
+        <location filename="../share/seal.py" line="429"/>
         <source>{path} is empty: the sync may still be bringing it (wait a minute); if it stays empty, a setup that failed left it: remove it, then set up again</source>
         <translation>{path} est vide : la synchronisation est peut-être encore en train de l’apporter (attendez une minute) ; s’il reste vide, c’est une configuration échouée qui l’a laissé : supprimez-le, puis configurez de nouveau</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="427"/>
+        <location filename="../share/seal.py" line="439"/>
         <source>{path} is damaged: not a Sioul seal</source>
         <translation>{path} est endommagé : ce n’est pas un sceau Sioul</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="430"/>
+        <location filename="../share/seal.py" line="442"/>
         <source>{path} is damaged: no version</source>
         <translation>{path} est endommagé : pas de version</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="434"/>
+        <location filename="../share/seal.py" line="446"/>
         <source>{path} was made by a newer version of sioul-tray: update this one</source>
         <translation>{path} a été fait par une version plus récente de sioul-tray : mettez celle-ci à jour</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="439"/>
+        <location filename="../share/seal.py" line="451"/>
         <source>{path} is damaged: {key} is missing</source>
         <translation>{path} est endommagé : {key} manque</translation>
+    </message>
+    <message>
+        <location filename="../share/seal.py" line="475"/>
+        <source>{path} is damaged: unknown key wrapping</source>
+        <translation>{path} est endommagé : enveloppe de clé inconnue</translation>
+    </message>
+    <message>
+        <location filename="../share/seal.py" line="486"/>
+        <source>{path} is damaged: {what} is cut short</source>
+        <translation>{path} est endommagé : longueur insuffisante pour {what}</translation>
+    </message>
+    <message>
+        <location filename="../share/seal.py" line="488"/>
+        <source>{path} is damaged: {what} is too long</source>
+        <translation>{path} est endommagé : longueur excessive pour {what}</translation>
     </message>
 </context>
 <context>
