@@ -20,7 +20,7 @@ from sioul_tray import i18n, phrases
 from sioul_tray.errors import SealExists, SioulError
 from sioul_tray.files import make_folders
 from sioul_tray.i18n import CommandLine, Core
-from sioul_tray.install import Installation, make_part_folders
+from sioul_tray.install import Installation, check_writable, make_part_folders
 from sioul_tray.lease import PARTS, Claim, Keeper, Lease
 from sioul_tray.lease.codec import printable
 from sioul_tray.lease.status import SCHEMA, Status, Why
@@ -82,6 +82,7 @@ def cmd_setup(args: argparse.Namespace, inst: Installation, out: TextIO) -> int:
             raise SioulError(Core.mark("--share needs the path of a folder your sync tool syncs"))
         folder = Path(args.share).expanduser().absolute()
         _usable_folder(folder)
+        check_writable(folder)
     with inst.writer():  # a running tray writes this computer's claims: it must quit first
         if args.name is not None:
             name = inst.set_name(args.name)

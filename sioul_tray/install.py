@@ -251,6 +251,7 @@ class Installation:
             )
         from sioul_tray.share.seal import read_seal
 
+        _still_there(folder)
         path = self._key_file(read_seal(folder)["folder"])  # every field checked
         try:
             lines = path.read_bytes().split()
@@ -367,6 +368,30 @@ class Installation:
             f.close()  # closing the file releases the lock
 
 
+def _still_there(folder: Path) -> None:
+    """The sharing folder set up here is there with its seal, else where it was and what may have
+    happened: never "not a sharing folder yet", which would lead the person to seal it again."""
+    from sioul_tray.share.seal import SEAL_NAME
+
+    if not folder.is_dir():
+        raise SioulError(
+            Core.mark(
+                "the sharing folder {folder} is missing: deleted, moved, or on a disk that is "
+                "not mounted now",
+                folder=folder,
+            )
+        )
+    if not os.path.lexists(folder / SEAL_NAME):
+        raise SioulError(
+            Core.mark(
+                "the sharing folder {folder} holds no {file} any more: is its disk mounted? "
+                "If it was emptied, the sync brings the seal back from the other computers",
+                folder=folder,
+                file=SEAL_NAME,
+            )
+        )
+
+
 def make_part_folders(folder: Path) -> None:
     """The sharing folder's folders of claims (leases/<part>), 0755 whatever the umask. Made at
     setup: the core makes one that is missing when it writes, with the process's umask."""
@@ -378,6 +403,39 @@ def make_part_folders(folder: Path) -> None:
             raise SioulError(
                 Core.mark("cannot make {path}: {error}", path=path, error=e.strerror or str(e))
             ) from None
+
+
+def check_writable(folder: Path) -> None:
+    """SioulError when this computer could not write its claims in `folder` (an existing one): a
+    read-only mount, a folder this user may not write. Said at setup, before any passphrase:
+    joining such a folder would succeed, then every renew would fail."""
+    for path in (folder, folder / "leases", *(folder / "leases" / part for part in PARTS)):
+        if not path.is_dir() or os.access(path, os.W_OK | os.X_OK):
+            continue  # a missing one is made in the folder above, checked already
+        if _read_only(path):
+            raise SioulError(
+                Core.mark(
+                    "{folder} is on a read-only file system: this computer could not write its "
+                    "claims there; choose a folder it can write",
+                    folder=path,
+                )
+            )
+        raise SioulError(
+            Core.mark(
+                "this user may not write in {folder}: this computer could not write its claims "
+                "there",
+                folder=path,
+            )
+        )
+
+
+def _read_only(path: Path) -> bool:
+    if not hasattr(os, "statvfs"):  # Windows: a read-only folder is an attribute, said as such
+        return False
+    try:
+        return bool(os.statvfs(path).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
 
 
 def _open_lock(path: Path) -> int:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import shutil
 import stat
 import subprocess
 import sys
@@ -486,3 +487,89 @@ def test_scrypt_parameters_scrypt_refuses_are_refused_as_ours(folder: Path, log2
     (folder / SEAL_NAME).write_text(json.dumps(doc))
     with pytest.raises(SealDamaged, match=rf"n=2\^{log2n}, r=1, p=1\): refused"):
         Share.open(folder, PASS)
+
+
+# -- 13. the command line ---------------------------------------------------------------------
+
+
+@pytest.mark.skipif(sys.platform in ("win32", "darwin"), reason="X11 and Wayland are Linux's")
+@pytest.mark.parametrize("command", ["computers", "about", "folder", "demo"])
+def test_a_window_without_a_display_says_so_in_one_line(tmp_path: Path, command: str) -> None:
+    env = python_env(SIOUL_TRAY_HOME=str(tmp_path / "home"))
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"):
+        env.pop(name, None)
+    done = subprocess.run(
+        [sys.executable, "-m", "sioul_tray.cli", command], capture_output=True, text=True,
+        timeout=60, env=env, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    one_line_error(done, "no display here")  # as the tray says it, never Qt's abort
+
+
+def read_only_mount(folder: Path, *command: str) -> list[str]:
+    """`command` where `folder` is a read-only mount: a bind mount in a mount namespace of its
+    own (with a user namespace, so no root is needed), gone when the command ends."""
+    script = 'd="$1"; shift; mount --bind "$d" "$d" && mount -o remount,bind,ro "$d" && exec "$@"'
+    return [
+        "unshare",
+        "--mount",
+        "--map-root-user",
+        "sh",
+        "-c",
+        script,
+        "sh",
+        str(folder),
+        *command,
+    ]
+
+
+def test_joining_a_folder_on_a_read_only_mount_is_refused(tmp_path: Path, folder: Path) -> None:
+    if not sys.platform.startswith("linux") or shutil.which("unshare") is None:
+        pytest.skip("needs Linux's unshare to make a read-only mount")
+    probe = subprocess.run(read_only_mount(tmp_path, "sh", "-c", f"! touch {tmp_path}/probe"),
+                           capture_output=True, timeout=30)  # fmt: skip
+    if probe.returncode != 0:
+        pytest.skip(f"no private read-only mount here: {probe.stderr.decode().strip()}")
+    ok(cli(tmp_path / "one", "setup", "--share", str(folder), passphrase=PASS))
+    two = tmp_path / "two"
+    env = python_env(SIOUL_TRAY_HOME=str(two), SIOUL_PASSPHRASE=PASS)
+    done = subprocess.run(
+        read_only_mount(folder, sys.executable, "-m", "sioul_tray.cli", "setup", "--share",
+                        str(folder)),
+        capture_output=True, text=True, timeout=120, env=env, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    one_line_error(done, f"{folder} is on a read-only file system")
+    assert not (two / "config" / "settings.json").exists()
+
+
+def test_a_sharing_folder_deleted_or_unmounted_is_missing_not_new(
+    tmp_path: Path, folder: Path
+) -> None:
+    home = tmp_path / "home"
+    ok(cli(home, "setup", "--share", str(folder), passphrase=PASS))
+    shutil.rmtree(folder)
+    done = cli(home, "look")
+    one_line_error(done, f"the sharing folder {folder} is missing")
+    assert "not a Sioul sharing folder yet" not in done.stderr
+    folder.mkdir()  # a mount point without its disk: the folder is there, empty
+    done = cli(home, "renew")
+    one_line_error(done, f"the sharing folder {folder} holds no {SEAL_NAME} any more")
+    assert "not a Sioul sharing folder yet" not in done.stderr
+    assert list(folder.iterdir()) == []
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize(
+    "words", [["--version"], ["--help"], ["setup", "--help"], ["claims"]], ids=" ".join
+)
+def test_output_that_cannot_be_written_is_a_failure(
+    tmp_path: Path, folder: Path, words: list[str]
+) -> None:
+    home = tmp_path / "home"
+    ok(cli(home, "setup", "--share", str(folder), passphrase=PASS))
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "sioul_tray.cli", *words], stdout=full,
+            stderr=subprocess.PIPE, text=True, timeout=60,
+            env=python_env(SIOUL_TRAY_HOME=str(home)), stdin=subprocess.DEVNULL,
+        )  # fmt: skip
+    one_line_error(done, "No space left on device")

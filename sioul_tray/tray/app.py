@@ -22,7 +22,7 @@ from PySide6.QtWidgets import QApplication, QMenu, QSystemTrayIcon, QWidget
 from sioul_tray import __version__, i18n
 from sioul_tray.i18n import App
 from sioul_tray.lease import PARTS
-from sioul_tray.tray import autostart, away, model
+from sioul_tray.tray import autostart, away, display, model
 from sioul_tray.tray.controller import Controller
 from sioul_tray.tray.icons import icon
 from sioul_tray.tray.model import Action, Icon, Item, Note, View
@@ -521,14 +521,6 @@ def sync_line(inst: Installation, folder: Path) -> str:
     return App.tr("{tool}, found; it sends the claims when it notices them").format(tool=found.tool)
 
 
-def _no_display() -> bool:
-    if sys.platform in ("win32", "darwin"):
-        return False
-    if os.environ.get("QT_QPA_PLATFORM", "").startswith(("offscreen", "minimal")):
-        return False
-    return not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
-
-
 def _error_text(e: BaseException) -> str:
     """An error as the person reads it: the core's message translated; an OSError's file and
     the system's words."""
@@ -659,10 +651,8 @@ def run(argv: list[str] | None = None, language: str | None = None) -> int:
     from sioul_tray.install import Installation
     from sioul_tray.tray import client, single
 
-    if _no_display():
-        print(App.tr("sioul-tray: no display here; use the command line (sioul-tray --help)"),
-              file=sys.stderr)  # fmt: skip
-        return 2
+    if display.missing():
+        return display.say_missing()
     inst = Installation()
     app = QApplication(argv if argv is not None else sys.argv[:1])
     app.setApplicationName(APP)

@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 from sioul_tray.errors import SealExists, SioulError
 from sioul_tray.files import make_folders
 from sioul_tray.i18n import Core, Setup, message
-from sioul_tray.install import Installation, make_part_folders
+from sioul_tray.install import Installation, check_writable, make_part_folders
 from sioul_tray.share import Share
 
 SUBFOLDER = "Sioul"
@@ -108,6 +108,8 @@ def join_or_create(
                 folder=folder.parent,
             )
         )
+    if folder.is_dir():
+        check_writable(folder)
     if (folder / "sioul.seal").exists():
         share = Share.open(folder, passphrase)
         made = "joined"
