@@ -13,7 +13,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from sioul_tray import __version__, i18n
 from sioul_tray.errors import SioulError
@@ -21,9 +21,21 @@ from sioul_tray.i18n import CommandLine
 from sioul_tray.lease import PARTS
 from sioul_tray.lease.codec import printable
 
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
+
 
 class _Parser(argparse.ArgumentParser):
     """argparse, whose errors are one line like every other error of ours (exit status 2)."""
+
+    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
+        # argparse drops a failed write: --help or --version into a full disk would exit 0.
+        if message:
+            file = file or sys.stderr
+            file.write(message)
+            flush = getattr(file, "flush", None)
+            if flush is not None:
+                flush()
 
     def error(self, message: str) -> NoReturn:
         where = "" if self.prog == "sioul-tray" else f"{self.prog.removeprefix('sioul-tray ')}: "
@@ -149,49 +161,65 @@ def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     # English needs no catalogue (and no Qt); another language loads Qt's translator.
     i18n.install(i18n.pick_language(_asked_language(words)))
-    # No words: the tray, as the desktop starts it, with no parser to build (argparse's gettext
-    # lookups import `locale`: 0.2 MB kept for the tray's whole life).
-    args = _parser().parse_args(words) if words else argparse.Namespace(command=None, lang=None)
-    out = sys.stdout
     try:
-        if args.command is None:
-            return _start_tray(args.lang)
-        if args.command == "demo":
-            return _start_demo(args.lang)
-        if args.command in ("computers", "about", "folder"):
-            return _start_window(args.command, args.lang, args.state_dir)
-        # Not imported for the tray: what only the commands need stays out of its memory.
-        from sioul_tray.commands import COMMANDS
-        from sioul_tray.install import Installation
-
-        inst = Installation()
-        from sioul_tray.tray.request import THROUGH_TRAY
-
-        if args.command in THROUGH_TRAY:
-            from sioul_tray.tray.client import through_tray
-
-            rc = through_tray(inst.state_dir, _request(args), out)
-            if rc is not None:
-                return rc
-        try:
-            return COMMANDS[args.command](args, inst, out)
-        finally:
-            # The claim files written go to Syncthing before this process ends (at most 1 s).
-            inst.send_pending(1.0)
+        rc = _run(words)
+        sys.stdout.flush()  # what a full disk refuses must not pass for success
+        return rc
     except SioulError as e:
         print(_error(i18n.message(e)), file=sys.stderr)
         return 1
     except BrokenPipeError:
         # `sioul-tray claims | head`: the reader left; not an error worth a message.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _drop_stdout()
         return 0
     except OSError as e:
         where = f"{e.filename}: " if e.filename else ""
         print(_error(f"{where}{e.strerror or e}"), file=sys.stderr)
+        _drop_stdout()
         return 1
     except KeyboardInterrupt:
         print(CommandLine.tr("sioul-tray: interrupted"), file=sys.stderr)
         return 130
+
+
+def _run(words: list[str]) -> int:
+    # No words: the tray, as the desktop starts it, with no parser to build (argparse's gettext
+    # lookups import `locale`: 0.2 MB kept for the tray's whole life).
+    args = _parser().parse_args(words) if words else argparse.Namespace(command=None, lang=None)
+    out = sys.stdout
+    if args.command is None:
+        return _start_tray(args.lang)
+    if args.command == "demo":
+        return _start_demo(args.lang)
+    if args.command in ("computers", "about", "folder"):
+        return _start_window(args.command, args.lang, args.state_dir)
+    # Not imported for the tray: what only the commands need stays out of its memory.
+    from sioul_tray.commands import COMMANDS
+    from sioul_tray.install import Installation
+
+    inst = Installation()
+    from sioul_tray.tray.request import THROUGH_TRAY
+
+    if args.command in THROUGH_TRAY:
+        from sioul_tray.tray.client import through_tray
+
+        rc = through_tray(inst.state_dir, _request(args), out)
+        if rc is not None:
+            return rc
+    try:
+        return COMMANDS[args.command](args, inst, out)
+    finally:
+        # The claim files written go to Syncthing before this process ends (at most 1 s).
+        inst.send_pending(1.0)
+
+
+def _drop_stdout() -> None:
+    """stdout takes nothing more (a reader gone, a full disk): what is left in its buffer goes to
+    the null device, so the interpreter's last flush neither fails nor says so."""
+    try:
+        sys.stdout.flush()
+    except OSError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def _error(text: str) -> str:
@@ -217,8 +245,10 @@ def _start_tray(language: str | None) -> int:
 
 
 def _start_demo(language: str | None) -> int:
-    from sioul_tray.tray import pyside
+    from sioul_tray.tray import display, pyside
 
+    if display.missing():
+        return display.say_missing()
     pyside.load()
     from sioul_tray.tray.demo import run
 
@@ -228,8 +258,10 @@ def _start_demo(language: str | None) -> int:
 
 def _start_window(command: str, language: str | None, state_dir: str | None) -> int:
     """A window of the running tray in a process of its own (`computers`, `about`)."""
-    from sioul_tray.tray import pyside
+    from sioul_tray.tray import display, pyside
 
+    if display.missing():
+        return display.say_missing()
     pyside.load()
     if command == "about":
         from sioul_tray.tray.aboutbox import main as window

@@ -18,8 +18,9 @@ from typing import Any, TextIO
 
 from sioul_tray import i18n, phrases
 from sioul_tray.errors import SealExists, SioulError
+from sioul_tray.files import make_folders
 from sioul_tray.i18n import CommandLine, Core
-from sioul_tray.install import Installation
+from sioul_tray.install import Installation, check_writable, make_part_folders
 from sioul_tray.lease import PARTS, Claim, Keeper, Lease
 from sioul_tray.lease.codec import printable
 from sioul_tray.lease.status import SCHEMA, Status, Why
@@ -81,6 +82,7 @@ def cmd_setup(args: argparse.Namespace, inst: Installation, out: TextIO) -> int:
             raise SioulError(Core.mark("--share needs the path of a folder your sync tool syncs"))
         folder = Path(args.share).expanduser().absolute()
         _usable_folder(folder)
+        check_writable(folder)
     with inst.writer():  # a running tray writes this computer's claims: it must quit first
         if args.name is not None:
             name = inst.set_name(args.name)
@@ -105,6 +107,7 @@ def _setup(inst: Installation, folder: Path, out: TextIO) -> int:
             # Another computer's seal arrived while we asked: join it instead, never overwrite.
             share = Share.open(folder, _passphrase(twice=False))
             made = "joined"
+    make_part_folders(folder)
     _leave_previous(inst, folder, out)
     inst.remember_key(share)
     inst.update_settings(share=str(folder))
@@ -141,7 +144,7 @@ def _usable_folder(folder: Path) -> None:
             )
         )
     try:
-        folder.mkdir()
+        make_folders(folder, 0o755)  # whatever the umask: nobody else may write claims there
     except OSError as e:
         raise SioulError(
             Core.mark("cannot make {folder}: {error}", folder=folder, error=e.strerror or str(e))

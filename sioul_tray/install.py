@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import errno
 import json
 import os
 import sys
@@ -19,9 +20,9 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from sioul_tray.errors import Busy, NotSetUp, SioulError, WrongPassphrase
-from sioul_tray.files import write_new
+from sioul_tray.files import NotPlain, make_folders, open_lock, write_new
 from sioul_tray.i18n import Core
-from sioul_tray.lease import Lease
+from sioul_tray.lease import PARTS, Lease
 from sioul_tray.lease.folder import write_atomic
 from sioul_tray.lease.host import host_name, new_computer_id
 from sioul_tray.lease.rules import COMPUTER_ID
@@ -212,6 +213,10 @@ class Installation:
     # -- the folder key -------------------------------------------------------------------
 
     def _key_file(self, folder_id: str) -> Path:
+        from sioul_tray.share.seal import FOLDER_ID
+
+        if not FOLDER_ID.fullmatch(folder_id):  # read_seal refuses it first: never a path
+            raise SioulError(Core.mark("{id} is not a folder id", id=repr(folder_id[:40])))
         return self.config_dir / "keys" / f"{folder_id}.key"
 
     def remember_key(self, share: Share) -> None:
@@ -246,12 +251,8 @@ class Installation:
             )
         from sioul_tray.share.seal import read_seal
 
-        folder_id = read_seal(folder).get("folder")
-        if not isinstance(folder_id, str) or not COMPUTER_ID.fullmatch(folder_id):
-            raise SioulError(
-                Core.mark("{path} is damaged: no folder id", path=folder / "sioul.seal")
-            )
-        path = self._key_file(folder_id)
+        _still_there(folder)
+        path = self._key_file(read_seal(folder)["folder"])  # every field checked
         try:
             lines = path.read_bytes().split()
             key = base64.b64decode(lines[0] if lines else b"", validate=True)
@@ -353,7 +354,7 @@ class Installation:
         """Be the only process of this installation writing its claims, or raise Busy."""
         _private_dir(self.state_dir)
         path = self.state_dir / "writer.lock"
-        f = open(path, "a+", encoding="utf-8")  # noqa: SIM115 - held open for the whole block
+        f = os.fdopen(_open_lock(path), "r+", encoding="utf-8")
         try:
             if not _try_lock(f):
                 f.seek(0)
@@ -374,6 +375,93 @@ class Installation:
             f.close()  # closing the file releases the lock
 
 
+def _still_there(folder: Path) -> None:
+    """The sharing folder set up here is there with its seal, else where it was and what may have
+    happened: never "not a sharing folder yet", which would lead the person to seal it again."""
+    from sioul_tray.share.seal import SEAL_NAME
+
+    if not folder.is_dir():
+        raise SioulError(
+            Core.mark(
+                "the sharing folder {folder} is missing: deleted, moved, or on a disk that is "
+                "not mounted now",
+                folder=folder,
+            )
+        )
+    if not os.path.lexists(folder / SEAL_NAME):
+        raise SioulError(
+            Core.mark(
+                "the sharing folder {folder} holds no {file} any more: is its disk mounted? "
+                "If it was emptied, the sync brings the seal back from the other computers",
+                folder=folder,
+                file=SEAL_NAME,
+            )
+        )
+
+
+def make_part_folders(folder: Path) -> None:
+    """The sharing folder's folders of claims (leases/<part>), 0755 whatever the umask. Made at
+    setup: the core makes one that is missing when it writes, with the process's umask."""
+    for part in PARTS:
+        path = folder / "leases" / part
+        try:
+            make_folders(path, 0o755)
+        except OSError as e:
+            raise SioulError(
+                Core.mark("cannot make {path}: {error}", path=path, error=e.strerror or str(e))
+            ) from None
+
+
+def check_writable(folder: Path) -> None:
+    """SioulError when this computer could not write its claims in `folder` (an existing one): a
+    read-only mount, a folder this user may not write. Said at setup, before any passphrase:
+    joining such a folder would succeed, then every renew would fail."""
+    for path in (folder, folder / "leases", *(folder / "leases" / part for part in PARTS)):
+        if not path.is_dir() or os.access(path, os.W_OK | os.X_OK):
+            continue  # a missing one is made in the folder above, checked already
+        if _read_only(path):
+            raise SioulError(
+                Core.mark(
+                    "{folder} is on a read-only file system: this computer could not write its "
+                    "claims there; choose a folder it can write",
+                    folder=path,
+                )
+            )
+        raise SioulError(
+            Core.mark(
+                "this user may not write in {folder}: this computer could not write its claims "
+                "there",
+                folder=path,
+            )
+        )
+
+
+def _read_only(path: Path) -> bool:
+    if not hasattr(os, "statvfs"):  # Windows: a read-only folder is an attribute, said as such
+        return False
+    try:
+        return bool(os.statvfs(path).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
+
+
+def _open_lock(path: Path) -> int:
+    try:
+        return open_lock(path)
+    except NotPlain:
+        raise SioulError(
+            Core.mark(
+                "{path} is a link or another user's file, not this installation's lock: "
+                "remove it (someone may have planted it)",
+                path=path,
+            )
+        ) from None
+    except OSError as e:
+        raise SioulError(
+            Core.mark("cannot write {path}: {error}", path=path, error=e.strerror or str(e))
+        ) from None
+
+
 def _private_dir(path: Path) -> None:
     """Make `path` (and its missing parents) readable by this user only, whatever the umask.
 
@@ -381,25 +469,34 @@ def _private_dir(path: Path) -> None:
     there could read the folder key); one that belongs to another user is refused.
     """
     try:
-        path.mkdir(parents=True, exist_ok=True, mode=0o700)
+        make_folders(path, 0o700)
         if os.name == "nt":
             return  # the user's profile folders are private already
-        st = os.lstat(path)
+        # Through a descriptor of the folder itself: a link swapped in is never followed.
+        fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
     except OSError as e:
+        if e.errno in (errno.ELOOP, errno.ENOTDIR):
+            raise SioulError(
+                Core.mark("{path} is not a folder (a link?): remove it", path=path)
+            ) from None
         raise SioulError(
             Core.mark("cannot make {path}: {error}", path=path, error=e.strerror or str(e))
         ) from None
-    import stat
+    try:
+        _tighten(fd, path)
+    finally:
+        os.close(fd)
 
-    if not stat.S_ISDIR(st.st_mode):
-        raise SioulError(Core.mark("{path} is not a folder (a link?): remove it", path=path))
+
+def _tighten(fd: int, path: Path) -> None:
+    st = os.fstat(fd)
     if st.st_uid != os.getuid():
         raise SioulError(
             Core.mark("{path} belongs to another user: it must be this user's own", path=path)
         )
     if st.st_mode & 0o077:
         try:
-            os.chmod(path, 0o700)
+            os.fchmod(fd, 0o700)
         except OSError as e:
             raise SioulError(
                 Core.mark(

@@ -10,6 +10,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import shutil
 import stat
 import subprocess
 import sys
@@ -365,3 +366,210 @@ def test_a_key_cache_with_a_wrong_claim_key_is_mended(tmp_path: Path, folder: Pa
     lease = other.lease()
     assert [c.computer for c in lease.claims("invoices")] and lease.problems("invoices") == []
     assert base64.b64decode(key.read_bytes().splitlines()[1])[:-4] == derived  # mended
+
+
+# -- 11. files of this installation: never written through a planted link -------------------
+
+
+def test_a_link_planted_at_the_status_temporary_is_not_followed(tmp_path: Path) -> None:
+    from sioul_tray.tray.driver import write_status
+
+    state = tmp_path / "state"
+    state.mkdir()
+    trap = tmp_path / "precious"
+    trap.write_text("keep me\n")
+    # The name an older version used: guessable from the tray's pid.
+    (state / f".~status.json.{os.getpid()}.tmp").symlink_to(trap)
+    write_status(state / "status.json", {"running": True})
+    assert trap.read_text() == "keep me\n"
+    assert json.loads((state / "status.json").read_text()) == {"running": True}
+    assert not (state / "status.json").is_symlink()
+
+
+@pytest.mark.parametrize("link", ["symbolic", "hard"])
+def test_a_link_planted_at_the_writer_lock_truncates_nothing(
+    tmp_path: Path, folder: Path, link: str
+) -> None:
+    home = tmp_path / "home"
+    ok(cli(home, "setup", "--share", str(folder), passphrase=PASS))
+    trap = tmp_path / "precious"
+    trap.write_text("keep me\n")
+    lock = home / "state" / "writer.lock"
+    lock.unlink(missing_ok=True)
+    if link == "symbolic":
+        lock.symlink_to(trap)  # as root, any file of the system
+    else:
+        os.link(trap, lock)
+    one_line_error(cli(home, "renew"), str(lock))
+    assert trap.read_text() == "keep me\n"
+
+
+def test_under_umask_000_nothing_made_is_open_to_others(tmp_path: Path, folder: Path) -> None:
+    """The platform directories and their parents (~/.config, ~/.local/state), the sharing folder
+    and its leases, and every file in them: made with explicit modes, whatever the umask."""
+    home = tmp_path / "home"
+    home.mkdir()
+    env = python_env(HOME=str(home), SIOUL_PASSPHRASE=PASS)
+    for name in ("SIOUL_TRAY_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"):
+        env.pop(name, None)
+    old = os.umask(0)
+    try:
+        for args in (["setup", "--share", str(folder)], ["renew"]):
+            done = subprocess.run(
+                [sys.executable, "-m", "sioul_tray.cli", *args], capture_output=True, text=True,
+                timeout=120, env=env, stdin=subprocess.DEVNULL,
+            )  # fmt: skip
+            ok(done)
+    finally:
+        os.umask(old)
+    for made in (".config", ".local", ".local/state", ".config/sioul-tray"):
+        assert stat.S_IMODE((home / made).stat().st_mode) == 0o700, made
+    written = [*home.rglob("*"), folder, *folder.rglob("*")]
+    assert any(p.name.endswith(".lease") for p in written)  # not vacuous: claims were written
+    open_to_others = [
+        f"{p}: {stat.S_IMODE(p.lstat().st_mode):o}" for p in written if p.lstat().st_mode & 0o022
+    ]
+    assert open_to_others == []
+
+
+# -- 12. the seal: every field checked --------------------------------------------------------
+
+
+def member_seal(folder: Path, folder_id: str, key_id: str | None = None) -> None:
+    """A seal a member of the folder could write: it opens with the passphrase, whatever it
+    holds (the wrapping binds the folder id and the creator it names)."""
+    from sioul_tray.share import seal
+
+    salt, nonce, key = os.urandom(16), os.urandom(12), os.urandom(32)
+    kek = seal._passphrase_key(PASS, salt, 10, 8, 1)
+    wrapped = seal.AESGCM(kek).encrypt(nonce, key, seal._wrap_aad(folder_id, "mallory"))
+    doc = {
+        "format": "sioul-seal", "version": 1, "folder": folder_id, "creator": "mallory",
+        "kdf": {"name": "scrypt", "log2n": 10, "r": 8, "p": 1, "salt": seal._b64(salt)},
+        "check": seal._b64(seal._hkdf(kek, b"sioul passphrase check", 16)),
+        "wrapped": {"aead": "aes-256-gcm", "nonce": seal._b64(nonce), "key": seal._b64(wrapped)},
+        "key_id": key_id or seal.derive(key)[:8].hex(),
+    }  # fmt: skip
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / SEAL_NAME).write_text(json.dumps(doc))
+
+
+def test_a_seal_whose_folder_id_climbs_out_of_the_key_cache_is_refused(
+    tmp_path: Path, folder: Path
+) -> None:
+    home = tmp_path / "home"
+    public = tmp_path / "public"  # where home/config/keys/../../../public/pwn.key would land
+    public.mkdir(mode=0o755)
+    public.chmod(0o755)
+    member_seal(folder, "../../../public/pwn")
+    done = cli(home, "setup", "--share", str(folder), passphrase=PASS)
+    one_line_error(done, "the folder id is not valid")
+    assert list(public.iterdir()) == []
+    assert stat.S_IMODE(public.stat().st_mode) == 0o755
+    assert not (home / "config" / "settings.json").exists()
+
+
+def test_a_damaged_key_id_on_join_is_a_damaged_seal(tmp_path: Path, folder: Path) -> None:
+    member_seal(folder, "0123456789abcdef", key_id="00" * 8)
+    done = cli(tmp_path / "home", "setup", "--share", str(folder), passphrase=PASS)
+    one_line_error(done, "is damaged")
+    assert "kept on this computer" not in done.stderr
+
+
+@pytest.mark.parametrize("log2n", [16, 19, 22])
+def test_scrypt_parameters_scrypt_refuses_are_refused_as_ours(folder: Path, log2n: int) -> None:
+    """Within the bounds, but not what scrypt takes (n must stay under 2^(16 r)): the project's
+    error, never a MemoryError."""
+    folder.mkdir()
+    Share.create(folder, PASS, "aa", cost=10)
+    doc = json.loads((folder / SEAL_NAME).read_text())
+    doc["kdf"].update({"log2n": log2n, "r": 1})
+    (folder / SEAL_NAME).write_text(json.dumps(doc))
+    with pytest.raises(SealDamaged, match=rf"n=2\^{log2n}, r=1, p=1\): refused"):
+        Share.open(folder, PASS)
+
+
+# -- 13. the command line ---------------------------------------------------------------------
+
+
+@pytest.mark.skipif(sys.platform in ("win32", "darwin"), reason="X11 and Wayland are Linux's")
+@pytest.mark.parametrize("command", ["computers", "about", "folder", "demo"])
+def test_a_window_without_a_display_says_so_in_one_line(tmp_path: Path, command: str) -> None:
+    env = python_env(SIOUL_TRAY_HOME=str(tmp_path / "home"))
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"):
+        env.pop(name, None)
+    done = subprocess.run(
+        [sys.executable, "-m", "sioul_tray.cli", command], capture_output=True, text=True,
+        timeout=60, env=env, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    one_line_error(done, "no display here")  # as the tray says it, never Qt's abort
+
+
+def read_only_mount(folder: Path, *command: str) -> list[str]:
+    """`command` where `folder` is a read-only mount: a bind mount in a mount namespace of its
+    own (with a user namespace, so no root is needed), gone when the command ends."""
+    script = 'd="$1"; shift; mount --bind "$d" "$d" && mount -o remount,bind,ro "$d" && exec "$@"'
+    return [
+        "unshare",
+        "--mount",
+        "--map-root-user",
+        "sh",
+        "-c",
+        script,
+        "sh",
+        str(folder),
+        *command,
+    ]
+
+
+def test_joining_a_folder_on_a_read_only_mount_is_refused(tmp_path: Path, folder: Path) -> None:
+    if not sys.platform.startswith("linux") or shutil.which("unshare") is None:
+        pytest.skip("needs Linux's unshare to make a read-only mount")
+    probe = subprocess.run(read_only_mount(tmp_path, "sh", "-c", f"! touch {tmp_path}/probe"),
+                           capture_output=True, timeout=30)  # fmt: skip
+    if probe.returncode != 0:
+        pytest.skip(f"no private read-only mount here: {probe.stderr.decode().strip()}")
+    ok(cli(tmp_path / "one", "setup", "--share", str(folder), passphrase=PASS))
+    two = tmp_path / "two"
+    env = python_env(SIOUL_TRAY_HOME=str(two), SIOUL_PASSPHRASE=PASS)
+    done = subprocess.run(
+        read_only_mount(folder, sys.executable, "-m", "sioul_tray.cli", "setup", "--share",
+                        str(folder)),
+        capture_output=True, text=True, timeout=120, env=env, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    one_line_error(done, f"{folder} is on a read-only file system")
+    assert not (two / "config" / "settings.json").exists()
+
+
+def test_a_sharing_folder_deleted_or_unmounted_is_missing_not_new(
+    tmp_path: Path, folder: Path
+) -> None:
+    home = tmp_path / "home"
+    ok(cli(home, "setup", "--share", str(folder), passphrase=PASS))
+    shutil.rmtree(folder)
+    done = cli(home, "look")
+    one_line_error(done, f"the sharing folder {folder} is missing")
+    assert "not a Sioul sharing folder yet" not in done.stderr
+    folder.mkdir()  # a mount point without its disk: the folder is there, empty
+    done = cli(home, "renew")
+    one_line_error(done, f"the sharing folder {folder} holds no {SEAL_NAME} any more")
+    assert "not a Sioul sharing folder yet" not in done.stderr
+    assert list(folder.iterdir()) == []
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize(
+    "words", [["--version"], ["--help"], ["setup", "--help"], ["claims"]], ids=" ".join
+)
+def test_output_that_cannot_be_written_is_a_failure(
+    tmp_path: Path, folder: Path, words: list[str]
+) -> None:
+    home = tmp_path / "home"
+    ok(cli(home, "setup", "--share", str(folder), passphrase=PASS))
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "sioul_tray.cli", *words], stdout=full,
+            stderr=subprocess.PIPE, text=True, timeout=60,
+            env=python_env(SIOUL_TRAY_HOME=str(home)), stdin=subprocess.DEVNULL,
+        )  # fmt: skip
+    one_line_error(done, "No space left on device")

@@ -13,10 +13,10 @@ import errno
 import os
 import re
 import stat
-import time
 from pathlib import Path
 from typing import NamedTuple
 
+from sioul_tray.files import write_new
 from sioul_tray.i18n import Core
 
 CLAIM_NAME = re.compile(r"([a-z0-9_]{1,63})\.lease")
@@ -336,50 +336,11 @@ def file_size(path: Path) -> int | None:
 
 
 def write_atomic(path: Path, data: bytes, *, sync: bool = True) -> None:
-    """Replace `path` with `data` through a fsynced temporary and one rename; never in place."""
-    folder = path.parent
-    tmp = folder / f".~{path.stem}.{os.urandom(4).hex()}.tmp"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o644)
-    try:
-        try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view) :]
-            if sync:
-                os.fsync(fd)
-        finally:
-            os.close(fd)
-        _replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    if sync:
-        _sync_folder(folder)
+    """Replace `path` with `data` through a fsynced temporary and one rename; never in place.
 
-
-def _replace(tmp: Path, path: Path) -> None:
-    # Windows refuses a rename while an antivirus, indexer or sync client holds the target open.
-    for delay in (0.01, 0.05, 0.1, 0.25, 0.5):
-        try:
-            os.replace(tmp, path)
-            return
-        except PermissionError:
-            if os.name != "nt":
-                raise
-            time.sleep(delay)
-    os.replace(tmp, path)
-
-
-def _sync_folder(folder: Path) -> None:
-    # The rename itself is durable only once the folder is synced (POSIX); Windows has no such call.
-    if os.name == "nt":
-        return
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    The program's one writer (`files.write_new`): a random temporary name, made exclusively and
+    never through a link, mode 0644 whatever the umask."""
+    write_new(path, data, replace=True, mode=0o644, sync=sync)
 
 
 def remove_leftovers(folder: Path, computer: str) -> None:

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Protocol
 
+from sioul_tray.files import make_folders
 from sioul_tray.lease.folder import Entry, scan, write_atomic
 
 
@@ -40,5 +41,5 @@ class FolderOverlay:
 
     def publish(self, part: str, file_name: str, data: bytes) -> None:
         folder = self.root / "leases" / part
-        folder.mkdir(parents=True, exist_ok=True)
+        make_folders(folder, 0o755)
         write_atomic(folder / file_name, data)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -62,6 +63,11 @@ NONCE_SIZE = 12
 TAG_SIZE = 16
 HEADER_SIZE = len(CLAIM_MAGIC) + 1 + KEY_ID_SIZE
 OVERHEAD = HEADER_SIZE + NONCE_SIZE + TAG_SIZE
+WRAPPED_SIZE = 32 + TAG_SIZE  # the folder key, sealed by the passphrase key
+
+# A folder id as `create` makes it (8 random bytes in hex): it names the key cache's file.
+FOLDER_ID = re.compile(r"[0-9a-f]{16}")
+_KEY_ID = re.compile(rf"[0-9a-f]{{{2 * KEY_ID_SIZE}}}")
 
 
 if TYPE_CHECKING:
@@ -140,7 +146,18 @@ def _passphrase_key(passphrase: str, salt: bytes, cost: int, r: int, p: int) -> 
         secret = passphrase.encode("utf-8")
     except UnicodeEncodeError:
         raise SioulError(Core.mark("the passphrase is not valid text (UTF-8)")) from None
-    return Scrypt(salt=salt, length=32, n=2**cost, r=r, p=p).derive(secret)
+    try:
+        return Scrypt(salt=salt, length=32, n=2**cost, r=r, p=p).derive(secret)
+    except MemoryError:  # cryptography's word for any parameters OpenSSL refuses, or no memory
+        raise SioulError(
+            Core.mark(
+                "this computer cannot make the key derivation (scrypt n=2^{cost}, r={r}, p={p}): "
+                "not enough memory",
+                cost=cost,
+                r=r,
+                p=p,
+            )
+        ) from None
 
 
 def _nfc(passphrase: str) -> str:
@@ -237,21 +254,16 @@ class Share:
     def open(cls, folder: str | os.PathLike[str], passphrase: str) -> Share:
         """Open a sealed folder with its passphrase. WrongPassphrase when it does not fit."""
         folder = Path(folder)
-        doc = read_seal(folder)
+        doc = read_seal(folder)  # every field checked: types and sizes
         kdf = doc["kdf"]
-        salt = _unb64(kdf.get("salt"), Core.mark("the salt"))
-        cost, r, p = kdf.get("log2n"), kdf.get("r"), kdf.get("p")
-        if kdf.get("name") != "scrypt" or not all(
-            isinstance(v, int) and not isinstance(v, bool) for v in (cost, r, p)
-        ):
-            raise SealDamaged(
-                Core.mark("{path} is damaged: unknown key derivation", path=folder / SEAL_NAME)
-            )
+        salt = _unb64(kdf["salt"], Core.mark("the salt"))
+        cost, r, p = kdf["log2n"], kdf["r"], kdf["p"]
         if not (
             10 <= cost <= 22
             and 1 <= r <= 32
             and 1 <= p <= 2
             and 128 * r * 2**cost <= MAX_SCRYPT_MEMORY
+            and cost < 16 * r  # scrypt's own rule (n < 2^(128 r / 8)): else it refuses
         ):
             raise SealDamaged(
                 Core.mark(
@@ -263,14 +275,7 @@ class Share:
                     p=p,
                 )
             )
-        check = _unb64(doc.get("check"), Core.mark("the check value"))
-        if len(salt) < 16 or len(check) != 16:
-            raise SealDamaged(
-                Core.mark(
-                    "{path} is damaged: the salt or the check value is cut short",
-                    path=folder / SEAL_NAME,
-                )
-            )
+        check = _unb64(doc["check"], Core.mark("the check value"))
         # The passphrase as typed, in one spelling; seals made before that was so were made
         # from the spelling as typed, which is tried next.
         for spelling in dict.fromkeys((_nfc(passphrase), passphrase)):
@@ -280,8 +285,8 @@ class Share:
         else:
             raise WrongPassphrase(Core.mark("wrong passphrase for {folder}", folder=folder))
         wrapped = doc["wrapped"]
-        nonce = _unb64(wrapped.get("nonce"), Core.mark("the nonce"))
-        sealed = _unb64(wrapped.get("key"), Core.mark("the wrapped key"))
+        nonce = _unb64(wrapped["nonce"], Core.mark("the nonce"))
+        sealed = _unb64(wrapped["key"], Core.mark("the wrapped key"))
         try:
             folder_key = AESGCM(kek).decrypt(
                 nonce, sealed, _wrap_aad(doc["folder"], doc["creator"])
@@ -293,7 +298,14 @@ class Share:
                     path=folder / SEAL_NAME,
                 )
             ) from None
-        return cls._checked(folder, doc, folder_key)
+        share = cls(folder, doc["folder"], doc["creator"], folder_key)
+        if share.key_id.hex() != doc["key_id"]:
+            # The passphrase opened the key, bound to this folder id and creator: the seal's
+            # key id alone is wrong.
+            raise SealDamaged(
+                Core.mark("{path} is damaged: its key id is not its key's", path=folder / SEAL_NAME)
+            )
+        return share
 
     @classmethod
     def unlock(
@@ -437,4 +449,41 @@ def read_seal(folder: Path) -> dict[str, Any]:
     for key, kind in (("folder", str), ("creator", str), ("kdf", dict), ("wrapped", dict)):
         if not isinstance(doc.get(key), kind):
             raise SealDamaged(Core.mark("{path} is damaged: {key} is missing", path=path, key=key))
+    _check_fields(doc, path)
     return doc
+
+
+def _check_fields(doc: dict[str, Any], path: Path) -> None:
+    """Every field as this version writes it (`create`), as strictly as a claim's: any member of
+    the folder may write a seal, and its folder id names a file of the key cache."""
+    from sioul_tray.lease.rules import COMPUTER_ID  # not at the top: the lease imports this module
+
+    for key, pattern, what in (
+        ("folder", FOLDER_ID, Core.mark("the folder id")),
+        ("creator", COMPUTER_ID, Core.mark("the creator")),
+        ("key_id", _KEY_ID, Core.mark("the key id")),
+    ):
+        value = doc.get(key)
+        if not isinstance(value, str) or not pattern.fullmatch(value):
+            raise SealDamaged(
+                Core.mark("{path} is damaged: {what} is not valid", path=path, what=what)
+            )
+    kdf, wrapped = doc["kdf"], doc["wrapped"]
+    if kdf.get("name") != "scrypt" or not all(type(kdf.get(k)) is int for k in ("log2n", "r", "p")):
+        raise SealDamaged(Core.mark("{path} is damaged: unknown key derivation", path=path))
+    if wrapped.get("aead") != "aes-256-gcm":
+        raise SealDamaged(Core.mark("{path} is damaged: unknown key wrapping", path=path))
+    _sized(kdf.get("salt"), Core.mark("the salt"), (16, 64), path)
+    _sized(doc.get("check"), Core.mark("the check value"), (16, 16), path)
+    _sized(wrapped.get("nonce"), Core.mark("the nonce"), (NONCE_SIZE, NONCE_SIZE), path)
+    _sized(wrapped.get("key"), Core.mark("the wrapped key"), (WRAPPED_SIZE, WRAPPED_SIZE), path)
+
+
+def _sized(text: object, what: str, sizes: tuple[int, int], path: Path) -> bytes:
+    """A base64 field of the seal, of `sizes` bytes (fewest, most)."""
+    data = _unb64(text, what)
+    if len(data) < sizes[0]:
+        raise SealDamaged(Core.mark("{path} is damaged: {what} is cut short", path=path, what=what))
+    if len(data) > sizes[1]:
+        raise SealDamaged(Core.mark("{path} is damaged: {what} is too long", path=path, what=what))
+    return data

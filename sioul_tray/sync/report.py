@@ -7,6 +7,7 @@ takes a few requests under a second each; the tray's loop only reads the last an
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -80,17 +81,23 @@ class Watch:
         self._thread.start()
 
     def _run(self) -> None:
+        # The menu's Syncthing line is this thread's: nothing may end it, neither an answer
+        # however odd (a problem it reports) nor the one it tells.
         while not self._stop.is_set():
             before = self.report
-            try:
-                client = self.client or self.syncthing.client()
-            except SyncToolError as e:
-                self.report = SyncReport(False, problem=str(e))
-            else:
-                self.report = ask(self.syncthing, client)
+            self.report = self._asked()
             if self.changed is not None and self.report != before:
-                self.changed()
+                with contextlib.suppress(Exception):
+                    self.changed()
             self._stop.wait(self.every)
+
+    def _asked(self) -> SyncReport:
+        try:
+            return ask(self.syncthing, self.client or self.syncthing.client())
+        except SyncToolError as e:
+            return SyncReport(False, problem=str(e))
+        except Exception as e:  # a surprise of the client's: said, and asked again next time
+            return SyncReport(False, problem=f"Syncthing could not be asked: {type(e).__name__}")
 
     def close(self, timeout: float = 2.0) -> None:
         self._stop.set()

@@ -4,16 +4,21 @@ the few REST calls sioul-tray makes (scan one file now, who is connected, who ha
 Syncthing notices a change through its watcher, which waits fsWatcherDelayS (10 s by default)
 before it scans; ``POST /rest/db/scan?folder=ID&sub=PATH`` scans that one path at once and the
 file leaves within a fraction of a second. Only loopback is asked, with the API key from the
-person's own config.xml. Standard library only, no Qt; every failure is a `SyncToolError` whose
-message states the fact.
+person's own config.xml, which gives full control of Syncthing: it is sent to no other address,
+over HTTPS only to Syncthing's own certificate (https-cert.pem beside config.xml), and on Linux
+only to a socket of this user (docs/sync.md, "How the key is protected"). Standard library only,
+no Qt; every failure, and every answer however odd, is a `SyncToolError` whose message states
+the fact.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import socket
+import sys
 import time
 import urllib.parse
 from collections.abc import Iterable
@@ -168,8 +173,29 @@ def _read_gui(element: ET.Element | None, config: Path) -> tuple[Gui | None, str
     except ValueError:
         return None, f"Syncthing's GUI address {address!r} in {_shown(config)} is not host:port"
     host = "127.0.0.1" if host in _WILDCARDS else host
+    if not _loopback(host):
+        return None, (
+            f"Syncthing's GUI address {address} in {_shown(config)} is not on this computer's "
+            "loopback: its API key is sent to loopback only"
+        )
     api_key = (element.findtext("apikey") or "").strip()
     return Gui(address, host, port, tls, api_key, config), None
+
+
+def _loopback(host: str) -> bool:
+    """127.0.0.0/8, ::1 (or an IPv4 loopback mapped in IPv6), or localhost: as written, no name
+    looked up."""
+    if host == "localhost":
+        return True
+    try:
+        return socket.inet_pton(socket.AF_INET, host)[0] == 127
+    except OSError:
+        pass
+    try:
+        raw = socket.inet_pton(socket.AF_INET6, host)
+    except OSError:
+        return False
+    return raw == bytes(15) + b"\1" or (raw[:12] == bytes(10) + b"\xff\xff" and raw[12] == 127)
 
 
 def _flag(element: ET.Element, name: str) -> bool:
@@ -290,16 +316,155 @@ class FolderStatus:
     invalid: str
 
 
-def _unverified_tls() -> ssl.SSLContext:
-    # Syncthing's GUI certificate is self-signed, made on each computer: there is nothing to
-    # verify it against. What the check would protect (the key and the answers) does not travel:
-    # the address is this computer's own loopback, read from the person's own config.xml.
+def _tls_context() -> ssl.SSLContext:
+    # Syncthing's GUI certificate is self-signed, made on each computer: no authority vouches for
+    # it, and its name is "syncthing". It is pinned instead (`_trusted`): after the handshake the
+    # certificate shown must be the very one in https-cert.pem, beside config.xml, before a byte
+    # of the request (and its key) is sent.
     import ssl  # only for a GUI served over HTTPS: 4.5 MB the usual plain GUI never loads
 
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
     context.check_hostname = False
     context.verify_mode = ssl.CERT_NONE
     return context
+
+
+_PEM = re.compile(rb"-----BEGIN CERTIFICATE-----[A-Za-z0-9+/=\s]+-----END CERTIFICATE-----")
+
+
+def _own_certificate(gui: Gui) -> bytes:
+    """Syncthing's own GUI certificate (DER): the first in https-cert.pem beside config.xml."""
+    import ssl
+
+    path = gui.config.parent / "https-cert.pem"
+    try:
+        with open(path, "rb") as f:
+            pem = f.read(65536)
+    except OSError as e:
+        raise SyncToolError(
+            f"cannot read Syncthing's GUI certificate {_shown(path)} ({e.strerror or e}): "
+            "its API key is not sent over HTTPS without it"
+        ) from None
+    found = _PEM.search(pem)
+    try:
+        if found is None:
+            raise ValueError
+        return ssl.PEM_cert_to_DER_cert(found.group().decode("ascii"))
+    except ValueError:
+        raise SyncToolError(
+            f"Syncthing's GUI certificate {_shown(path)} is not a certificate: "
+            "its API key is not sent over HTTPS"
+        ) from None
+
+
+# -- whose socket answers (Linux) ----------------------------------------------------------------
+
+
+def _server_uid(sock: socket.socket) -> int | None:
+    """The user owning the socket at the other end of `sock`, a loopback connection: the row of
+    /proc/net/tcp (or tcp6) whose local address is our peer and remote address ours. The kernel
+    lists there the uid of the socket's owner: the user whose process made the listening socket
+    (a connection not yet accepted), or accepted it. None when no row shows it."""
+    ours, theirs = sock.getsockname()[:2], sock.getpeername()[:2]
+    table = "tcp6" if sock.family == socket.AF_INET6 else "tcp"
+    wanted = {table: {(_row(sock.family, *theirs), _row(sock.family, *ours))}}
+    if sock.family == socket.AF_INET:  # a dual-stack listener ("[::]", Go's "0.0.0.0") maps it
+        v6 = socket.AF_INET6
+        wanted["tcp6"] = {(_row(v6, *_mapped(theirs)), _row(v6, *_mapped(ours)))}
+    for _ in range(3):  # with syncookies, the other end is made a moment after connect returns
+        for name, rows in wanted.items():
+            uid = _uid_in(name, rows)
+            if uid is not None:
+                return uid
+        time.sleep(0.005)
+    return None
+
+
+def _mapped(address: tuple[str, int]) -> tuple[str, int]:
+    return f"::ffff:{address[0]}", address[1]
+
+
+def _row(family: int, host: str, port: int) -> str:
+    """An address as /proc/net/tcp writes it: each 32-bit word in the host's byte order, in hex."""
+    raw = socket.inet_pton(family, host)
+    words = (int.from_bytes(raw[i : i + 4], sys.byteorder) for i in range(0, len(raw), 4))
+    return "".join(f"{word:08X}" for word in words) + f":{port:04X}"
+
+
+def _uid_in(table: str, wanted: set[tuple[str, str]]) -> int | None:
+    try:
+        with open(f"/proc/net/{table}", "rb") as f:
+            lines = f.read().decode("ascii", "replace").splitlines()[1:]
+    except OSError:  # tcp6 without IPv6
+        return None
+    for line in lines:
+        fields = line.split()
+        if len(fields) > 7 and (fields[1], fields[2]) in wanted and fields[7].isdigit():
+            return int(fields[7])
+    return None
+
+
+def _check_owner(sock: socket.socket, where: str) -> None:
+    """On Linux, the end of `sock` that answers is this user's: with Syncthing not running yet,
+    another user listening on its GUI port would get the key. Elsewhere no such check is made
+    (docs/sync.md)."""
+    if not sys.platform.startswith("linux"):
+        return
+    uid = _server_uid(sock)
+    if uid is None:
+        raise SyncToolError(
+            f"cannot tell whose program answers at {where} (/proc/net/tcp does not list it): "
+            "Syncthing's API key is not sent"
+        )
+    if uid != os.getuid():
+        raise SyncToolError(
+            f"what answers at {where} belongs to another user (uid {uid}), not to Syncthing "
+            "running as this one: its API key is not sent"
+        )
+
+
+# -- answers --------------------------------------------------------------------------------------
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(name)  # NaN, Infinity: not JSON, and never Syncthing's
+
+
+def _count(value: object) -> int:
+    """A count or sequence number as Syncthing writes it: a whole number, from 0 to 2^63 (1e999
+    reads as infinity: int() of it would raise OverflowError)."""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if type(value) is not int or not 0 <= value < 2**63:
+        raise ValueError(value)
+    return value
+
+
+def _percent(value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError(value)
+    try:
+        percent = float(value)
+    except OverflowError:  # an integer of hundreds of digits
+        raise ValueError(value) from None
+    if not math.isfinite(percent):  # 1e999 reads as infinity
+        raise ValueError(value)
+    return percent
+
+
+def _bool(value: object) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(value)
+    return value
+
+
+def _text(value: object) -> str:
+    """A text field; an absent one is empty."""
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise ValueError(value)
+    return value
 
 
 class Client:
@@ -309,6 +474,12 @@ class Client:
         self.gui = gui
         self.timeout = timeout
         self._tls: ssl.SSLContext | None = None
+
+    def within(self, seconds: float) -> Client:
+        """This client with each call ending within `seconds` (never more than its own limit)."""
+        bounded = Client(self.gui, min(self.timeout, seconds))
+        bounded._tls = self._tls
+        return bounded
 
     def ping(self) -> None:
         """Returns when Syncthing answers with the key; raises SyncToolError otherwise."""
@@ -335,13 +506,13 @@ class Client:
             return {
                 device: Connection(
                     device,
-                    bool(entry["connected"]),
-                    bool(entry.get("paused", False)),
-                    str(entry.get("address", "")),
+                    _bool(entry["connected"]),
+                    _bool(entry.get("paused", False)),
+                    _text(entry.get("address")),
                 )
                 for device, entry in table.items()
             }
-        except (KeyError, TypeError, AttributeError):
+        except (KeyError, TypeError, ValueError, AttributeError):
             raise self._odd(path, answer) from None
 
     def last_seen(self) -> dict[str, float | None]:
@@ -364,13 +535,14 @@ class Client:
         path = "/rest/db/completion"
         answer = self._call("GET", path, [("folder", folder_id), ("device", device_id)])
         try:
+            state = answer.get("remoteState")
             return Completion(
-                percent=float(answer["completion"]),
-                need_items=int(answer.get("needItems", 0)),
-                need_bytes=int(answer.get("needBytes", 0)),
-                need_deletes=int(answer.get("needDeletes", 0)),
-                sequence=int(answer.get("sequence", 0)),
-                remote_state=answer.get("remoteState"),
+                percent=_percent(answer["completion"]),
+                need_items=_count(answer.get("needItems", 0)),
+                need_bytes=_count(answer.get("needBytes", 0)),
+                need_deletes=_count(answer.get("needDeletes", 0)),
+                sequence=_count(answer.get("sequence", 0)),
+                remote_state=None if state is None else _text(state),
             )
         except (KeyError, TypeError, ValueError, AttributeError):
             raise self._odd(path, answer) from None
@@ -380,10 +552,10 @@ class Client:
         answer = self._call("GET", path, [("folder", folder_id)])
         try:
             return FolderStatus(
-                state=str(answer["state"]),
-                need_items=int(answer.get("needTotalItems", answer.get("needFiles", 0))),
-                errors=int(answer.get("errors", 0)),
-                invalid=str(answer.get("invalid", "")),
+                state=_text(answer["state"]),
+                need_items=_count(answer.get("needTotalItems", answer.get("needFiles", 0))),
+                errors=_count(answer.get("errors", 0)),
+                invalid=_text(answer.get("invalid")),
             )
         except (KeyError, TypeError, ValueError, AttributeError):
             raise self._odd(path, answer) from None
@@ -416,8 +588,8 @@ class Client:
         if not body.strip():
             return None
         try:
-            return json.loads(body)
-        except (ValueError, UnicodeDecodeError):
+            return json.loads(body, parse_constant=_no_constant)
+        except (ValueError, RecursionError):  # not UTF-8, not JSON, nested beyond reason
             raise SyncToolError(
                 f"Syncthing at {where} answered {path} with something that is not JSON: "
                 f"{_first_line(body)!r}"
@@ -429,18 +601,21 @@ class Client:
         Not urllib or http.client: they import ssl and the email package, 6 to 8 MB the tray
         would carry for its whole life for a few hundred bytes a minute. HTTP/1.0, so the answer
         is neither chunked nor kept alive: the body is what comes before the server closes. No
-        proxy is ever used: the API key goes to loopback only.
+        proxy is ever used: the API key goes to loopback only, once the other end is known to be
+        Syncthing's (`_trusted`).
         """
         key = self.gui.api_key
         if any(c in key for c in "\r\n\0"):
             raise SyncToolError(f"The Syncthing API key in {_shown(self.gui.config)} is not valid")
+        if not _loopback(self.gui.host):
+            raise SyncToolError(
+                f"{self.gui.where} is not on this computer's loopback: Syncthing's API key is "
+                "sent to loopback only"
+            )
         deadline = time.monotonic() + self.timeout
         sock = socket.create_connection((self.gui.host, self.gui.port), timeout=self.timeout)
         try:
-            if self.gui.tls:
-                if self._tls is None:
-                    self._tls = _unverified_tls()
-                sock = self._tls.wrap_socket(sock, server_hostname=self.gui.host)
+            sock = self._trusted(sock, deadline)
             request = (
                 f"{method} {target} HTTP/1.0\r\nHost: {self.gui.where}\r\n"
                 f"X-API-Key: {key}\r\nContent-Length: 0\r\n\r\n"
@@ -479,6 +654,29 @@ class Client:
                 f"{_first_line(head)!r}"
             ) from None
 
+    def _trusted(self, sock: socket.socket, deadline: float) -> socket.socket:
+        """`sock`, once its other end is known to be Syncthing's: on loopback (a name may have
+        led elsewhere), a socket of this user (Linux), over HTTPS showing Syncthing's own
+        certificate. SyncToolError otherwise, before anything is sent."""
+        where = self.gui.where
+        if not _loopback(sock.getpeername()[0]):
+            raise SyncToolError(f"{where} is not on this computer's loopback: no key is sent")
+        _check_owner(sock, where)
+        if not self.gui.tls:
+            return sock
+        own = _own_certificate(self.gui)
+        if self._tls is None:
+            self._tls = _tls_context()
+        sock.settimeout(max(0.001, deadline - time.monotonic()))  # the handshake is in the limit
+        tls = self._tls.wrap_socket(sock, server_hostname=self.gui.host)
+        if tls.getpeercert(binary_form=True) != own:
+            tls.close()
+            raise SyncToolError(
+                f"Syncthing at {where} showed a certificate that is not Syncthing's own (in "
+                f"{_shown(self.gui.config.parent / 'https-cert.pem')}): its API key is not sent"
+            )
+        return tls
+
     def _refused(self, path: str, code: int, detail: str) -> SyncToolError:
         config = _shown(self.gui.config)
         if code in (401, 403):
@@ -493,7 +691,10 @@ class Client:
         )
 
     def _odd(self, path: str, answer: Any) -> SyncToolError:
-        shown = json.dumps(answer)[:200]
+        try:
+            shown = json.dumps(answer)[:200]
+        except (ValueError, RecursionError):  # nested almost beyond reason: parsed, not written
+            shown = f"a {type(answer).__name__} nested too deep to show"
         return SyncToolError(
             f"Syncthing at {self.gui.where} answered {path} with unexpected data: {shown}"
         )
@@ -537,21 +738,37 @@ def sent_to_all(client: Client, folder: Folder, timeout: float, poll: float = 0.
     nothing can be sent then. Raises SyncToolError when Syncthing does not answer."""
     deadline = time.monotonic() + timeout
     while True:
-        if _connected_have_all(client, folder):
-            return True
+        try:
+            if _connected_have_all(client, folder, deadline):
+                return True
+        except SyncToolError:
+            if time.monotonic() < deadline:
+                raise
+            return False  # the time given ran out during a question: not known to have all
         left = deadline - time.monotonic()
         if left <= 0:
             return False
         time.sleep(min(poll, left))
 
 
-def _connected_have_all(client: Client, folder: Folder) -> bool:
-    connections = client.connections()
+def _connected_have_all(client: Client, folder: Folder, deadline: float) -> bool:
+    """Each question within what is left before `deadline` (before sleep this runs on the
+    tray's thread: nothing may hold it longer); False when nothing is left."""
+    asked = _until(client, deadline)
+    if asked is None:
+        return False
+    connections = asked.connections()
     for device in folder.devices:
         link = connections.get(device)
         # This device itself is never "connected"; a paused or absent one gets nothing now.
         if link is None or not link.connected or link.paused:
             continue
-        if not client.completion(folder.id, device).complete:
+        asked = _until(client, deadline)
+        if asked is None or not asked.completion(folder.id, device).complete:
             return False
     return True
+
+
+def _until(client: Client, deadline: float) -> Client | None:
+    left = deadline - time.monotonic()
+    return client.within(left) if left > 0 else None

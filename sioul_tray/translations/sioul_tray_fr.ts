@@ -55,17 +55,27 @@ Dossier de partage : {folder}
 Inactivité lue par : {idle}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="705"/>
+        <location filename="../tray/app.py" line="615"/>
+        <source>Closed: {parts}, but only until the tray quits: {path} cannot be written ({error})</source>
+        <translation>Fermé : {parts}, mais seulement jusqu’à ce que l’icône quitte : impossible d’écrire {path} ({error})</translation>
+    </message>
+    <message>
+        <location filename="../tray/app.py" line="625"/>
+        <source>{path} cannot be written ({error}): where it still lists {parts} as closed, the tray closes them again when it starts</source>
+        <translation>impossible d’écrire {path} ({error}) : s’il indique encore {parts} comme fermé, l’icône les ferme de nouveau à son prochain lancement</translation>
+    </message>
+    <message>
+        <location filename="../tray/app.py" line="724"/>
         <source>This computer&apos;s name: {name}</source>
         <translation>Nom de cet ordinateur : {name}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="706"/>
+        <location filename="../tray/app.py" line="725"/>
         <source>Sleep and wake from: {source}</source>
         <translation>Veille et réveil lus par : {source}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="709"/>
+        <location filename="../tray/app.py" line="728"/>
         <source>Sync tool: {tool}</source>
         <translation>Outil de synchronisation : {tool}</translation>
     </message>
@@ -95,38 +105,38 @@ Inactivité lue par : {idle}</translation>
         <translation>{tool}, trouvé ; il envoie les réservations quand il les remarque</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="549"/>
-        <location filename="../tray/app.py" line="663"/>
+        <location filename="../tray/app.py" line="537"/>
+        <location filename="../tray/app.py" line="550"/>
         <source>sioul-tray: {error}</source>
         <translation>sioul-tray : {error}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="566"/>
+        <location filename="../tray/app.py" line="567"/>
         <source>Invoices are taken here; this computer starts once every other one has seen it.</source>
         <translation>Les factures sont prises ici ; cet ordinateur commence dès que tous les autres l’ont vu.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="571"/>
+        <location filename="../tray/app.py" line="572"/>
         <source>{computer} is declared gone for good.</source>
         <translation>{computer} est déclaré parti pour de bon.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="576"/>
+        <location filename="../tray/app.py" line="612"/>
         <source>Closed: {parts} (until `sioul-tray renew`)</source>
         <translation>Fermé : {parts} (jusqu’à `sioul-tray renew`)</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="610"/>
+        <location filename="../tray/app.py" line="601"/>
         <source>sioul-tray: the running tray cannot do {request}</source>
         <translation>sioul-tray : l’icône en cours ne sait pas faire {request}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="632"/>
+        <location filename="../tray/display.py" line="24"/>
         <source>sioul-tray: no display here; use the command line (sioul-tray --help)</source>
         <translation>sioul-tray : pas d’affichage ici ; utilisez la ligne de commande (sioul-tray --help)</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="652"/>
+        <location filename="../tray/app.py" line="673"/>
         <source>sioul-tray: already running</source>
         <translation>sioul-tray : déjà lancé</translation>
     </message>
@@ -154,172 +164,172 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>CommandLine</name>
     <message>
-        <location filename="../commands.py" line="31"/>
+        <location filename="../commands.py" line="32"/>
         <source>Medicines</source>
         <translation>Médicaments</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="31"/>
+        <location filename="../commands.py" line="32"/>
         <source>Invoices</source>
         <translation>Factures</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="30"/>
+        <location filename="../cli.py" line="42"/>
         <source>sioul-tray: {error} (see sioul-tray --help)</source>
         <translation>sioul-tray : {error} (voir sioul-tray --help)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="38"/>
+        <location filename="../cli.py" line="50"/>
         <source>Keeps Sioul&apos;s medicines and invoices on one computer at a time. With no command, starts the tray.</source>
         <translation>Garde les médicaments et les factures de Sioul sur un seul ordinateur à la fois. Sans commande, lance l’icône de la barre des tâches.</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="47"/>
+        <location filename="../cli.py" line="59"/>
         <source>the language to show (fr, en); by default SIOUL_TRAY_LANG, else the system&apos;s</source>
         <translation>la langue à afficher (fr, en) ; par défaut SIOUL_TRAY_LANG, sinon celle du système</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="52"/>
+        <location filename="../cli.py" line="64"/>
         <source>print JSON</source>
         <translation>écrire du JSON</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="55"/>
+        <location filename="../cli.py" line="67"/>
         <source>create or join the sharing folder, name this computer</source>
         <translation>créer ou rejoindre le dossier de partage, nommer cet ordinateur</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="57"/>
+        <location filename="../cli.py" line="69"/>
         <source>the synced sharing folder</source>
         <translation>le dossier de partage synchronisé</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="61"/>
+        <location filename="../cli.py" line="73"/>
         <source>the name the other computers show for this one (default: its host&apos;s)</source>
         <translation>le nom que les autres ordinateurs affichent pour celui-ci (par défaut : celui de la machine)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="65"/>
+        <location filename="../cli.py" line="77"/>
         <source>who keeps each part, as read now, without claiming it</source>
         <translation>qui tient chaque partie, lu maintenant, sans la réserver</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="72"/>
+        <location filename="../cli.py" line="84"/>
         <source>every claim in the folder, and every file that does not read</source>
         <translation>toutes les réservations du dossier, et chaque fichier illisible</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="77"/>
+        <location filename="../cli.py" line="89"/>
         <source>&quot;Make invoices here&quot;: take a part on purpose</source>
         <translation>« Faire les factures ici » : prendre une partie exprès</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="81"/>
+        <location filename="../cli.py" line="93"/>
         <source>close this computer&apos;s claims (all parts by default)</source>
         <translation>fermer les réservations de cet ordinateur (toutes les parties par défaut)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="87"/>
+        <location filename="../cli.py" line="99"/>
         <source>renew this computer&apos;s claims once (for a timer on a server)</source>
         <translation>renouveler une fois les réservations de cet ordinateur (pour un minuteur sur un serveur)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="92"/>
+        <location filename="../cli.py" line="104"/>
         <source>declare a computer gone for good (given away, broken)</source>
         <translation>déclarer un ordinateur parti pour de bon (donné, en panne)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="94"/>
+        <location filename="../cli.py" line="106"/>
         <source>its id, as `sioul-tray claims` lists it</source>
         <translation>son identifiant, tel que `sioul-tray claims` l’affiche</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="98"/>
+        <location filename="../cli.py" line="110"/>
         <source>how far Sioul wrote its records here (carried in the claim)</source>
         <translation>jusqu’où Sioul a écrit ses enregistrements ici (porté par la réservation)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="105"/>
+        <location filename="../cli.py" line="117"/>
         <source>the Computers window of the tray running here</source>
         <translation>la fenêtre « Ordinateurs » de l’icône lancée ici</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="110"/>
+        <location filename="../cli.py" line="122"/>
         <source>the About box of the tray running here</source>
         <translation>la fenêtre « À propos » de l’icône lancée ici</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="114"/>
+        <location filename="../cli.py" line="126"/>
         <source>the window to choose another sharing folder (exit 0: changed)</source>
         <translation>la fenêtre pour choisir un autre dossier de partage (code 0 : changé)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="120"/>
+        <location filename="../cli.py" line="132"/>
         <source>the tray on a temporary folder with two simulated computers</source>
         <translation>l’icône sur un dossier temporaire avec deux ordinateurs simulés</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="129"/>
+        <location filename="../cli.py" line="141"/>
         <source>{text} is not a whole number from 0 to {top}</source>
         <translation>{text} n’est pas un nombre entier de 0 à {top}</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="193"/>
+        <location filename="../cli.py" line="181"/>
         <source>sioul-tray: interrupted</source>
         <translation>sioul-tray : interrompu</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="198"/>
+        <location filename="../cli.py" line="226"/>
         <source>sioul-tray: {error}</source>
         <translation>sioul-tray : {error}</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="210"/>
+        <location filename="../cli.py" line="238"/>
         <source>sioul-tray: this build has no tray; use the commands (sioul-tray --help)</source>
         <translation>sioul-tray : cette version n’a pas d’icône ; utilisez les commandes (sioul-tray --help)</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="47"/>
+        <location filename="../commands.py" line="48"/>
         <source>Passphrase for the sharing folder: </source>
         <translation>Phrase secrète du dossier de partage : </translation>
     </message>
     <message>
-        <location filename="../commands.py" line="50"/>
+        <location filename="../commands.py" line="51"/>
         <source>The same passphrase again: </source>
         <translation>La même phrase secrète, encore : </translation>
     </message>
     <message>
-        <location filename="../commands.py" line="87"/>
+        <location filename="../commands.py" line="89"/>
         <source>The other computers show this one as {name}.</source>
         <translation>Les autres ordinateurs affichent celui-ci sous le nom {name}.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="112"/>
+        <location filename="../commands.py" line="115"/>
         <source>Created the sharing folder {folder}; this computer is {computer}.</source>
         <translation>Dossier de partage {folder} créé ; cet ordinateur est {computer}.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="116"/>
+        <location filename="../commands.py" line="119"/>
         <source>On each other computer, run: sioul-tray setup --share &lt;its copy of it&gt;</source>
         <translation>Sur chacun des autres ordinateurs, lancez : sioul-tray setup --share &lt;sa copie du dossier&gt;</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="121"/>
+        <location filename="../commands.py" line="124"/>
         <source>Joined the sharing folder {folder}; this computer is {computer}.</source>
         <translation>Dossier de partage {folder} rejoint ; cet ordinateur est {computer}.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="165"/>
+        <location filename="../commands.py" line="168"/>
         <source>Could not close this computer&apos;s claims in {folder}: {error}</source>
         <translation>Impossible de fermer les réservations de cet ordinateur dans {folder} : {error}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="168"/>
+        <location filename="../commands.py" line="171"/>
         <source>Closed this computer&apos;s claims in {folder}.</source>
         <translation>Réservations de cet ordinateur fermées dans {folder}.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../commands.py" line="256"/>
+        <location filename="../commands.py" line="259"/>
         <source>  the clock of {computer} is %n min ahead of this one</source>
         <translation>
             <numerusform>  l’horloge de {computer} a %n min d’avance sur celle-ci</numerusform>
@@ -327,97 +337,97 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../commands.py" line="262"/>
+        <location filename="../commands.py" line="265"/>
         <source>(no tray runs here: whether this computer acts is known to the tray only)</source>
         <translation>(aucune icône ne tourne ici : seule l’icône sait si cet ordinateur agit)</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="289"/>
+        <location filename="../commands.py" line="292"/>
         <source>{part}:</source>
         <translation>{part} :</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="291"/>
+        <location filename="../commands.py" line="294"/>
         <source>  no claims</source>
         <translation>  aucune réservation</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="295"/>
+        <location filename="../commands.py" line="298"/>
         <source>{name} (this computer)</source>
         <translation>{name} (cet ordinateur)</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="297"/>
+        <location filename="../commands.py" line="300"/>
         <source>closed</source>
         <translation>fermée</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="297"/>
+        <location filename="../commands.py" line="300"/>
         <source>open</source>
         <translation>ouverte</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="298"/>
+        <location filename="../commands.py" line="301"/>
         <source>renewed {ago}</source>
         <translation>renouvelée {ago}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="299"/>
+        <location filename="../commands.py" line="302"/>
         <source>used {ago}</source>
         <translation>utilisé {ago}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="302"/>
+        <location filename="../commands.py" line="305"/>
         <source>taken {ago}</source>
         <translation>prise {ago}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="304"/>
+        <location filename="../commands.py" line="307"/>
         <source>sees {computer}</source>
         <translation>voit {computer}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="305"/>
+        <location filename="../commands.py" line="308"/>
         <source>wrote {n}</source>
         <translation>écrit {n}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="306"/>
+        <location filename="../commands.py" line="309"/>
         <source>  {computer}: {facts}</source>
         <translation>  {computer} : {facts}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="311"/>
+        <location filename="../commands.py" line="314"/>
         <source>  not read: {file}: {reason}</source>
         <translation>  illisible : {file} : {reason}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="327"/>
+        <location filename="../commands.py" line="330"/>
         <source>Invoices are taken here. This computer starts once it has kept them for 2 minutes and every other computer has seen it.</source>
         <translation>Les factures sont prises ici. Cet ordinateur commence quand il les a tenues 2 minutes et que tous les autres ordinateurs l’ont vu.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="332"/>
+        <location filename="../commands.py" line="335"/>
         <source>Waiting for: {computers}</source>
         <translation>En attente de : {computers}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="351"/>
+        <location filename="../commands.py" line="354"/>
         <source>Closed: {parts}</source>
         <translation>Fermé : {parts}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="361"/>
+        <location filename="../commands.py" line="364"/>
         <source>sioul-tray: warning: {problem}</source>
         <translation>sioul-tray : attention : {problem}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="380"/>
+        <location filename="../commands.py" line="383"/>
         <source>{computer} is declared gone for good; it counts again if it comes back.</source>
         <translation>{computer} est déclaré parti pour de bon ; il comptera de nouveau s’il revient.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="394"/>
+        <location filename="../commands.py" line="397"/>
         <source>No claim here yet: run `sioul-tray renew` or start the tray.</source>
         <translation>Pas encore de réservation ici : lancez `sioul-tray renew` ou l’icône.</translation>
     </message>
@@ -528,85 +538,111 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>Core</name>
     <message>
-        <location filename="../install.py" line="134"/>
-        <location filename="../install.py" line="150"/>
-        <location filename="../share/seal.py" line="410"/>
+        <location filename="../install.py" line="135"/>
+        <location filename="../install.py" line="151"/>
+        <location filename="../share/seal.py" line="422"/>
         <source>cannot read {path}: {error}</source>
         <translation>impossible de lire {path} : {error}</translation>
     </message>
     <message>
-        <location filename="../install.py" line="115"/>
+        <location filename="../install.py" line="116"/>
         <source>{path} holds {text}, which is not a computer id: remove that file to make a new id (this computer&apos;s claims then start anew)</source>
         <translation>{path} contient {text}, qui n’est pas un identifiant d’ordinateur : supprimez ce fichier pour en créer un nouveau (les réservations de cet ordinateur repartent alors de zéro)</translation>
     </message>
     <message>
-        <location filename="../install.py" line="156"/>
-        <location filename="../share/seal.py" line="425"/>
+        <location filename="../install.py" line="157"/>
+        <location filename="../share/seal.py" line="437"/>
         <source>{path} is damaged: not JSON</source>
         <translation>{path} est endommagé : ce n’est pas du JSON</translation>
     </message>
     <message>
-        <location filename="../install.py" line="160"/>
+        <location filename="../install.py" line="161"/>
         <source>{path} is damaged: not a table of settings</source>
         <translation>{path} est endommagé : ce n’est pas une table de réglages</translation>
     </message>
     <message>
-        <location filename="../install.py" line="206"/>
+        <location filename="../install.py" line="207"/>
         <source>{path} is damaged: the sharing folder&apos;s path holds a NUL character</source>
         <translation>{path} est endommagé : le chemin du dossier de partage contient un caractère NUL</translation>
     </message>
     <message>
-        <location filename="../install.py" line="245"/>
+        <location filename="../install.py" line="219"/>
+        <source>{id} is not a folder id</source>
+        <translation>{id} n’est pas un identifiant de dossier</translation>
+    </message>
+    <message>
+        <location filename="../install.py" line="250"/>
         <source>no sharing folder is set up here: run `sioul-tray setup --share DIR`</source>
         <translation>aucun dossier de partage n’est configuré ici : lancez `sioul-tray setup --share DOSSIER`</translation>
     </message>
     <message>
-        <location filename="../install.py" line="252"/>
-        <source>{path} is damaged: no folder id</source>
-        <translation>{path} est endommagé : pas d’identifiant de dossier</translation>
-    </message>
-    <message>
-        <location filename="../install.py" line="261"/>
+        <location filename="../install.py" line="262"/>
         <source>this computer has no key for {folder}: run `sioul-tray setup --share {folder}`</source>
         <translation>cet ordinateur n’a pas de clé pour {folder} : lancez `sioul-tray setup --share {folder}`</translation>
     </message>
     <message>
-        <location filename="../install.py" line="268"/>
+        <location filename="../install.py" line="269"/>
         <source>cannot read the key in {path}: {error}</source>
         <translation>impossible de lire la clé dans {path} : {error}</translation>
     </message>
     <message>
-        <location filename="../install.py" line="275"/>
+        <location filename="../install.py" line="276"/>
         <source>{path} is damaged (its key is cut short or not base64): run `sioul-tray setup --share {folder}` to write it again</source>
         <translation>{path} est endommagé (sa clé est tronquée ou n’est pas en base64) : lancez `sioul-tray setup --share {folder}` pour l’écrire de nouveau</translation>
     </message>
     <message>
-        <location filename="../install.py" line="292"/>
+        <location filename="../install.py" line="293"/>
         <source>the key kept in {path} does not open {folder}: the folder was sealed again; run `sioul-tray setup --share {folder}`</source>
         <translation>la clé gardée dans {path} n’ouvre pas {folder} : le dossier a été scellé de nouveau ; lancez `sioul-tray setup --share {folder}`</translation>
     </message>
     <message>
-        <location filename="../install.py" line="363"/>
+        <location filename="../install.py" line="364"/>
         <source>another sioul-tray process (pid {pid}) writes this computer&apos;s claims; try again when it has quit</source>
         <translation>un autre processus sioul-tray (pid {pid}) écrit les réservations de cet ordinateur ; réessayez quand il aura quitté</translation>
     </message>
     <message>
-        <location filename="../install.py" line="390"/>
+        <location filename="../install.py" line="386"/>
+        <source>the sharing folder {folder} is missing: deleted, moved, or on a disk that is not mounted now</source>
+        <translation>le dossier de partage {folder} est absent : supprimé, déplacé, ou sur un disque qui n’est pas monté en ce moment</translation>
+    </message>
+    <message>
+        <location filename="../install.py" line="425"/>
+        <source>{folder} is on a read-only file system: this computer could not write its claims there; choose a folder it can write</source>
+        <translation>{folder} est sur un système de fichiers en lecture seule : cet ordinateur ne pourrait pas y écrire ses réservations ; choisissez un dossier où il peut écrire</translation>
+    </message>
+    <message>
+        <location filename="../install.py" line="432"/>
+        <source>this user may not write in {folder}: this computer could not write its claims there</source>
+        <translation>cet utilisateur n’a pas le droit d’écrire dans {folder} : cet ordinateur ne pourrait pas y écrire ses réservations</translation>
+    </message>
+    <message>
+        <location filename="../install.py" line="454"/>
+        <source>{path} is a link or another user&apos;s file, not this installation&apos;s lock: remove it (someone may have planted it)</source>
+        <translation>{path} est un lien ou le fichier d’un autre utilisateur, pas le verrou de cette installation : supprimez-le (quelqu’un l’a peut-être placé là)</translation>
+    </message>
+    <message>
+        <location filename="../install.py" line="411"/>
+        <location filename="../install.py" line="483"/>
         <source>cannot make {path}: {error}</source>
         <translation>impossible de créer {path} : {error}</translation>
     </message>
     <message>
-        <location filename="../install.py" line="395"/>
+        <location filename="../install.py" line="394"/>
+        <source>the sharing folder {folder} holds no {file} any more: is its disk mounted? If it was emptied, the sync brings the seal back from the other computers</source>
+        <translation>le dossier de partage {folder} ne contient plus {file} : son disque est-il monté ? S’il a été vidé, la synchronisation ramène le sceau depuis les autres ordinateurs</translation>
+    </message>
+    <message>
+        <location filename="../install.py" line="480"/>
         <source>{path} is not a folder (a link?): remove it</source>
         <translation>{path} n’est pas un dossier (un lien ?) : supprimez-le</translation>
     </message>
     <message>
-        <location filename="../install.py" line="398"/>
+        <location filename="../install.py" line="495"/>
         <source>{path} belongs to another user: it must be this user&apos;s own</source>
         <translation>{path} appartient à un autre utilisateur : il doit appartenir à cet utilisateur</translation>
     </message>
     <message>
-        <location filename="../install.py" line="406"/>
+        <location filename="../install.py" line="503"/>
         <source>{path} is open to other users and cannot be made private: {error}</source>
         <translation>{path} est ouvert aux autres utilisateurs et ne peut pas être rendu privé : {error}</translation>
     </message>
@@ -921,11 +957,12 @@ Inactivité lue par : {idle}</translation>
         <translation>le dossier de partage {folder} est absent</translation>
     </message>
     <message>
-        <location filename="../install.py" line="106"/>
-        <location filename="../install.py" line="177"/>
-        <location filename="../install.py" line="232"/>
+        <location filename="../install.py" line="107"/>
+        <location filename="../install.py" line="178"/>
+        <location filename="../install.py" line="237"/>
+        <location filename="../install.py" line="461"/>
         <location filename="../lease/lease.py" line="567"/>
-        <location filename="../share/seal.py" line="390"/>
+        <location filename="../share/seal.py" line="402"/>
         <source>cannot write {path}: {error}</source>
         <translation>impossible d’écrire {path} : {error}</translation>
     </message>
@@ -935,220 +972,265 @@ Inactivité lue par : {idle}</translation>
         <translation>impossible d’écrire la surcouche : {error}</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="116"/>
+        <location filename="../share/seal.py" line="122"/>
         <source>{file} is damaged: {what} is not text</source>
         <translation>{file} est endommagé : {what} n’est pas du texte</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="122"/>
+        <location filename="../share/seal.py" line="128"/>
         <source>{file} is damaged: {what} is not base64</source>
         <translation>{file} est endommagé : {what} n’est pas en base64</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="41"/>
+        <location filename="../commands.py" line="42"/>
         <source>SIOUL_PASSPHRASE is empty</source>
         <translation>SIOUL_PASSPHRASE est vide</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="45"/>
+        <location filename="../commands.py" line="46"/>
         <source>no passphrase: set SIOUL_PASSPHRASE, or run setup in a terminal</source>
         <translation>pas de phrase secrète : définissez SIOUL_PASSPHRASE, ou lancez setup dans un terminal</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="49"/>
-        <location filename="../share/seal.py" line="201"/>
-        <location filename="../tray/setup.py" line="102"/>
+        <location filename="../commands.py" line="50"/>
+        <location filename="../share/seal.py" line="218"/>
+        <location filename="../tray/setup.py" line="103"/>
         <source>the passphrase is empty</source>
         <translation>la phrase secrète est vide</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="51"/>
-        <location filename="../tray/setup.py" line="115"/>
+        <location filename="../commands.py" line="52"/>
+        <location filename="../tray/setup.py" line="118"/>
         <source>the two passphrases differ; nothing was changed</source>
         <translation>les deux phrases secrètes diffèrent ; rien n’a été changé</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="59"/>
+        <location filename="../commands.py" line="60"/>
         <source>no passphrase given; nothing was changed</source>
         <translation>aucune phrase secrète saisie ; rien n’a été changé</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="68"/>
+        <location filename="../commands.py" line="69"/>
         <source>the passphrase is not valid text (UTF-8); nothing was changed</source>
         <translation>la phrase secrète n’est pas un texte valide (UTF-8) ; rien n’a été changé</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="75"/>
+        <location filename="../commands.py" line="76"/>
         <source>setup needs --share DIR, --name NAME, or both</source>
         <translation>setup demande --share DOSSIER, --name NOM, ou les deux</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="77"/>
+        <location filename="../commands.py" line="78"/>
         <source>--name needs a name of at most 64 bytes</source>
         <translation>--name demande un nom de 64 octets au plus</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="81"/>
+        <location filename="../commands.py" line="82"/>
         <source>--share needs the path of a folder your sync tool syncs</source>
         <translation>--share demande le chemin d’un dossier que votre outil de synchronisation synchronise</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="131"/>
-        <location filename="../commands.py" line="137"/>
+        <location filename="../commands.py" line="134"/>
+        <location filename="../commands.py" line="140"/>
         <source>{folder} is not a folder</source>
         <translation>{folder} n’est pas un dossier</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="140"/>
-        <location filename="../tray/setup.py" line="106"/>
+        <location filename="../commands.py" line="143"/>
+        <location filename="../tray/setup.py" line="107"/>
         <source>{folder} does not exist: choose a folder your sync tool syncs</source>
         <translation>{folder} n’existe pas : choisissez un dossier que votre outil de synchronisation synchronise</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="147"/>
+        <location filename="../commands.py" line="150"/>
+        <location filename="../tray/setup.py" line="124"/>
         <source>cannot make {folder}: {error}</source>
         <translation>impossible de créer {folder} : {error}</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="366"/>
-        <location filename="../share/seal.py" line="385"/>
+        <location filename="../share/seal.py" line="378"/>
+        <location filename="../share/seal.py" line="397"/>
         <source>{path} exists already: join it with its passphrase</source>
         <translation>{path} existe déjà : rejoignez-le avec sa phrase secrète</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="242"/>
+        <location filename="../share/seal.py" line="259"/>
+        <location filename="../share/seal.py" line="476"/>
         <source>the salt</source>
         <translation>le sel</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="142"/>
+        <location filename="../share/seal.py" line="148"/>
         <source>the passphrase is not valid text (UTF-8)</source>
         <translation>la phrase secrète n’est pas un texte valide (UTF-8)</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="206"/>
+        <location filename="../share/seal.py" line="154"/>
+        <source>this computer cannot make the key derivation (scrypt n=2^{cost}, r={r}, p={p}): not enough memory</source>
+        <translation>cet ordinateur ne peut pas faire la dérivation de clé (scrypt n=2^{cost}, r={r}, p={p}) : mémoire insuffisante</translation>
+    </message>
+    <message>
+        <location filename="../share/seal.py" line="223"/>
         <source>the passphrase is too short: use at least {n} characters (a few words are easy to remember)</source>
         <translation>la phrase secrète est trop courte : utilisez au moins {n} caractères (quelques mots se retiennent facilement)</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="248"/>
+        <location filename="../share/seal.py" line="462"/>
+        <source>the folder id</source>
+        <translation>l’identifiant du dossier</translation>
+    </message>
+    <message>
+        <location filename="../share/seal.py" line="463"/>
+        <source>the creator</source>
+        <translation>le créateur</translation>
+    </message>
+    <message>
+        <location filename="../share/seal.py" line="464"/>
+        <source>the key id</source>
+        <translation>l’identifiant de la clé</translation>
+    </message>
+    <message>
+        <location filename="../share/seal.py" line="469"/>
+        <source>{path} is damaged: {what} is not valid</source>
+        <translation>{path} est endommagé : {what} n’est pas valide</translation>
+    </message>
+    <message>
+        <location filename="../share/seal.py" line="473"/>
         <source>{path} is damaged: unknown key derivation</source>
         <translation>{path} est endommagé : dérivation de clé inconnue</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="258"/>
+        <location filename="../share/seal.py" line="270"/>
         <source>{path} asks for a key derivation this version does not make (scrypt n=2^{cost}, r={r}, p={p}): refused</source>
         <translation>{path} demande une dérivation de clé que cette version ne fait pas (scrypt n=2^{cost}, r={r}, p={p}) : refusé</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="266"/>
+        <location filename="../share/seal.py" line="278"/>
+        <location filename="../share/seal.py" line="477"/>
         <source>the check value</source>
         <translation>la valeur de contrôle</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="270"/>
-        <source>{path} is damaged: the salt or the check value is cut short</source>
-        <translation>{path} est endommagé : le sel ou la valeur de contrôle est tronqué</translation>
-    </message>
-    <message>
-        <location filename="../share/seal.py" line="281"/>
+        <location filename="../share/seal.py" line="286"/>
         <source>wrong passphrase for {folder}</source>
         <translation>mauvaise phrase secrète pour {folder}</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="283"/>
+        <location filename="../share/seal.py" line="288"/>
+        <location filename="../share/seal.py" line="478"/>
         <source>the nonce</source>
         <translation>le nonce</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="284"/>
+        <location filename="../share/seal.py" line="289"/>
+        <location filename="../share/seal.py" line="479"/>
         <source>the wrapped key</source>
         <translation>la clé enveloppée</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="292"/>
+        <location filename="../share/seal.py" line="297"/>
         <source>{path} is damaged: the passphrase fits but the key does not open</source>
         <translation>{path} est endommagé : la phrase secrète convient mais la clé ne s’ouvre pas</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="317"/>
+        <location filename="../share/seal.py" line="306"/>
+        <source>{path} is damaged: its key id is not its key&apos;s</source>
+        <translation>{path} est endommagé : son identifiant de clé n’est pas celui de sa clé</translation>
+    </message>
+    <message>
+        <location filename="../share/seal.py" line="329"/>
         <source>the key kept on this computer does not open {folder}</source>
         <translation>la clé gardée sur cet ordinateur n’ouvre pas {folder}</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="332"/>
+        <location filename="../share/seal.py" line="344"/>
         <source>truncated: still syncing or damaged</source>
         <translation>tronqué : synchronisation en cours ou fichier endommagé</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="335"/>
+        <location filename="../share/seal.py" line="347"/>
         <source>not a Sioul claim</source>
         <translation>pas une réservation Sioul</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="338"/>
+        <location filename="../share/seal.py" line="350"/>
         <source>made by a newer version of sioul-tray</source>
         <translation>fait par une version plus récente de sioul-tray</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="340"/>
+        <location filename="../share/seal.py" line="352"/>
         <source>unknown claim format {version}</source>
         <translation>format de réservation inconnu {version}</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="342"/>
+        <location filename="../share/seal.py" line="354"/>
         <source>sealed with another key (another sharing folder&apos;s seal)</source>
         <translation>scellé avec une autre clé (le sceau d’un autre dossier de partage)</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="349"/>
+        <location filename="../share/seal.py" line="361"/>
         <source>damaged or still syncing</source>
         <translation>endommagé ou synchronisation en cours</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="361"/>
+        <location filename="../share/seal.py" line="373"/>
         <source>{path} is damaged or still arriving: wait for the sync to bring it whole, then join the folder; it is never sealed over</source>
         <translation>{path} est endommagé ou encore en cours d’arrivée : attendez que la synchronisation l’apporte en entier, puis rejoignez le dossier ; il n’est jamais scellé par-dessus</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="371"/>
+        <location filename="../share/seal.py" line="383"/>
         <source>{folder} holds claims but no {file}: the sync has not brought the seal yet; wait for it, then join the folder</source>
         <translation>{folder} contient des réservations mais pas de {file} : la synchronisation n’a pas encore apporté le sceau ; attendez-le, puis rejoignez le dossier</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="403"/>
+        <location filename="../share/seal.py" line="415"/>
         <source>{folder} has no {file}: it is not a Sioul sharing folder yet</source>
         <translation>{folder} n’a pas de {file} : ce n’est pas encore un dossier de partage Sioul</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="413"/>
+        <location filename="../share/seal.py" line="425"/>
         <source>{path} is damaged: too large</source>
         <translation>{path} est endommagé : trop grand</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="417"/>
+        <location filename="../share/seal.py" line="429"/>
         <source>{path} is empty: the sync may still be bringing it (wait a minute); if it stays empty, a setup that failed left it: remove it, then set up again</source>
         <translation>{path} est vide : la synchronisation est peut-être encore en train de l’apporter (attendez une minute) ; s’il reste vide, c’est une configuration échouée qui l’a laissé : supprimez-le, puis configurez de nouveau</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="427"/>
+        <location filename="../share/seal.py" line="439"/>
         <source>{path} is damaged: not a Sioul seal</source>
         <translation>{path} est endommagé : ce n’est pas un sceau Sioul</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="430"/>
+        <location filename="../share/seal.py" line="442"/>
         <source>{path} is damaged: no version</source>
         <translation>{path} est endommagé : pas de version</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="434"/>
+        <location filename="../share/seal.py" line="446"/>
         <source>{path} was made by a newer version of sioul-tray: update this one</source>
         <translation>{path} a été fait par une version plus récente de sioul-tray : mettez celle-ci à jour</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="439"/>
+        <location filename="../share/seal.py" line="451"/>
         <source>{path} is damaged: {key} is missing</source>
         <translation>{path} est endommagé : {key} manque</translation>
+    </message>
+    <message>
+        <location filename="../share/seal.py" line="475"/>
+        <source>{path} is damaged: unknown key wrapping</source>
+        <translation>{path} est endommagé : enveloppe de clé inconnue</translation>
+    </message>
+    <message>
+        <location filename="../share/seal.py" line="486"/>
+        <source>{path} is damaged: {what} is cut short</source>
+        <translation>{path} est endommagé : longueur insuffisante pour {what}</translation>
+    </message>
+    <message>
+        <location filename="../share/seal.py" line="488"/>
+        <source>{path} is damaged: {what} is too long</source>
+        <translation>{path} est endommagé : longueur excessive pour {what}</translation>
     </message>
 </context>
 <context>
@@ -1478,92 +1560,92 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>Setup</name>
     <message>
-        <location filename="../tray/setup.py" line="149"/>
+        <location filename="../tray/setup.py" line="160"/>
         <source>Sharing folder — sioul-tray</source>
         <translation>Dossier de partage — sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="187"/>
+        <location filename="../tray/setup.py" line="198"/>
         <source>Another folder…</source>
         <translation>Un autre dossier…</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="86"/>
+        <location filename="../tray/setup.py" line="87"/>
         <source>Too short: at least 8 characters.</source>
         <translation>Trop courte : 8 caractères au moins.</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="89"/>
+        <location filename="../tray/setup.py" line="90"/>
         <source>Strong.</source>
         <translation>Solide.</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="91"/>
+        <location filename="../tray/setup.py" line="92"/>
         <source>Fair: one or two more words make it much harder to guess.</source>
         <translation>Correcte : un ou deux mots de plus la rendent bien plus difficile à deviner.</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="92"/>
+        <location filename="../tray/setup.py" line="93"/>
         <source>Weak: a few words of your own (four or more) are far harder to guess.</source>
         <translation>Faible : quelques mots à vous (quatre ou plus) sont bien plus difficiles à deviner.</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="153"/>
+        <location filename="../tray/setup.py" line="164"/>
         <source>Choose the sharing folder</source>
         <translation>Choisissez le dossier de partage</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="160"/>
+        <location filename="../tray/setup.py" line="171"/>
         <source>The folder your sync tool (Syncthing, Dropbox, OneDrive, Nextcloud, iCloud Drive, Google Drive…) shares between your computers. Sioul keeps its files in it.</source>
         <translation>Le dossier que votre outil de synchronisation (Syncthing, Dropbox, OneDrive, Nextcloud, iCloud Drive, Google Drive…) partage entre vos ordinateurs. Sioul y range ses fichiers.</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="180"/>
+        <location filename="../tray/setup.py" line="191"/>
         <source>No sync tool&apos;s folder was found on this computer. Choose the folder your sync tool shares with “Another folder…”.</source>
         <translation>Aucun dossier d’outil de synchronisation n’a été trouvé sur cet ordinateur. Choisissez le dossier que votre outil partage avec « Un autre dossier… ».</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="193"/>
+        <location filename="../tray/setup.py" line="204"/>
         <source>&amp;Folder:</source>
         <translation>&amp;Dossier :</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="203"/>
+        <location filename="../tray/setup.py" line="214"/>
         <source>&amp;Passphrase:</source>
         <translation>&amp;Phrase secrète :</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="206"/>
+        <location filename="../tray/setup.py" line="217"/>
         <source>Passphrase &amp;again:</source>
         <translation>Phrase secrète, &amp;encore :</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="216"/>
+        <location filename="../tray/setup.py" line="227"/>
         <source>This computer&apos;s &amp;name:</source>
         <translation>&amp;Nom de cet ordinateur :</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="247"/>
+        <location filename="../tray/setup.py" line="258"/>
         <source>Sharing folder</source>
         <translation>Dossier de partage</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="256"/>
+        <location filename="../tray/setup.py" line="267"/>
         <source>not needed to join</source>
         <translation>inutile pour rejoindre</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="261"/>
+        <location filename="../tray/setup.py" line="272"/>
         <source>This folder is shared already: this computer joins it with the passphrase chosen on the first computer.</source>
         <translation>Ce dossier est déjà partagé : cet ordinateur le rejoint avec la phrase secrète choisie sur le premier ordinateur.</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="265"/>
+        <location filename="../tray/setup.py" line="276"/>
         <source>A new shared folder is created here, sealed with this passphrase. Type it twice; the other computers need it to join.</source>
         <translation>Un nouveau dossier partagé est créé ici, scellé par cette phrase secrète. Tapez-la deux fois ; les autres ordinateurs en ont besoin pour le rejoindre.</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="282"/>
+        <location filename="../tray/setup.py" line="293"/>
         <source>{error}. Nothing was changed.</source>
         <translation>{error}. Rien n’a été changé.</translation>
     </message>

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import QApplication, QMenu, QSystemTrayIcon, QWidget
 from sioul_tray import __version__, i18n
 from sioul_tray.i18n import App
 from sioul_tray.lease import PARTS
-from sioul_tray.tray import autostart, away, model
+from sioul_tray.tray import autostart, away, display, model
 from sioul_tray.tray.controller import Controller
 from sioul_tray.tray.icons import icon
 from sioul_tray.tray.model import Action, Icon, Item, Note, View
@@ -521,20 +521,21 @@ def sync_line(inst: Installation, folder: Path) -> str:
     return App.tr("{tool}, found; it sends the claims when it notices them").format(tool=found.tool)
 
 
-def _no_display() -> bool:
-    if sys.platform in ("win32", "darwin"):
-        return False
-    if os.environ.get("QT_QPA_PLATFORM", "").startswith(("offscreen", "minimal")):
-        return False
-    return not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
-
-
 def _error_text(e: BaseException) -> str:
     """An error as the person reads it: the core's message translated; an OSError's file and
     the system's words."""
     if isinstance(e, OSError) and e.strerror:
         return f"{e.filename}: {e.strerror}" if e.filename else e.strerror
     return i18n.message(e)
+
+
+def _cannot_start(e: BaseException) -> int:
+    """Say why the tray does not start, in a window and on stderr; the exit code."""
+    from PySide6.QtWidgets import QMessageBox
+
+    QMessageBox.warning(None, "sioul-tray", _error_text(e))
+    print(App.tr("sioul-tray: {error}").format(error=_error_text(e)), file=sys.stderr)
+    return 1
 
 
 def handle_request(tray: Tray, controller: Controller, argv: list[str]) -> tuple[int, str]:
@@ -570,17 +571,7 @@ def _handle(tray: Tray, controller: Controller, argv: list[str]) -> tuple[int, s
         controller.forget(args[0])
         return 0, App.tr("{computer} is declared gone for good.").format(computer=args[0]) + "\n"
     if command in ("close", "renew") and all(a in PARTS for a in args):
-        parts = args or list(PARTS)
-        if command == "close":
-            controller.pause(parts)
-            text = App.tr("Closed: {parts} (until `sioul-tray renew`)")
-            return 0, text.format(parts=", ".join(parts)) + "\n"
-        controller.unpause(parts)
-        if controller.asleep:
-            controller.resume()
-        view = controller.view
-        lines = [model.part_line(view, p) for p in parts] if view is not None else []
-        return 0, "".join(line + "\n" for line in lines)
+        return _close_or_renew(controller, command, args or list(PARTS))
     if command == "open" and args == ["computers"]:
         tray.computers()  # scripts, the desktop tests and the memory benchmark
         return 0, ""
@@ -611,6 +602,38 @@ def _handle(tray: Tray, controller: Controller, argv: list[str]) -> tuple[int, s
     return 2, text.format(request=repr(" ".join(argv))) + "\n"
 
 
+def _close_or_renew(controller: Controller, command: str, parts: list[str]) -> tuple[int, str]:
+    """A close kept until `sioul-tray renew`, across restarts (closed.json); when that record
+    cannot be written, the parts are closed all the same and the person is told for how long."""
+    shown = ", ".join(parts)
+    if command == "close":
+        failed = controller.pause(parts)
+        if failed is None:
+            text = App.tr("Closed: {parts} (until `sioul-tray renew`)")
+            return 0, text.format(parts=shown) + "\n"
+        text = App.tr(
+            "Closed: {parts}, but only until the tray quits: {path} cannot be written ({error})"
+        )
+        return 1, _record_failure(text, controller, shown, failed) + "\n"
+    failed = controller.unpause(parts)
+    if controller.asleep:
+        controller.resume()
+    view = controller.view
+    lines = [model.part_line(view, p) for p in parts] if view is not None else []
+    if failed is not None:
+        text = App.tr(
+            "{path} cannot be written ({error}): where it still lists {parts} as closed, "
+            "the tray closes them again when it starts"
+        )
+        lines.append(_record_failure(text, controller, shown, failed))
+    return (0 if failed is None else 1), "".join(line + "\n" for line in lines)
+
+
+def _record_failure(text: str, controller: Controller, parts: str, failed: OSError) -> str:
+    path = controller.driver.paused_path
+    return text.format(parts=parts, path=path, error=failed.strerror or failed)
+
+
 def install_language(app: QApplication, language: str | None = None) -> str:
     """Show the tray in `language` (--lang), else SIOUL_TRAY_LANG, else the system's language as
     Qt reads it; Qt's own words (OK, Cancel) too. The language installed."""
@@ -628,10 +651,8 @@ def run(argv: list[str] | None = None, language: str | None = None) -> int:
     from sioul_tray.install import Installation
     from sioul_tray.tray import client, single
 
-    if _no_display():
-        print(App.tr("sioul-tray: no display here; use the command line (sioul-tray --help)"),
-              file=sys.stderr)  # fmt: skip
-        return 2
+    if display.missing():
+        return display.say_missing()
     inst = Installation()
     app = QApplication(argv if argv is not None else sys.argv[:1])
     app.setApplicationName(APP)
@@ -651,17 +672,15 @@ def run(argv: list[str] | None = None, language: str | None = None) -> int:
             client.ask(inst.state_dir, ["show"], timeout_ms=5000)
             print(App.tr("sioul-tray: already running"), file=sys.stderr)
             return 0
+        except SioulError as e:  # a link planted where the lock is, a state folder not ours
+            return _cannot_start(e)
         try:
             if inst.share_folder() is None and _setup(inst) is None:
                 return 0  # the person closed the first-run window
             lease = inst.lease()
             folder = inst.share_folder()
         except (SioulError, OSError) as e:
-            from PySide6.QtWidgets import QMessageBox
-
-            QMessageBox.warning(None, "sioul-tray", _error_text(e))
-            print(App.tr("sioul-tray: {error}").format(error=_error_text(e)), file=sys.stderr)
-            return 1
+            return _cannot_start(e)
         assert folder is not None
         session_bus, system_bus = _buses()
         active = idle.active_clock(session_bus, system_bus)

@@ -14,6 +14,8 @@ import re
 import sys
 from pathlib import Path
 
+from sioul_tray.files import make_folders, write_new
+
 APP = "sioul-tray"
 # The application id: the desktop entry's file name, the LaunchAgent's label, AppStream's id.
 APP_ID = "org.sioul.tray"
@@ -138,8 +140,8 @@ def set_enabled(on: bool, argv: list[str] | None = None) -> None:
     if not on:
         path.unlink(missing_ok=True)
         return
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if sys.platform == "darwin":
-        path.write_bytes(launch_agent(argv))
-    else:
-        path.write_text(xdg_entry(argv), encoding="utf-8")
+    # What runs at login is this user's alone to change: explicit modes whatever the umask, and
+    # a link planted at the entry's name is replaced, never written through.
+    make_folders(path.parent, 0o700)
+    data = launch_agent(argv) if sys.platform == "darwin" else xdg_entry(argv).encode("utf-8")
+    write_new(path, data, replace=True, mode=0o644)

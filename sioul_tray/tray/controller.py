@@ -141,11 +141,11 @@ class Controller(QObject):
     def forget(self, computer: str) -> None:
         self.driver.forget(computer)
 
-    def pause(self, parts: list[str]) -> None:
-        self.driver.pause(parts)
+    def pause(self, parts: list[str]) -> OSError | None:
+        return self.driver.pause(parts)
 
-    def unpause(self, parts: list[str]) -> None:
-        self.driver.unpause(parts)
+    def unpause(self, parts: list[str]) -> OSError | None:
+        return self.driver.unpause(parts)
 
     def set_wrote(self, part: str, wrote: int) -> None:
         self.driver.set_wrote(part, wrote)

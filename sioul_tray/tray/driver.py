@@ -20,6 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from sioul_tray.files import make_folders, write_new
 from sioul_tray.lease import PARTS, RENEW, Keeper
 from sioul_tray.lease.folder import Problem
 from sioul_tray.lease.lease import Snapshot
@@ -61,14 +62,11 @@ class ActiveLike(Protocol):
 
 
 def write_status(path: Path, content: dict[str, Any]) -> None:
-    """Atomically: a reader sees the old file or the new one, never half of one."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".~{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "w", encoding="utf-8") as f:
-        json.dump(content, f, indent=1, sort_keys=True)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    """Atomically: a reader sees the old file or the new one, never half of one; never written
+    through a link planted beside it (`files.write_new`)."""
+    make_folders(path.parent, 0o700)
+    data = json.dumps(content, indent=1, sort_keys=True).encode("utf-8")
+    write_new(path, data, replace=True, mode=0o644)
 
 
 class Driver:
@@ -222,18 +220,23 @@ class Driver:
         self.lease.forget(computer)
         self.tick()
 
-    def pause(self, parts: list[str]) -> None:
-        """Close these parts and keep them closed until `unpause` (the command line's close)."""
+    def pause(self, parts: list[str]) -> OSError | None:
+        """Close these parts and keep them closed until `unpause` (the command line's close),
+        across restarts through closed.json. What stopped that file being written, if anything:
+        the parts stay closed all the same while this process runs, and the person is told."""
         for part in parts:
             self.lease.close(part, wrote=self.wrote[part])
             self.paused.add(part)
-        self._save_paused()
+        failed = self._save_paused()
         self.tick()
+        return failed
 
-    def unpause(self, parts: list[str]) -> None:
+    def unpause(self, parts: list[str]) -> OSError | None:
+        """Renew these parts again; what stopped closed.json being written, as for `pause`."""
         self.paused -= set(parts)
-        self._save_paused()
+        failed = self._save_paused()
         self.tick()
+        return failed
 
     def set_wrote(self, part: str, wrote: int) -> None:
         if part not in PARTS:
@@ -344,11 +347,14 @@ class Driver:
         parts = content.get("closed") if isinstance(content, dict) else None
         return {p for p in parts if p in PARTS} if isinstance(parts, list) else set()
 
-    def _save_paused(self) -> None:
+    def _save_paused(self) -> OSError | None:
         if self.paused_path is None:
-            return
-        with contextlib.suppress(OSError):
+            return None
+        try:
             write_status(self.paused_path, {"closed": sorted(self.paused)})
+        except OSError as e:
+            return e
+        return None
 
 
 def describe(exc: OSError) -> str:

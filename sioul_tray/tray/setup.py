@@ -30,8 +30,9 @@ from PySide6.QtWidgets import (
 )
 
 from sioul_tray.errors import SealExists, SioulError
+from sioul_tray.files import make_folders
 from sioul_tray.i18n import Core, Setup, message
-from sioul_tray.install import Installation
+from sioul_tray.install import Installation, check_writable, make_part_folders
 from sioul_tray.share import Share
 
 SUBFOLDER = "Sioul"
@@ -107,13 +108,22 @@ def join_or_create(
                 folder=folder.parent,
             )
         )
+    if folder.is_dir():
+        check_writable(folder)
     if (folder / "sioul.seal").exists():
         share = Share.open(folder, passphrase)
         made = "joined"
     else:
         if again != passphrase:
             raise SioulError(Core.mark("the two passphrases differ; nothing was changed"))
-        folder.mkdir(exist_ok=True)
+        try:
+            make_folders(folder, 0o755)  # whatever the umask: nobody else may write claims there
+        except OSError as e:
+            raise SioulError(
+                Core.mark(
+                    "cannot make {folder}: {error}", folder=folder, error=e.strerror or str(e)
+                )
+            ) from None
         try:
             share = Share.create(folder, passphrase, inst.computer())
             made = "created"
@@ -121,6 +131,7 @@ def join_or_create(
             # Another computer's seal arrived meanwhile: join it, never overwrite it.
             share = Share.open(folder, passphrase)
             made = "joined"
+    make_part_folders(folder)
     inst.remember_key(share)
     inst.update_settings(share=str(folder))
     if name is not None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 from pathlib import Path
@@ -10,7 +11,7 @@ import pytest
 
 from sioul_tray.errors import SealDamaged, SioulError, Unreadable
 from sioul_tray.share import SEAL_NAME, SealExists, Share, WrongPassphrase
-from sioul_tray.share.seal import OVERHEAD
+from sioul_tray.share.seal import OVERHEAD, read_seal
 from tests.helpers import python_env, run_python
 
 
@@ -78,6 +79,47 @@ def test_a_damaged_seal_is_not_a_wrong_passphrase(
     edit_seal(folder, change)
     with pytest.raises(SealDamaged, match=words):
         Share.open(folder, "the right one")
+
+
+def b64(size: int) -> str:
+    return base64.b64encode(bytes(size)).decode()
+
+
+@pytest.mark.parametrize(
+    ("where", "value", "words"),
+    [
+        pytest.param(("folder",), "../../../public/pwn", "the folder id is not", id="folder-up"),
+        pytest.param(("folder",), "", "the folder id is not valid", id="folder-empty"),
+        pytest.param(("creator",), "../x", "the creator is not valid", id="creator-up"),
+        pytest.param(("creator",), "A" * 64, "the creator is not valid", id="creator-upper"),
+        pytest.param(("key_id",), "zz", "the key id is not valid", id="key-id-not-hex"),
+        pytest.param(("key_id",), None, "the key id is not valid", id="key-id-null"),
+        pytest.param(("kdf", "name"), "argon2id", "unknown key derivation", id="kdf-argon2"),
+        pytest.param(("kdf", "log2n"), True, "unknown key derivation", id="kdf-bool"),
+        pytest.param(("kdf", "salt"), b64(100), "the salt is too long", id="salt-long"),
+        pytest.param(("check",), b64(8), "the check value is cut short", id="check-short"),
+        pytest.param(("wrapped", "aead"), "chacha20", "unknown key wrapping", id="aead-other"),
+        pytest.param(("wrapped", "nonce"), b64(8), "the nonce is cut short", id="nonce-short"),
+        pytest.param(("wrapped", "key"), b64(40), "the wrapped key is cut", id="key-short"),
+        pytest.param(("wrapped", "key"), 5, "the wrapped key is not text", id="key-number"),
+    ],
+)
+def test_every_field_of_a_seal_is_checked(
+    folder: Path, where: tuple[str, ...], value: object, words: str
+) -> None:
+    """As strictly as a claim's: a member of the folder may write any seal."""
+    made = Share.create(folder, "the right one", "aa", cost=10)
+    doc = json.loads((folder / SEAL_NAME).read_text())
+    *sections, key = where
+    table = doc
+    for section in sections:
+        table = table[section]
+    table[key] = value
+    (folder / SEAL_NAME).write_text(json.dumps(doc))
+    with pytest.raises(SealDamaged, match=words):
+        read_seal(folder)
+    with pytest.raises(SealDamaged, match=words):
+        Share.unlock(folder, made.folder_key)
 
 
 @pytest.mark.parametrize("content", [b"", b"{", b"[]", b"\xff\xfe", b"x" * 70000])

@@ -67,8 +67,9 @@ def _set(parent: ET.Element, tag: str, text: str) -> None:
 class Instance:
     """One Syncthing: its home, its copy of the folder, its ports and its process."""
 
-    def __init__(self, root: Path, name: str) -> None:
+    def __init__(self, root: Path, name: str, tls: bool = False) -> None:
         self.name = name
+        self.tls = tls  # the GUI over HTTPS, with the certificate Syncthing makes on first start
         self.home = root / f"{name}-home"
         self.folder = root / f"{name}-share"
         self.folder.mkdir(parents=True)
@@ -116,7 +117,7 @@ class Instance:
         gui = config.find("gui")
         options = config.find("options")
         assert gui is not None and options is not None
-        gui.set("tls", "false")
+        gui.set("tls", "true" if self.tls else "false")
         _set(gui, "address", self.gui_address)
         for tag, value in {
             "listenAddress": f"tcp://127.0.0.1:{self.listen_port}",
@@ -205,21 +206,37 @@ class Instance:
     def running(self) -> bool:
         return self.process is not None and self.process.poll() is None
 
+    @property
+    def base_url(self) -> str:
+        return f"{'https' if self.tls else 'http'}://{self.gui_address}"
+
     def get(self, path: str) -> Any:
         """GET on this instance's REST API (independent of the code under test)."""
         request = urllib.request.Request(
-            f"http://{self.gui_address}{path}", headers={"X-API-Key": self.api_key}
+            f"{self.base_url}{path}", headers={"X-API-Key": self.api_key}
         )
-        with _OPENER.open(request, timeout=5) as answer:
+        with self._opener().open(request, timeout=5) as answer:
             return json.load(answer)
 
     def post(self, path: str) -> None:
         """POST on this instance's REST API; Syncthing answers a scan once it is done."""
         request = urllib.request.Request(
-            f"http://{self.gui_address}{path}", method="POST", headers={"X-API-Key": self.api_key}
+            f"{self.base_url}{path}", method="POST", headers={"X-API-Key": self.api_key}
         )
-        with _OPENER.open(request, timeout=30) as answer:
+        with self._opener().open(request, timeout=30) as answer:
             answer.read()
+
+    def _opener(self) -> urllib.request.OpenerDirector:
+        if not self.tls:
+            return _OPENER
+        import ssl
+
+        # The harness's own requests: the certificate is the one under test elsewhere.
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+        context.check_hostname = False
+        context.verify_mode = ssl.CERT_NONE
+        https = urllib.request.HTTPSHandler(context=context)
+        return urllib.request.build_opener(urllib.request.ProxyHandler({}), https)
 
     def connected_to(self, other: Instance) -> bool:
         try:

@@ -16,10 +16,11 @@ from pathlib import Path
 import pytest
 
 from sioul_tray.lease.folder import write_atomic
-from sioul_tray.sync import Nudger, Syncthing, find
+from sioul_tray.sync import Nudger, Syncthing, SyncToolError, find
 from sioul_tray.sync.report import SyncReport, ask
 from tests.helpers import wait_for
-from tests.sync.syncthing_pair import FOLDER_ID, SyncthingPair, missing
+from tests.sync.conftest import self_signed
+from tests.sync.syncthing_pair import FOLDER_ID, Instance, SyncthingPair, missing
 
 pytestmark = pytest.mark.slow
 
@@ -174,3 +175,29 @@ def test_the_command_line_sends_its_claims_before_it_exits(
     monkeypatch.setenv("SIOUL_TRAY_NO_NUDGE", "1")
     assert main(["renew", "invoices"]) == 0
     assert arrival(there, mine.read_bytes(), 3.0) is None
+
+
+def test_a_real_syncthing_over_https_is_asked_through_its_own_certificate_only(
+    need: Callable[[str | None], None], tmp_path: Path
+) -> None:
+    """The pin against what Syncthing itself makes: its https-cert.pem, written on first start
+    beside config.xml. Another certificate there (as if another program answered) gets no key."""
+    need(missing())
+    solo, peer = Instance(tmp_path, "solo", tls=True), Instance(tmp_path, "peer")
+    solo.configure(peer)
+    solo.start()
+    try:
+        found = find(solo.folder, [solo.config_path])
+        assert found is not None and found.gui is not None and found.gui.tls
+        client = found.client(timeout=5)
+        assert client.my_id() == solo.device_id
+        own = solo.home / "https-cert.pem"
+        mine = own.read_bytes()
+        foreign, _ = self_signed(tmp_path)  # another key pair, "syncthing" too
+        own.write_bytes(foreign.read_bytes())
+        with pytest.raises(SyncToolError, match="not Syncthing's own"):
+            client.my_id()
+        own.write_bytes(mine)
+        assert client.my_id() == solo.device_id
+    finally:
+        solo.stop()

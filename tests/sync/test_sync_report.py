@@ -92,6 +92,46 @@ def test_the_watch_keeps_the_last_answer(fake: FakeSyncthing) -> None:
     assert [r.connected for r in told if r is not None] == [1, 0]
 
 
+@pytest.mark.parametrize(
+    "odd",
+    [b"[" * 200_000, b"[" * 900 + b"]" * 900, b'{"paused": "no"}'],
+    ids=["nested-200k", "nested-900", "text"],
+)
+def test_the_watch_outlives_any_answer(fake: FakeSyncthing, odd: bytes) -> None:
+    """The menu's Syncthing line is this thread's: an answer, however odd, is a problem it
+    reports, and it keeps asking."""
+    path = f"/rest/config/folders/{FOLDER_ID}"
+    good = fake.answers[path]
+    fake.answers[path] = (200, odd)
+    watch = Watch(shared(fake.gui()), every=0.05)
+    try:
+        wait_for(lambda: watch.report is not None and not watch.report.answering, 5)
+        assert watch.report is not None and "Syncthing" in (watch.report.problem or "")
+        fake.answers[path] = good
+        wait_for(lambda: watch.report is not None and watch.report.answering, 5)
+    finally:
+        watch.close()
+
+
+def test_the_watch_outlives_a_surprise_of_its_own(fake: FakeSyncthing) -> None:
+    """Whatever goes wrong in a round (here, the one told of a change fails once), the next
+    round comes: the thread never dies."""
+    told: list[SyncReport | None] = []
+
+    def changed() -> None:
+        told.append(watch.report)
+        if len(told) == 1:
+            raise RuntimeError("a surprise")
+
+    watch = Watch(shared(fake.gui()), every=0.05, changed=changed)
+    try:
+        wait_for(lambda: len(told) == 1, 5)
+        fake.connections[THIRD] = connection(False)
+        wait_for(lambda: len(told) == 2, 5)
+    finally:
+        watch.close()
+
+
 def test_the_words(fake: FakeSyncthing) -> None:
     assert phrases.sync_lines(SyncReport(False, problem="refused")) == [
         "Syncthing does not answer (is it running?)"

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import json
+import os
+import socket
 import subprocess
 import sys
 import threading
@@ -25,6 +27,7 @@ from sioul_tray.sync.syncthing import (
     read_config,
 )
 from tests.helpers import ROOT, python_env
+from tests.sync.conftest import self_signed
 
 if TYPE_CHECKING:
     from tests.sync.conftest import FakeSyncthing
@@ -185,6 +188,29 @@ def test_gui_addresses(tmp_path: Path, address: str, host: str, port: int, where
     assert (config.gui.host, config.gui.port, config.gui.where) == (host, port, where)
     assert config.gui.address == address
     assert config.gui.base_url == f"http://{where}"
+
+
+@pytest.mark.parametrize(
+    "address", ["192.0.2.2:8384", "https://192.0.2.2:8384", "sync.example:8384", "[2001:db8::2]:80"]
+)
+def test_a_gui_address_off_loopback_is_never_asked(tmp_path: Path, address: str) -> None:
+    """The module asks loopback only: the API key gives full control of Syncthing."""
+    share = tmp_path / "Sync"
+    path = write(tmp_path / "config.xml", config_xml([{"id": "f", "path": share}], address=address))
+    found = find(share, [path])
+    assert found is not None and found.gui is None
+    with pytest.raises(SyncToolError, match="not on this computer's loopback"):
+        found.client()
+
+
+def test_a_client_never_connects_off_loopback(tmp_path: Path) -> None:
+    gui = Gui("192.0.2.2:8384", "192.0.2.2", 8384, False, "k3y", tmp_path / "config.xml")
+    began = time.monotonic()
+    with pytest.raises(
+        SyncToolError, match=r"192\.0\.2\.2:8384 is not on this computer's loopback"
+    ):
+        Client(gui, timeout=5).ping()
+    assert time.monotonic() - began < 0.5  # refused before any connection is tried
 
 
 def test_tls_attribute_and_api_key(tmp_path: Path) -> None:
@@ -354,6 +380,78 @@ def test_https_with_a_self_signed_certificate(start_fake: Start) -> None:
         Client(server.gui(tls=False)).ping()
 
 
+def test_https_is_pinned_to_syncthings_own_certificate(start_fake: Start, tmp_path: Path) -> None:
+    """The certificate must be the one Syncthing keeps beside its config.xml: a foreign one,
+    or none to compare with, gets no request, hence no key."""
+    server = start_fake(tls=True)
+    client = Client(server.gui())
+    client.ping()  # its own: asked
+    other = tmp_path / "other"
+    other.mkdir()
+    foreign, _ = self_signed(other)
+    mine = (tmp_path / "https-cert.pem").read_bytes()
+    (tmp_path / "https-cert.pem").write_bytes(foreign.read_bytes())  # as if another answered
+    with pytest.raises(SyncToolError, match="a certificate that is not Syncthing's own"):
+        client.ping()
+    (tmp_path / "https-cert.pem").unlink()
+    with pytest.raises(SyncToolError, match="cannot read Syncthing's GUI certificate"):
+        client.ping()
+    assert [a.path for a in server.asked] == ["/rest/system/ping"]  # the first ping alone
+    (tmp_path / "https-cert.pem").write_bytes(mine)
+    client.ping()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux's /proc/net/tcp")
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root can make a socket of another user")
+def test_another_users_listener_on_the_gui_port_never_gets_the_key(tmp_path: Path) -> None:
+    """Syncthing not running yet, another local user listens on its port: the key is not sent.
+    The listener is made as nobody (its owner is who made it), and reads what came only after
+    the client gave up, as that user would."""
+    os.seteuid(65534)
+    try:
+        listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    finally:
+        os.seteuid(0)
+    with listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(1)
+        port = listener.getsockname()[1]
+        gui = Gui(f"127.0.0.1:{port}", "127.0.0.1", port, False, "k3y", tmp_path / "config.xml")
+        with pytest.raises(SyncToolError, match="belongs to another user"):
+            Client(gui).ping()
+        listener.settimeout(2)
+        conn, _ = listener.accept()
+        with conn:
+            conn.settimeout(2)
+            assert conn.recv(65536) == b""  # closed without a word
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux's /proc/net/tcp")
+@pytest.mark.parametrize(
+    ("listen", "connect"),
+    [("127.0.0.1", "127.0.0.1"), ("::", "127.0.0.1"), ("::1", "::1")],
+    ids=["ipv4", "dual-stack", "ipv6"],
+)
+def test_the_owner_of_the_answering_end_is_read_from_the_kernel(listen: str, connect: str) -> None:
+    """The check the key waits on, against real sockets: the end that answers this very
+    connection (listed in /proc/net/tcp or tcp6, an IPv4 one as mapped where Syncthing listens
+    dual-stack, as Go does on "0.0.0.0")."""
+    from sioul_tray.sync.syncthing import _server_uid
+
+    family = socket.AF_INET6 if ":" in listen else socket.AF_INET
+    try:
+        listener = socket.socket(family, socket.SOCK_STREAM)
+        if family == socket.AF_INET6:
+            listener.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
+        listener.bind((listen, 0))
+    except OSError as e:
+        pytest.skip(f"no {listen} here: {e}")
+    with listener:
+        listener.listen(1)
+        with socket.create_connection((connect, listener.getsockname()[1]), timeout=2) as sock:
+            assert _server_uid(sock) == os.getuid()
+
+
 def test_scan_sends_folder_and_subs(fake: FakeSyncthing) -> None:
     client = Client(fake.gui())
     client.scan(FOLDER_ID, "leases/medicines/aa.lease", "leases/invoices/aa.lease")
@@ -393,6 +491,11 @@ def test_connections_completion_status(fake: FakeSyncthing) -> None:
     assert client.my_id() == "AAAAAAA-AAAAAAA-AAAAAAA-AAAAAAA-AAAAAAA-AAAAAAA-AAAAAAA-AAAAAAA"
 
 
+NESTED_ADDRESS = b'{"connections": {"X": {"connected": true, "address": %s}}}' % (
+    b"[" * 900 + b"]" * 900
+)
+
+
 @pytest.mark.parametrize(
     ("answer", "fact"),
     [
@@ -403,6 +506,11 @@ def test_connections_completion_status(fake: FakeSyncthing) -> None:
         ((500, b"no such folder\n"), "answered 500 to /rest/system/connections: no such folder"),
         ((404, b"404 page not found\n"), "does not know /rest/system/connections"),
         ((200, b"\xff\xfe"), "not JSON"),
+        pytest.param((200, b"[" * 200_000), "not JSON", id="nested-200k"),  # RecursionError
+        pytest.param((200, b"[" * 900 + b"]" * 900), "unexpected data", id="nested-900"),
+        pytest.param((200, NESTED_ADDRESS), "with unexpected data", id="nested-address"),
+        pytest.param((200, b'{"connections": NaN}'), "not JSON", id="nan"),
+        pytest.param((200, b" " * (5 * 1024 * 1024)), "over 4194304 bytes", id="five-mb"),
     ],
 )
 def test_odd_answers_are_sync_tool_errors(
@@ -411,6 +519,21 @@ def test_odd_answers_are_sync_tool_errors(
     fake.answers["/rest/system/connections"] = answer
     with pytest.raises(SyncToolError, match=fact):
         Client(fake.gui()).connections()
+
+
+@pytest.mark.parametrize(
+    "odd",
+    [{"needItems": 1e999}, {"needItems": 10**400}, {"completion": 10**400}, {"needItems": 2.5},
+     {"sequence": -1}, {"remoteState": ["valid"]}, {"completion": "100"}],
+    ids=["inf", "huge-int", "huge-percent", "fraction", "negative", "list-state", "text"],
+)  # fmt: skip
+def test_odd_numbers_in_a_completion_are_sync_tool_errors(
+    fake: FakeSyncthing, odd: dict[str, object]
+) -> None:
+    body = json.dumps({**completion(100), **odd}).replace("Infinity", "1e999")
+    fake.answers["/rest/db/completion"] = (200, body.encode())
+    with pytest.raises(SyncToolError, match="with unexpected data"):
+        Client(fake.gui()).completion(FOLDER_ID, PEER)
 
 
 def test_a_completion_without_an_index_is_not_complete(fake: FakeSyncthing) -> None:
@@ -452,6 +575,15 @@ def test_sent_to_all_skips_devices_not_connected_or_paused(fake: FakeSyncthing) 
     folder = folder_at(Path("/srv"), (ME, PEER, THIRD))
     assert sent_to_all(Client(fake.gui()), folder, timeout=1)
     assert not [a for a in fake.asked if a.path == "/rest/db/completion"]
+
+
+def test_sent_to_all_never_outlasts_its_time(tmp_path: Path, silent_port: int) -> None:
+    """Before sleep it runs on the tray's thread: a Syncthing that never replies holds it no
+    longer than it was given, whatever each question's own limit."""
+    gui = Gui("x", "127.0.0.1", silent_port, False, "k", tmp_path)
+    began = time.monotonic()
+    assert not sent_to_all(Client(gui, timeout=5), folder_at(Path("/srv")), timeout=0.3)
+    assert time.monotonic() - began < 0.6
 
 
 def test_sent_to_all_raises_when_syncthing_is_gone(tmp_path: Path, closed_port: int) -> None:
@@ -596,6 +728,18 @@ def test_nudger_sent_to_all(fake: FakeSyncthing, share_root: Path) -> None:
         ]
         fake.completions = {PEER: completion(80, 1)}
         assert not nudger.sent_to_all(0.2)
+    finally:
+        nudger.close()
+
+
+def test_the_nudgers_sent_to_all_never_raises_on_an_odd_answer(
+    fake: FakeSyncthing, share_root: Path
+) -> None:
+    fake.answers["/rest/db/completion"] = (200, b'{"completion": 100, "needItems": 1e999}')
+    nudger = Nudger(syncthing_at(share_root, fake.gui()))
+    try:
+        assert not nudger.sent_to_all(1)  # on the tray's thread, before sleep
+        assert nudger.problem is not None and "unexpected data" in nudger.problem
     finally:
         nudger.close()
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import plistlib
+import stat
 import sys
 from pathlib import Path
 
@@ -25,6 +27,35 @@ def test_xdg_autostart_file_on_and_off(tmp_path: Path, monkeypatch: pytest.Monke
     autostart.set_enabled(False)
     assert not autostart.enabled() and not path.exists()
     autostart.set_enabled(False)  # already off: nothing to do, no error
+
+
+@pytest.mark.skipif(sys.platform in ("win32", "darwin"), reason="the XDG file is Linux's way")
+def test_start_at_login_under_umask_000_and_a_planted_link(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What runs at login is this user's alone to change: the folders made for it are 0700, the
+    entry 0644, whatever the umask; a link planted at its name is replaced, never written
+    through."""
+    config = tmp_path / "config"  # ~/.config, not made yet
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(config))
+    old = os.umask(0)
+    try:
+        autostart.set_enabled(True, ["sioul-tray"])
+    finally:
+        os.umask(old)
+    path = config / "autostart" / "org.sioul.tray.desktop"
+    assert [stat.S_IMODE(p.stat().st_mode) for p in (config, path.parent, path)] == [
+        0o700,
+        0o700,
+        0o644,
+    ]
+    autostart.set_enabled(False)
+    trap = tmp_path / "precious"
+    trap.write_text("keep me\n")
+    path.symlink_to(trap)
+    autostart.set_enabled(True, ["sioul-tray"])
+    assert trap.read_text() == "keep me\n"
+    assert not path.is_symlink() and path.read_text().startswith("[Desktop Entry]")
 
 
 def test_launch_agent_runs_at_load() -> None:

@@ -227,6 +227,24 @@ def test_a_part_closed_on_request_stays_closed_when_the_tray_restarts(
         again.shutdown()
 
 
+def test_a_close_that_cannot_be_recorded_is_said_and_holds_while_the_tray_runs(
+    tray: Tray, folder: Path, tmp_path: Path
+) -> None:
+    record = tmp_path / "state" / "closed.json"
+    record.mkdir()  # a folder where the record should be: no rename lands there, even as root
+    c = tray.controller
+    rc, out = handle_request(tray, c, ["close", "invoices"])
+    assert rc == 1, out
+    assert out.startswith("Closed: invoices") and str(record) in out
+    assert "until the tray quits" in out
+    c.tick()
+    assert c.paused == {"invoices"}
+    assert mine(folder, "invoices").closed  # type: ignore[attr-defined]
+    rc, out = handle_request(tray, c, ["renew", "invoices"])
+    assert rc == 1 and str(record) in out  # the stale record would close it at the next start
+    assert not mine(folder, "invoices").closed  # type: ignore[attr-defined]
+
+
 def test_a_damaged_record_of_closed_parts_reopens_both(folder: Path, tmp_path: Path) -> None:
     (tmp_path / "state").mkdir()
     (tmp_path / "state" / "closed.json").write_text("{not json")
