@@ -25,7 +25,7 @@ from sioul_tray.lease import PARTS, Claim, Keeper, Lease
 from sioul_tray.lease.codec import printable
 from sioul_tray.lease.status import SCHEMA, Status, Why
 from sioul_tray.share import SEAL_NAME, Share
-from sioul_tray.timefmt import ago
+from sioul_tray.timefmt import ago, clock_time
 
 
 def _title(part: str) -> str:
@@ -380,8 +380,15 @@ def cmd_forget(args: argparse.Namespace, inst: Installation, out: TextIO) -> int
         lease = inst.lease(verify=True)
         lease.forget(args.computer)
         _state_warning(lease)
+        counts_from = lease.forget_counts_from(args.computer)
     text = CommandLine.tr("{computer} is declared gone for good; it counts again if it comes back.")
     print(text.format(computer=args.computer), file=out)
+    if counts_from is not None:
+        text = CommandLine.tr(
+            "For invoices it counts from {time}: until then {computer} may still be numbering "
+            "them, cut off from the sync."
+        )
+        print(text.format(computer=args.computer, time=clock_time(counts_from)), file=out)
     return 0
 
 

@@ -104,6 +104,10 @@ def waited_text(w: Waited, names: Names = PLAIN) -> str:
     if w.unheard:
         return Phrase.tr("a computer the others know, not heard here yet")
     who = names(w.computer, w.name)
+    if w.counts_from is not None:
+        return Phrase.tr("{name}, declared gone: counts as gone from {time}").format(
+            name=who, time=clock_time(w.counts_from)
+        )
     if w.closed:
         # Asleep or quit, and it may count this computer's close: both woken apart would act.
         return Phrase.tr("{name}, closed: start it for a minute with its sync running").format(

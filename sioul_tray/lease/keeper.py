@@ -93,6 +93,9 @@ class Seen:
     old_rules_closes: bool = True
     # Computers known only from the others' `knows` are waited for (False: the rule switched off).
     learns_members: bool = True
+    # For each computer declared gone, from when (in the units of `now`) the declaration counts
+    # here: once that computer can no longer be numbering on this one's answers. None: at once.
+    declared_from: Mapping[str, float] | None = None
     # Computers whose claim files are sealed with another key (a second seal for this folder).
     foreign: Collection[str] = ()
     # The person is at this computer (its `active` within ALIVE, by its wall clock). None: judge
@@ -248,13 +251,11 @@ def acknowledged(
         # Declared gone for good: it does not come back with this claim. Closed: only if that
         # computer cannot, in turn, be counting a close of this one. (`seen.closed` written
         # out.)
+        forgot = declared and declared.get(c.computer, -1) >= c.seq and _counts_yet(c, seen, now)
         if (
-            (c.closed or (declared and declared.get(c.computer, -1) >= c.seq))
+            (c.closed or forgot)
             and (trusting or vouched.get(c.computer, -1) >= c.seq)
-            and (
-                declared.get(c.computer, -1) >= c.seq
-                or not (mine and _may_count_me_closed(c, me, seen))
-            )
+            and (forgot or not (mine and _may_count_me_closed(c, me, seen)))
         ):
             continue
         if trusting and flowing and rule.never_twice and _silent(c, seen, now):
@@ -296,6 +297,12 @@ def unheard(seen: Seen, me: str) -> list[int]:
     heard.update(tag(f) for f in seen.foreign)
     heard.update(tag(d) for d in seen.gone or {})
     return sorted(said - heard)
+
+
+def _counts_yet(c: Claim, seen: Seen, now: float) -> bool:
+    """A declaration that `c`'s computer is gone counts here now (`Seen.declared_from`)."""
+    since = seen.declared_from
+    return since is None or now >= since.get(c.computer, -math.inf)
 
 
 def _silent_since_start(seen: Seen, now: float) -> bool:

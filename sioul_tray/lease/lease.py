@@ -9,6 +9,7 @@ with the time, writes the claim the machine returns, and keeps the state file. E
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from sioul_tray.errors import ForeignSeal, SioulError, Unreadable
+from sioul_tray.files import make_folders
 from sioul_tray.i18n import Core
 from sioul_tray.lease import codec, statefile
 from sioul_tray.lease.folder import (
@@ -304,6 +306,19 @@ class Lease:
             return None
         return wall_of(m.kept[1], *self._last)
 
+    def forget_counts_from(self, computer: str) -> int | None:
+        """From when (wall clock) a declaration that `computer` is gone counts here, on the
+        parts that must never happen twice, as of the last read: once it can no longer be
+        numbering on this computer's acknowledgements (docs/protocol.md, "Gone for good").
+        None: at once, or nothing read yet."""
+        if self._last is None:
+            return None
+        wall = self._last[0]
+        ticks = [m.declared_from(computer) for m in self._machines.values() if m.rule.never_twice]
+        latest = max((t for t in ticks if math.isfinite(t)), default=None)
+        when = wall_of(latest, *self._last)
+        return when if when is not None and when > wall else None
+
     # -- reading --------------------------------------------------------------------------
 
     def _folder(self, part: str) -> Path:
@@ -558,7 +573,7 @@ class Lease:
                             "the sharing folder {folder} is missing", folder=self.share.folder
                         )
                     )
-                folder.mkdir(parents=True, exist_ok=True)
+                make_folders(folder, 0o755)  # whatever the umask (docs/files.md)
                 f.made_folder = True
             data = self.share.seal(relpath, codec.padded(text, file_size(path)))
             write_atomic(path, data)

@@ -28,12 +28,13 @@ from dataclasses import dataclass, field
 from sioul_tray.errors import SioulError
 from sioul_tray.i18n import Core
 from sioul_tray.lease import codec
-from sioul_tray.lease.keeper import UNHEARD, Keeper, Seen, judge
+from sioul_tray.lease.keeper import FRESH, UNHEARD, Keeper, Seen, judge
 from sioul_tray.lease.rules import (
     ALIVE,
     ANY_CLOSE,
     PARTS,
     RENEW,
+    RULES,
     SETTLING,
     UNCLOSED,
     Claim,
@@ -68,6 +69,8 @@ FIXES = frozenset(
         "successor",
         # Computers known from the others' claims only are waited for (a folder downloading).
         "learns_members",
+        # A declaration counts only once the computer declared can no longer be numbering.
+        "forget_waits",
     }
 )
 
@@ -120,6 +123,8 @@ class Machine:
     once a claim of this computer's from before this run shows, it may have acknowledged a keeper
     it no longer knows of, and it distrusts what it cannot have witnessed (see `hear`).
     `tenure` draws tenures (injected by the model checker). `without`: fixes switched off (FIXES).
+    `rules`: the rules its claims say they follow (the model checker's peers of older versions
+    write 2, with none of the fields of the closes rule).
     """
 
     def __init__(
@@ -133,6 +138,7 @@ class Machine:
         remembers: bool = True,
         tenure: Callable[[], int] = new_tenure,
         without: Collection[str] = (),
+        rules: int | None = None,
     ) -> None:
         self.part = part
         self.rule = PARTS[part]
@@ -141,9 +147,13 @@ class Machine:
         self.created = created
         self.new_tenure = tenure
         self.without = frozenset(without)
+        self.rules = RULES if rules is None else rules
         # The last good copy of each computer's claim, in computer order (`_in_order`).
         self.best: dict[str, Claim] = {}
         self.heard: dict[str, float | None] = {}  # ticks; None: remembered, not yet read
+        # When (ticks) this run last read a new version of each claim: unlike `heard`, never an
+        # estimate (for when a declaration of that computer may count, `declared_from`).
+        self.observed: dict[str, float] = {}
         self.read: set[str] = set()  # computers whose claim this run has read
         self.forgets: dict[str, int] = {}  # computers this one declared gone, up to a seq
         self.declared_at: dict[str, float] = {}  # when each was declared (only without a fix)
@@ -211,6 +221,7 @@ class Machine:
         problems: list[tuple[str, str]] = []
         flowing = False  # another computer's claim heard within ALIVE: the sync is flowing
         heard, best, read, me = self.heard, self.best, self.read, self.me
+        observed = self.observed
         forgets, ahead = self.forgets, self.ahead
         learned = False
         soon = wall + RENEW  # a `renewed` after this: that computer's clock is ahead
@@ -225,7 +236,7 @@ class Machine:
                     continue
                 if seq > known.seq and claim.renewed <= soon and c not in forgets:
                     best[c] = claim
-                    heard[c] = tick
+                    heard[c] = observed[c] = tick
                     flowing = learned = True
                     if not self.urgent and _news(known, claim):
                         self.urgent = True
@@ -333,6 +344,7 @@ class Machine:
         first = c not in self.heard or self.heard[c] is None or known is None
         self.best[c] = claim
         self.heard[c] = self._first_heard(claim, wall, tick) if first else tick
+        self.observed[c] = tick
         self.dirty = True
         if not self.urgent and _news(known, claim):
             self.urgent = True
@@ -510,6 +522,8 @@ class Machine:
             claim = codec.fitted(
                 dataclasses.replace(claim, closes=dict(sorted(self.named.items())), knows=knows)
             )
+        if self.rules != RULES:
+            claim = dataclasses.replace(claim, answers=None, closes={}, knows=(), rules=self.rules)
         self.best[self.me] = claim
         # The verdict that follows a write sees the same claims (this one's acknowledgement
         # changes no choice): it reuses this view and keeper instead of making them again.
@@ -589,10 +603,11 @@ class Machine:
             claims = list(self.best.values())
         present = None if wall is None else self._present(wall)
         trusting = self.distrust_until is None or tick >= self.distrust_until
+        gone = forgotten(claims)
         return Seen(
             claims,
             heard,
-            forgotten(claims),
+            gone,
             written=self.written if self.tenure is not None else None,
             started=self.started,
             flowing_since=self.flowing_since,
@@ -602,11 +617,26 @@ class Machine:
             named=self.named if "closes" not in self.without else None,
             old_rules_closes="old_rules_closes" not in self.without,
             learns_members="learns_members" not in self.without,
+            declared_from=(
+                {c: self.declared_from(c) for c in gone}
+                if gone and self.rule.never_twice and "forget_waits" not in self.without
+                else None
+            ),
             foreign=self.foreign if "one_seal" not in self.without else (),
             present=present,
             tenure_rule="tenure" not in self.without,
             opened=self.opened_tick,
         )
+
+    def declared_from(self, computer: str) -> float:
+        """When (ticks) a declaration that `computer` is gone may count here: once the computer
+        can no longer be numbering on an acknowledgement of this one's. Any this computer
+        wrote answered a version it had read, in this run (by the last one it read) or before
+        (by the start of this run); each counts at most FRESH after that version was written,
+        by its writer's ticks, which run within 0.35% of these (ALIVE over a day)."""
+        read = self.observed.get(computer)
+        since = self.started if read is None else max(read, self.started or read)
+        return (since if since is not None else math.inf) + FRESH + ALIVE
 
     def _present(self, wall: float) -> bool:
         mine = self.best.get(self.me)
@@ -684,6 +714,11 @@ class Machine:
                 silent=(heard.get(c) is None or tick - (heard.get(c) or 0.0) > ALIVE),
                 closed=c in self.best and view.closed(self.best[c]),
                 unheard=c.startswith(UNHEARD),
+                counts_from=(
+                    wall_of(view.declared_from[c], wall, tick)
+                    if view.declared_from and c in view.declared_from
+                    else None
+                ),
             )
             for c in k.waiting
         )

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sioul_tray.errors import Unreadable
+from sioul_tray.files import make_folders
 from sioul_tray.lease.codec import MAX_INT, MAX_TAG, decode
 from sioul_tray.lease.folder import write_atomic
 from sioul_tray.lease.rules import COMPUTER_ID, PARTS, Claim, tag
@@ -141,7 +142,7 @@ def save(
             for text in texts.values():
                 yield f"{part}\t{text}"
 
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_folders(path.parent, 0o700)  # this user's alone, whatever the umask
     write_atomic(path, ("\n".join(lines()) + "\n").encode("utf-8"), sync=False)
 
 

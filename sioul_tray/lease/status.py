@@ -42,6 +42,9 @@ class Waited:
     closed: bool = False
     # Known only from another computer's claim (`Claim.knows`): its own has not come through.
     unheard: bool = False
+    # Declared gone: the declaration counts from then (wall clock), once it can no longer be
+    # numbering on this computer's answers.
+    counts_from: int | None = None
 
 
 @dataclass(frozen=True)
@@ -73,6 +76,7 @@ class Status:
                     "silent": w.silent,
                     "closed": w.closed,
                     "unheard": w.unheard,
+                    "counts_from": w.counts_from,
                 }
                 for w in self.waiting
             ],
@@ -95,6 +99,7 @@ class Status:
                     bool(w.get("silent")),
                     bool(w.get("closed")),
                     bool(w.get("unheard")),
+                    _int(w.get("counts_from")),
                 )
                 for w in data.get("waiting") or ()
             )

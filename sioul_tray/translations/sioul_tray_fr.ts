@@ -9,7 +9,12 @@
         <translation>Faire les factures ici</translation>
     </message>
     <message>
-        <location filename="../tray/listing.py" line="165"/>
+        <location filename="../tray/listing.py" line="173"/>
+        <source>For invoices it counts from {time}: until then {computer} may still be numbering them, cut off from the sync.</source>
+        <translation>Pour les factures, elle compte à partir de {time} : jusque-là {computer} peut encore les numéroter, coupé de la synchronisation.</translation>
+    </message>
+    <message>
+        <location filename="../tray/listing.py" line="176"/>
         <source>{computer} is gone for good</source>
         <translation>{computer} est parti pour de bon</translation>
     </message>
@@ -422,12 +427,17 @@ Inactivité lue par : {idle}</translation>
         <translation>sioul-tray : attention : {problem}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="383"/>
+        <location filename="../commands.py" line="384"/>
         <source>{computer} is declared gone for good; it counts again if it comes back.</source>
         <translation>{computer} est déclaré parti pour de bon ; il comptera de nouveau s’il revient.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="397"/>
+        <location filename="../commands.py" line="388"/>
+        <source>For invoices it counts from {time}: until then {computer} may still be numbering them, cut off from the sync.</source>
+        <translation>Pour les factures, elle compte à partir de {time} : jusque-là {computer} peut encore les numéroter, coupé de la synchronisation.</translation>
+    </message>
+    <message>
+        <location filename="../commands.py" line="404"/>
         <source>No claim here yet: run `sioul-tray renew` or start the tray.</source>
         <translation>Pas encore de réservation ici : lancez `sioul-tray renew` ou l’icône.</translation>
     </message>
@@ -510,7 +520,7 @@ Inactivité lue par : {idle}</translation>
         <translation>Les factures attendent ici sa confirmation</translation>
     </message>
     <message>
-        <location filename="../tray/listing.py" line="151"/>
+        <location filename="../tray/listing.py" line="152"/>
         <source>Syncthing is connected to every computer sharing the folder.</source>
         <translation>Syncthing est connecté à tous les ordinateurs qui partagent le dossier.</translation>
     </message>
@@ -663,7 +673,7 @@ Inactivité lue par : {idle}</translation>
     </message>
     <message>
         <location filename="../lease/codec.py" line="138"/>
-        <location filename="../lease/lease.py" line="489"/>
+        <location filename="../lease/lease.py" line="504"/>
         <source>not valid: not a claim</source>
         <translation>invalide : ce n’est pas une réservation</translation>
     </message>
@@ -854,77 +864,77 @@ Inactivité lue par : {idle}</translation>
         <translation>devenu trop grand pendant la lecture</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="119"/>
+        <location filename="../lease/lease.py" line="121"/>
         <source>{computer} is not a computer id: use a-z, 0-9 and _ (1 to 63)</source>
         <translation>{computer} n’est pas un identifiant d’ordinateur : utilisez a-z, 0-9 et _ (de 1 à 63)</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="223"/>
+        <location filename="../lease/lease.py" line="225"/>
         <source>this computer cannot declare itself gone</source>
         <translation>cet ordinateur ne peut pas se déclarer parti lui-même</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="232"/>
+        <location filename="../lease/lease.py" line="234"/>
         <source>no claim of {computer} was ever read here: nothing to forget</source>
         <translation>aucune réservation de {computer} n’a jamais été lue ici : rien à oublier</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="551"/>
+        <location filename="../lease/lease.py" line="566"/>
         <source>cannot write {path}: {reason}</source>
         <translation>impossible d’écrire {path} : {reason}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="679"/>
+        <location filename="../lease/lease.py" line="694"/>
         <source>unknown part {part}: the parts are {parts}</source>
         <translation>partie inconnue {part} : les parties sont {parts}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="432"/>
+        <location filename="../lease/lease.py" line="447"/>
         <source>overlay cannot be read: {error}</source>
         <translation>surcouche illisible : {error}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="246"/>
+        <location filename="../lease/lease.py" line="248"/>
         <source>this process reads only: the tray or a command writes this computer&apos;s claims</source>
         <translation>ce processus ne fait que lire : c’est l’icône ou une commande qui écrit les réservations de cet ordinateur</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="337"/>
+        <location filename="../lease/lease.py" line="352"/>
         <source>{file} is missing from the sharing folder: invoices wait until it is back</source>
         <translation>{file} manque dans le dossier de partage : les factures attendent son retour</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="345"/>
+        <location filename="../lease/lease.py" line="360"/>
         <source>{file} cannot be used ({error}): invoices wait until it reads again</source>
         <translation>{file} est inutilisable ({error}) : les factures attendent qu’il se lise de nouveau</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="353"/>
+        <location filename="../lease/lease.py" line="368"/>
         <source>the sharing folder was sealed again by {computer}: join it again with its passphrase</source>
         <translation>le dossier de partage a été scellé de nouveau par {computer} : rejoignez-le de nouveau avec sa phrase secrète</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="500"/>
+        <location filename="../lease/lease.py" line="515"/>
         <source>does not match its file name</source>
         <translation>ne correspond pas à son nom de fichier</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="532"/>
+        <location filename="../lease/lease.py" line="547"/>
         <source>copied from another part ({file})</source>
         <translation>copiée d’une autre partie ({file})</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="533"/>
+        <location filename="../lease/lease.py" line="548"/>
         <source>copied from another name ({file})</source>
         <translation>copiée d’un autre nom ({file})</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="326"/>
+        <location filename="../lease/machine.py" line="337"/>
         <source>stale copy: seq {seq}, already read seq {known}</source>
         <translation>copie périmée : seq {seq}, seq {known} déjà lu</translation>
     </message>
     <message numerus="yes">
-        <location filename="../lease/machine.py" line="448"/>
+        <location filename="../lease/machine.py" line="460"/>
         <source>this computer&apos;s claim has no room to declare {computer} gone: %n computers are declared gone already</source>
         <translation>
             <numerusform>la réservation de cet ordinateur n’a plus de place pour déclarer {computer} parti : %n ordinateur est déjà déclaré parti</numerusform>
@@ -932,27 +942,27 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="620"/>
+        <location filename="../lease/machine.py" line="650"/>
         <source>another computer writes this computer&apos;s claims ({computer}): its configuration was copied from this one; there, remove the file named computer in its configuration folder and run setup again</source>
         <translation>un autre ordinateur écrit les réservations de cet ordinateur ({computer}) : sa configuration a été copiée de celle-ci ; sur celui-là, supprimez le fichier nommé computer de son dossier de configuration et relancez setup</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="739"/>
+        <location filename="../lease/machine.py" line="774"/>
         <source>this computer&apos;s clock reads {clock}, not a time between 1970 and 2514: set it</source>
         <translation>l’horloge de cet ordinateur indique {clock}, pas une heure entre 1970 et 2514 : réglez-la</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="751"/>
+        <location filename="../lease/machine.py" line="786"/>
         <source>active must be a time between 1970 and 2514, not {active}</source>
         <translation>active doit être une heure entre 1970 et 2514, pas {active}</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="763"/>
+        <location filename="../lease/machine.py" line="798"/>
         <source>wrote must be a whole number from 0 to {top}, not {wrote}</source>
         <translation>wrote doit être un nombre entier de 0 à {top}, pas {wrote}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="558"/>
+        <location filename="../lease/lease.py" line="573"/>
         <source>the sharing folder {folder} is missing</source>
         <translation>le dossier de partage {folder} est absent</translation>
     </message>
@@ -961,13 +971,13 @@ Inactivité lue par : {idle}</translation>
         <location filename="../install.py" line="178"/>
         <location filename="../install.py" line="237"/>
         <location filename="../install.py" line="461"/>
-        <location filename="../lease/lease.py" line="567"/>
+        <location filename="../lease/lease.py" line="582"/>
         <location filename="../share/seal.py" line="402"/>
         <source>cannot write {path}: {error}</source>
         <translation>impossible d’écrire {path} : {error}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="580"/>
+        <location filename="../lease/lease.py" line="595"/>
         <source>overlay cannot be written: {error}</source>
         <translation>impossible d’écrire la surcouche : {error}</translation>
     </message>
@@ -1460,7 +1470,7 @@ Inactivité lue par : {idle}</translation>
     </message>
     <message>
         <location filename="../phrases.py" line="82"/>
-        <location filename="../phrases.py" line="124"/>
+        <location filename="../phrases.py" line="128"/>
         <source>{part}: here, {waiting}</source>
         <translation>{part} : ici, {waiting}</translation>
     </message>
@@ -1490,23 +1500,28 @@ Inactivité lue par : {idle}</translation>
         <translation>un ordinateur que les autres connaissent, pas encore entendu ici</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="109"/>
+        <location filename="../phrases.py" line="108"/>
+        <source>{name}, declared gone: counts as gone from {time}</source>
+        <translation>{name}, déclaré parti : compte comme parti à partir de {time}</translation>
+    </message>
+    <message>
+        <location filename="../phrases.py" line="113"/>
         <source>{name}, closed: start it for a minute with its sync running</source>
         <translation>{name}, fermé : démarrez-le une minute avec sa synchronisation en marche</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="113"/>
+        <location filename="../phrases.py" line="117"/>
         <source>{name}, last heard {time}</source>
         <translation>{name}, dernières nouvelles à {time}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="114"/>
+        <location filename="../phrases.py" line="118"/>
         <source>{name}, not heard yet</source>
         <translation>{name}, pas encore de nouvelles</translation>
     </message>
     <message numerus="yes">
         <location filename="../phrases.py" line="98"/>
-        <location filename="../phrases.py" line="131"/>
+        <location filename="../phrases.py" line="135"/>
         <source>%n more</source>
         <translation>
             <numerusform>%n autre</numerusform>
@@ -1519,7 +1534,7 @@ Inactivité lue par : {idle}</translation>
         <translation>en attente de {computers}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../phrases.py" line="127"/>
+        <location filename="../phrases.py" line="131"/>
         <source>{part}: here, waiting for %n computers</source>
         <translation>
             <numerusform>{part} : ici, en attente de %n ordinateur</numerusform>
@@ -1527,32 +1542,32 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="133"/>
+        <location filename="../phrases.py" line="137"/>
         <source>Nothing heard from them lately: is the sync running?</source>
         <translation>Aucune nouvelle récente : la synchronisation tourne-t-elle ?</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="142"/>
+        <location filename="../phrases.py" line="146"/>
         <source>{part}: kept here; no tray runs, so nothing acts here</source>
         <translation>{part} : gardées ici ; aucune icône ne tourne, donc rien n’agit ici</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="150"/>
+        <location filename="../phrases.py" line="154"/>
         <source>Syncthing does not answer (is it running?)</source>
         <translation>Syncthing ne répond pas (est-il lancé ?)</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="153"/>
+        <location filename="../phrases.py" line="157"/>
         <source>Syncthing has paused the sharing folder</source>
         <translation>Syncthing a mis en pause le dossier de partage</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="157"/>
+        <location filename="../phrases.py" line="161"/>
         <source>Syncthing has never been connected to {device}</source>
         <translation>Syncthing n’a jamais été connecté à {device}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="163"/>
+        <location filename="../phrases.py" line="167"/>
         <source>Syncthing is not connected to {device} since {time}</source>
         <translation>Syncthing n’est plus connecté à {device} depuis {time}</translation>
     </message>

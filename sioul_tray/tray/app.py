@@ -248,7 +248,7 @@ class Tray(QObject):
 
         view = self.controller.view
         name = view.shown_name(computer) if view is not None else computer
-        if not self._confirm(*forget_question(name)):
+        if not self._confirm(*forget_question(name, self.controller.forget_counts_from(computer))):
             return False
         self.controller.forget(computer)
         return True

@@ -141,6 +141,10 @@ class Controller(QObject):
     def forget(self, computer: str) -> None:
         self.driver.forget(computer)
 
+    def forget_counts_from(self, computer: str) -> int | None:
+        """When a declaration that `computer` is gone would count here (None: at once)."""
+        return self.driver.lease.forget_counts_from(computer)
+
     def pause(self, parts: list[str]) -> OSError | None:
         return self.driver.pause(parts)
 

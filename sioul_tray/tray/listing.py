@@ -18,6 +18,7 @@ from sioul_tray import phrases
 from sioul_tray.i18n import App, Computers, translated
 from sioul_tray.lease import PARTS
 from sioul_tray.lease.lease import Snapshot
+from sioul_tray.timefmt import clock_time
 from sioul_tray.tray import model
 from sioul_tray.tray.model import View
 
@@ -158,14 +159,18 @@ def listing(
     return Listing(computer, now, found, problems, sync, raised)
 
 
-def forget_question(name: str) -> tuple[str, str]:
+def forget_question(name: str, counts_from: int | None = None) -> tuple[str, str]:
     """The title and question before declaring `name` gone for good: the menu's and the
-    Computers window's."""
-    return (
-        App.tr("{computer} is gone for good").format(computer=name),
-        App.tr(
-            "Treat {computer} as gone for good (given away, reinstalled, broken)?\n\n"
-            "Its claims stop counting here and on every computer that reads this one's. "
-            "If {computer} comes back, it counts again."
-        ).format(computer=name),
-    )
+    Computers window's. `counts_from`: when the declaration would count for invoices (it may
+    still be numbering until then, only cut off), None when at once or not known."""
+    question = App.tr(
+        "Treat {computer} as gone for good (given away, reinstalled, broken)?\n\n"
+        "Its claims stop counting here and on every computer that reads this one's. "
+        "If {computer} comes back, it counts again."
+    ).format(computer=name)
+    if counts_from is not None:
+        question += "\n\n" + App.tr(
+            "For invoices it counts from {time}: until then {computer} may still be numbering "
+            "them, cut off from the sync."
+        ).format(computer=name, time=clock_time(counts_from))
+    return App.tr("{computer} is gone for good").format(computer=name), question

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from sioul_tray.lease import RENEW, SETTLING, Lease, statefile
+from sioul_tray.lease import ALIVE, RENEW, SETTLING, UNCLOSED, Lease, statefile
 from tests.lease.leasekit import seal_text
 from tests.lease.replicas import Replicas, acting
 
@@ -74,11 +74,17 @@ def test_1_a_forget_written_while_closed(tmp_path: Path) -> None:
     r.sync_all()
     r.lease("aa").forget("cc")  # aa's tray is not running: the command line's own process
     r.sync_all()
+    r.advance(RENEW)
+    kb = b.renew(INV)
+    assert not kb.acting and kb.status is not None
+    counts_from = kb.status.waiting[0].counts_from  # cc may still be numbering until then
+    assert counts_from is not None and counts_from > r.clocks["bb"].now
+    r.advance(counts_from - r.clocks["bb"].now)
     for _ in range(SETTLING // RENEW + 2):
         r.advance(RENEW)
         kb = b.renew(INV)
         r.sync_all()
-    assert kb.acting  # bb numbers: cc is declared gone, aa is closed
+    assert kb.acting  # bb numbers: cc's declaration counts, aa is closed
     r.advance(EVENING)
     b.close(INV)  # the evening: bb sleeps; aa's replica gets its close
     r.sync_all()
@@ -339,3 +345,47 @@ def test_a_joiner_waits_for_the_computers_the_first_claim_names(tmp_path: Path) 
     r.advance(RENEW)
     kc = c.renew(INV)
     assert kc.waiting == ("bb",) and not kc.acting
+
+
+# -- gone for good -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("fixed", [True, False])
+def test_a_keeper_declared_gone_while_only_cut_off(tmp_path: Path, fixed: bool) -> None:
+    """aa keeps invoices; its sync stops (a laptop off the network) and it goes on numbering on
+    bb's last acknowledgement, as the rules allow for FRESH. Five minutes of silence later, bb's
+    person declares aa gone for good. The declaration must count only once aa can no longer be
+    numbering by the rules: until then bb waits, and says from when.
+
+    On the core before (`fixed=False`: the rule switched off), bb numbered after settling, beside
+    aa, for most of a day."""
+    r = Replicas(tmp_path, ["aa", "bb"])
+    a, b = r.lease("aa"), r.lease("bb")
+    for _ in range(SETTLING // RENEW + 3):
+        a.renew(INV), b.renew(INV)
+        r.sync_all()
+        r.advance(RENEW)
+    assert a.renew(INV).acting  # aa's claim is the oldest
+    if not fixed:
+        b._machines[INV].without = frozenset({"forget_waits"})
+    for _ in range(3 * ALIVE // RENEW):  # the sync is down from now on
+        r.advance(RENEW)
+        a.renew(INV), b.renew(INV)
+    b.forget("aa")
+    both, a_last, b_first = 0, 0.0, None
+    for minute in range(UNCLOSED // RENEW + 60):
+        r.advance(RENEW)
+        ka, kb = a.renew(INV), b.renew(INV)
+        both += ka.acting and kb.acting
+        if ka.acting:
+            a_last = r.clocks["aa"].now
+        if kb.acting and b_first is None:
+            b_first = r.clocks["bb"].now
+            assert kb.status is not None
+        if minute == SETTLING // RENEW + 1 and fixed:
+            assert kb.status is not None and kb.status.waiting[0].counts_from is not None
+    assert b_first is not None  # the declaration did end the wait
+    if fixed:
+        assert both == 0 and a_last < b_first
+    else:
+        assert both > 60  # minutes both numbered

@@ -286,7 +286,16 @@ def test_forget_lets_the_person_end_the_wait(share: Share, clock: FakeClock) -> 
     a, b = settled_pair(share, clock)
     run(clock, ALIVE * 3, b)
     b.forget("aa")
-    keepers = run(clock, SETTLING + RENEW, b)
+    kb = run(clock, SETTLING + RENEW, b)[-1]
+    # aa may be only cut off, numbering on b's last acknowledgement: the declaration counts once
+    # that has expired, and b says when.
+    assert not kb.acting and kb.status is not None
+    (waited,) = kb.status.waiting
+    assert waited.computer == "aa" and waited.counts_from is not None
+    assert waited.counts_from - clock.now > UNCLOSED - ALIVE * 4
+    clock.advance(waited.counts_from - clock.now - RENEW)
+    assert not b.renew("invoices").acting
+    keepers = run(clock, SETTLING + 2 * RENEW, b)
     assert keepers[-1].computer == "bb" and keepers[-1].acting
     # If a comes back, its next claim has a higher seq and counts again.
     ka = a.renew("invoices")

@@ -85,6 +85,9 @@ class ScriptedLease:
     def forget(self, computer: str) -> None:
         self.calls.append(("forget", computer))
 
+    def forget_counts_from(self, computer: str) -> int | None:
+        return None
+
     def last_read(self, part: str) -> Snapshot:
         self.calls.append(("last_read", part))
         return Snapshot(self.claims(part), {"office": 990}, {}, [], self.jumped)  # type: ignore[arg-type]
