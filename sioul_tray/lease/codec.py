@@ -34,7 +34,7 @@ FIELDS = (
     "taken", "closed", "wrote", "sees", "forgets",
 )  # fmt: skip
 TENURE_FIELDS = ("tenure", "sees_tenure", "sees_seq")  # appended; absent from older claims
-CLOSES_FIELDS = ("answers", "closes", "knows")  # appended after them
+CLOSES_FIELDS = ("answers", "closes", "knows", "counted")  # appended after them
 _OLD, _ALL = len(FIELDS), len(FIELDS) + len(TENURE_FIELDS)
 _NEW = _ALL + len(CLOSES_FIELDS)
 _ID = COMPUTER_ID.fullmatch
@@ -65,18 +65,23 @@ def encode(claim: Claim) -> str:
         claim.active, claim.taken, claim.closed, claim.wrote, claim.sees, dict(claim.forgets),
         claim.tenure, claim.sees_tenure, claim.sees_seq,
         claim.answers, [n for k in sorted(claim.closes) for n in (k, claim.closes[k])],
-        sorted(claim.knows),
+        sorted(claim.knows), sorted(claim.counted),
     ]  # fmt: skip
     return json.dumps(row, ensure_ascii=False, separators=(",", ":"))
 
 
 def fitted(claim: Claim, spare: int = 0) -> Claim:
     """`claim` as it can be written within MAX_FILE (with `spare` bytes left): where its closes
-    or the computers it knows take too much room, the closes name every computer at once (a
+    or the computers it knows take too much room, the declarations that count already are left
+    unsaid (a start then waits for them again), the closes name every computer at once (a
     computer then waits for more closes, never fewer) and the last tags it knows are left out.
     """
     if fits(encode(claim), spare):
         return claim
+    if claim.counted:
+        claim = dataclasses.replace(claim, counted=())
+        if fits(encode(claim), spare):
+            return claim
     named = [seq for k, seq in claim.closes.items() if k != ANY_CLOSE]
     if len(named) > 1:
         collapsed = {k: seq for k, seq in claim.closes.items() if k == ANY_CLOSE}
@@ -183,6 +188,7 @@ def decode(plaintext: bytes | str) -> Claim:
     tenure = sees_tenure = sees_seq = answers = None
     closes: dict[int, int] | None = None
     knows: tuple[int, ...] = ()
+    counted: tuple[int, ...] = ()
     rules = 1
     if len(row) >= _ALL:
         rules = 2
@@ -205,6 +211,7 @@ def decode(plaintext: bytes | str) -> Claim:
     if len(row) >= _NEW:
         rules = 3
         answers, closes, knows = _closes_fields(row[_ALL], row[_ALL + 1], row[_ALL + 2], sees)
+        counted = _tags(row[_ALL + 3], "counted", MAX_FORGETS)
     return made(
         computer,
         part,
@@ -229,6 +236,7 @@ def decode(plaintext: bytes | str) -> Claim:
         answers,
         closes,
         knows,
+        counted,
         rules,
     )
 
@@ -249,7 +257,10 @@ def _closes_fields(
         table = {}
         for i in range(0, len(closes), 2):
             table[_int(closes[i], "a key of closes", MAX_TAG)] = _int(closes[i + 1], "closes")
-    if type(knows) is not list or len(knows) > MAX_KNOWS:
-        raise Unreadable(Core.mark("not valid: knows is not a short list"))
-    tags = tuple(_int(t, "knows", MAX_TAG) for t in knows)
-    return answers, table, tags
+    return answers, table, _tags(knows, "knows", MAX_KNOWS)
+
+
+def _tags(value: Any, what: str, most: int) -> tuple[int, ...]:
+    if type(value) is not list or len(value) > most:
+        raise Unreadable(Core.mark("not valid: {what} is not a short list", what=what))
+    return tuple(_int(t, what, MAX_TAG) for t in value)

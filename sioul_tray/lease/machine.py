@@ -156,6 +156,8 @@ class Machine:
         self.observed: dict[str, float] = {}
         self.read: set[str] = set()  # computers whose claim this run has read
         self.forgets: dict[str, int] = {}  # computers this one declared gone, up to a seq
+        # Declarations its own claims say count already, up to a seq (`Claim.counted`).
+        self.counted: dict[str, int] = {}
         self.declared_at: dict[str, float] = {}  # when each was declared (only without a fix)
         self.vouched: set[str] = set()  # declared gone in this run (see `Seen.vouched`)
         # The closes rule's memory (`Claim.closes`): for each computer's tag, the highest seq of
@@ -305,6 +307,8 @@ class Machine:
         for gone, seq in mine.forgets.items():
             if self.forgets.get(gone, -1) < seq:
                 self.forgets[gone] = seq
+            if tag(gone) in mine.counted and self.counted.get(gone, -1) < seq:
+                self.counted[gone] = seq
         if "closes_in_claims" in self.without:
             return
         for key, seq in mine.closes.items():
@@ -360,6 +364,7 @@ class Machine:
         declared = self.forgets.get(c)
         if declared is not None and claim.seq > declared and "forget_holds" not in self.without:
             del self.forgets[c]  # it came back: the declaration is moot
+            self.counted.pop(c, None)
             self.urgent = self.dirty = True
         return True
 
@@ -519,11 +524,16 @@ class Machine:
                     if c != self.me and gone.get(c, -1) < other.seq
                 )
             )
+            counted = tuple(sorted(tag(c) for c in claim.forgets if self.declared_from(c) <= tick))
             claim = codec.fitted(
-                dataclasses.replace(claim, closes=dict(sorted(self.named.items())), knows=knows)
+                dataclasses.replace(
+                    claim, closes=dict(sorted(self.named.items())), knows=knows, counted=counted
+                )
             )
         if self.rules != RULES:
-            claim = dataclasses.replace(claim, answers=None, closes={}, knows=(), rules=self.rules)
+            claim = dataclasses.replace(
+                claim, answers=None, closes={}, knows=(), counted=(), rules=self.rules
+            )
         self.best[self.me] = claim
         # The verdict that follows a write sees the same claims (this one's acknowledgement
         # changes no choice): it reuses this view and keeper instead of making them again.
@@ -586,6 +596,7 @@ class Machine:
         if "forget_holds" in self.without:
             for c in [c for c, at in self.declared_at.items() if tick - at > 2 * UNCLOSED]:
                 self.forgets.pop(c, None)
+                self.counted.pop(c, None)
                 del self.declared_at[c]
         return dict(sorted(self.forgets.items()))
 
@@ -633,7 +644,17 @@ class Machine:
         can no longer be numbering on an acknowledgement of this one's. Any this computer
         wrote answered a version it had read, in this run (by the last one it read) or before
         (by the start of this run); each counts at most FRESH after that version was written,
-        by its writer's ticks, which run within 0.35% of these (ALIVE over a day)."""
+        by its writer's ticks, which run within 0.35% of these (ALIVE over a day). At once
+        where a claim says the highest declaration of it counts already (`Claim.counted`): a
+        start need not wait for that again."""
+        claims = self.best.values()
+        declared = max((c.forgets.get(computer, -1) for c in claims if c.forgets), default=-1)
+        mark = tag(computer)
+        if declared >= 0 and (
+            self.counted.get(computer, -1) >= declared
+            or any(mark in c.counted and c.forgets.get(computer, -1) >= declared for c in claims)
+        ):
+            return -math.inf
         read = self.observed.get(computer)
         since = self.started if read is None else max(read, self.started or read)
         return (since if since is not None else math.inf) + FRESH + ALIVE
@@ -716,7 +737,7 @@ class Machine:
                 unheard=c.startswith(UNHEARD),
                 counts_from=(
                     wall_of(view.declared_from[c], wall, tick)
-                    if view.declared_from and c in view.declared_from
+                    if view.declared_from and view.declared_from.get(c, -math.inf) > tick
                     else None
                 ),
             )

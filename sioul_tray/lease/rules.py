@@ -85,10 +85,14 @@ class Claim:
     # each computer (by `tag`) some close of this one named successor, the highest seq of those
     # closes, and under `ANY_CLOSE` the seq of its latest close; the memory of the closes rule,
     # kept where every start reads it back. `knows`: the tags of the computers whose claims this
-    # one has read, so that a computer joining learns whom to wait for.
+    # one has read, so that a computer joining learns whom to wait for. `counted`: the tags of
+    # the computers this one declared gone (`forgets`) whose declaration counts already: each
+    # can no longer be numbering on an acknowledgement of a version up to the declared seq, so
+    # no start need wait for that again.
     answers: int | None = None
     closes: Mapping[int, int] = field(default_factory=dict, hash=False)
     knows: tuple[int, ...] = ()
+    counted: tuple[int, ...] = ()
     rules: int = RULES
 
 
@@ -111,6 +115,7 @@ def made(
     answers: int | None = None,
     closes: Mapping[int, int] | None = None,
     knows: tuple[int, ...] = (),
+    counted: tuple[int, ...] = (),
     rules: int = RULES,
 ) -> Claim:
     """The same as ``Claim(...)``, at a third of the cost: for the paths that make one per file
@@ -142,6 +147,7 @@ def made(
     claim.answers = answers
     claim.closes = _NO_CLOSES if closes is None else closes
     claim.knows = knows
+    claim.counted = counted
     claim.rules = rules
     claim.__class__ = Claim
     done: Claim = claim

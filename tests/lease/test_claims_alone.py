@@ -389,3 +389,39 @@ def test_a_keeper_declared_gone_while_only_cut_off(tmp_path: Path, fixed: bool) 
         assert both == 0 and a_last < b_first
     else:
         assert both > 60  # minutes both numbered
+
+
+@pytest.mark.parametrize("state", [True, False])
+def test_a_declaration_that_counted_is_not_waited_for_again(tmp_path: Path, state: bool) -> None:
+    """aa dies; bb's person declares it gone and bb waits until the declaration counts. Once it
+    has, bb's claim says so (`Claim.counted`): bb restarted, with its state file or without,
+    numbers within SETTLING + RENEW, instead of waiting another day after every start."""
+    r = Replicas(tmp_path, ["aa", "bb"])
+    a, b = r.lease("aa"), r.lease("bb")
+    in_use(r, a, b)
+    del a  # aa dies with its claim open
+    for _ in range(3 * ALIVE // RENEW):
+        r.advance(RENEW)
+        b.renew(INV)
+    b.forget("aa")
+    r.advance(RENEW)
+    kb = b.renew(INV)
+    counts_from = b.forget_counts_from("aa")
+    assert counts_from is not None and counts_from > r.clocks["bb"].now
+    r.advance(counts_from - r.clocks["bb"].now + RENEW)
+    for _ in range(SETTLING // RENEW + 2):
+        r.advance(RENEW)
+        kb = b.renew(INV)
+    assert kb.acting
+    mine = next(c for c in b.claims(INV) if c.computer == "bb")
+    assert mine.counted and "aa" in mine.forgets
+    b.close(INV)
+    r.advance(NIGHT)
+    b = r.lease("bb", state=state)
+    waited = 0
+    kb = b.renew(INV)
+    while not kb.acting and waited <= SETTLING + RENEW:
+        r.advance(RENEW)
+        waited += RENEW
+        kb = b.renew(INV)
+    assert kb.acting and waited <= SETTLING + RENEW, kb.status

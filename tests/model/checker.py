@@ -1,23 +1,51 @@
-"""Exhaustive exploration of the model (tests/model/world.py), depth by depth.
+"""Exhaustive exploration of the model (tests/model/world.py), depth by depth, to a fixpoint.
 
-Every sequence of events up to a depth is explored, and each state once per depth (by a hash of
-its canonical form, which also merges mirror images of the computers other than the creator).
-Iterative deepening: a depth-first search to depth 1, then 2, and so on, keeps only hashes in
-memory, reports every depth it completed, and finds a shortest counterexample first.
+Every sequence of events up to a depth is explored, and each state once per depth (by a digest of
+its canonical form, which holds every time relative to now and merges mirror images of the
+computers other than the creator). Iterative deepening: a depth-first search to depth 1, then 2,
+and so on, keeps only digests in memory, reports every depth it completed, and finds a shortest
+counterexample first. A depth that brings no new state is a **fixpoint**: every state the
+alphabet can reach, by sequences of any length, has been seen, and checked.
 
 Safety: no state has two computers acting on invoices. Liveness (`liveness=True`): from every
 state reached, once the person declares the crashed computers gone, every running tray renews and
 the sync delivers every claim's latest version, some computer acts within SETTLING + 2 * RENEW.
+The evening (`evening=True`): from every state where every tray is down after closing, and each
+close was written after its writer read the earlier ones, the keeper started alone the next
+morning acts within SETTLING + 2 * RENEW, without anyone declaring anything.
+
+Why each reduction keeps the verdict: the canonical form leaves out only what no rule reads (the
+time as such, the numbers of tenures beyond their equality), which tests/model/test_model.py
+checks by stepping states beside their copies moved in time; symmetry renames computers the rules
+treat alike; deliveries are chosen at the read that observes them (world.py); a state is merged
+with another only when their digests agree (odds of a wrong merge about 2^-128 per pair).
 """
 
 from __future__ import annotations
 
+import itertools
+import math
+import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from sioul_tray.lease import RENEW, SETTLING
 
-from .world import FULL, Alphabet, Event, World, apply, canonical, events, initial, latest
+from .world import (
+    FULL,
+    NIGHT,
+    T0,
+    Alphabet,
+    Event,
+    World,
+    apply,
+    canonical,
+    events,
+    initial,
+    latest,
+)
 
 
 @dataclass
@@ -34,6 +62,7 @@ class Report:
     violation: list[str] | None = None  # the events that lead to two computers acting
     stuck: list[str] | None = None  # the events that lead to a state the sync cannot heal
     healed: int = 0  # states whose healing was checked
+    mornings: int = 0  # evenings whose morning was checked
     seq_behind: int = 0  # states left out of the liveness check (see `heal`)
 
     def summary(self) -> str:
@@ -41,13 +70,16 @@ class Report:
         if self.violation is not None:
             verdict = f"TWO COMPUTERS ACT AT ONCE after {len(self.violation) - 2} events"
         elif self.stuck is not None:
-            verdict = f"STUCK after {len(self.stuck) - 2} events: the healed sync brings no keeper"
+            verdict = f"STUCK after {len(self.stuck) - 2} events: no keeper acts"
         off = f", with {'/'.join(sorted(self.without))} switched off" if self.without else ""
         live = f"; liveness from {self.healed:,} states" if self.healed else ""
-        every = " (every reachable state)" if self.exhausted else ""
+        if self.mornings:
+            live += f"; {self.mornings:,} evenings end with the keeper acting"
+        depth = "fixpoint" if self.exhausted else f"depth {self.depth}"
+        rate = self.transitions / self.seconds if self.seconds else 0.0
         return (
-            f"{self.computers} computers{off}: depth {self.depth}{every}, "
-            f"{self.states:,} states, {self.transitions:,} transitions, {self.seconds:.0f} s; "
+            f"{self.computers} computers{off}: {depth}, {self.states:,} states, "
+            f"{self.transitions:,} transitions, {self.seconds:.0f} s ({rate:,.0f}/s); "
             f"{verdict}{live}"
         )
 
@@ -59,15 +91,18 @@ def explore(
     alphabet: Alphabet = FULL,
     without: frozenset[str] = frozenset(),
     liveness: bool = False,
+    evening: bool = False,
     symmetric: bool = True,
     seconds: float | None = None,
+    progress: Callable[[Report], None] | None = None,
 ) -> Report:
     """Explore every sequence of up to `depth` events (or until `seconds` run out: the report
-    says the depth completed). Stops at the first violation or stuck state, with its trace."""
+    says the depth completed), stopping early at a fixpoint. Stops at the first violation or
+    stuck state, with its trace. `progress` is told each depth completed."""
     began = time.monotonic()
     report = Report(computers, alphabet, frozenset(without))
     root = initial(computers, report.without, alphabet)
-    healed: set[int] = set()
+    checked: set[bytes] = set()
 
     def trace(path: list[Event]) -> list[str]:
         w = initial(computers, report.without, alphabet)
@@ -81,7 +116,7 @@ def explore(
         return lines
 
     for limit in range(1, depth + 1):
-        seen: dict[int, int] = {canonical(root, symmetric): limit}
+        seen: dict[bytes, int] = {canonical(root, symmetric): limit}
         path: list[Event] = []
         stack = [(root, limit, events(root, alphabet))]
         finished = True
@@ -105,17 +140,22 @@ def explore(
                 report.violation = trace(path)
                 finished = False
                 break
-            if liveness and key not in healed:
-                healed.add(key)
-                verdict = heal(child)
+            if (liveness or evening) and key not in checked:
+                checked.add(key)
+                verdict = heal(child) if liveness else True
                 if verdict is None:
                     report.seq_behind += 1
-                else:
+                elif liveness:
                     report.healed += 1
-                    if not verdict:
-                        report.stuck = trace(path)
-                        finished = False
-                        break
+                if verdict is not False and evening:
+                    morning = next_morning(child)
+                    if morning is not None:
+                        report.mornings += 1
+                        verdict = morning
+                if verdict is False:
+                    report.stuck = trace(path)
+                    finished = False
+                    break
             if left > 1:
                 stack.append((child, left - 1, events(child, alphabet)))
             else:
@@ -135,6 +175,9 @@ def explore(
         report.per_depth.append(len(seen))
         if len(report.per_depth) > 1 and report.per_depth[-1] == report.per_depth[-2]:
             report.exhausted = True
+        if progress is not None:
+            progress(report)
+        if report.exhausted:
             break
     return report
 
@@ -147,7 +190,7 @@ def heal(w: World) -> bool | None:
     None (not checked): a computer whose seq went back or repeated, which only a lost state file
     together with a stale copy of its own claim and a clock no later than its last write makes;
     its claims read as stale until its clock passes its old ones (docs/protocol.md, "What it
-    assumes").
+    assumes"); and a computer blocked by another seal or a copied id.
     """
     for versions in w.versions:
         seqs = [v.claim.seq for v in versions]
@@ -159,18 +202,27 @@ def heal(w: World) -> bool | None:
     up = [i for i, n in enumerate(h.nodes) if n.machine is not None]
     if not up:
         return True
-    down = [k for k, n in enumerate(h.nodes) if n.machine is None]
+    down = [k for k, n in enumerate(h.nodes) if n.machine is None and n.joined]
     start = h.now
     for i in up:
         apply(h, ("renew", i, latest(h)))
         if h.actors():
             return True
+    counts = h.now
     for i in up:
         m = h.nodes[i].machine
         assert m is not None
         for k in down:
             if h.nodes[k].id in m.best:
                 apply(h, ("forget", i, k, latest(h)))
+                # A declaration counts once the computer declared can no longer be numbering.
+                after = h.nodes[i].machine
+                assert after is not None
+                when = after.declared_from(h.nodes[k].id) + h.nodes[i].lag
+                counts = max(counts, math.ceil(when))
+    if counts > h.now:
+        h.now = counts
+    start = h.now
     while h.now - start <= SETTLING + 2 * RENEW:
         for _ in range(2):
             for i in up:
@@ -179,3 +231,164 @@ def heal(w: World) -> bool | None:
                     return True
         h.now += RENEW // 2
     return False
+
+
+def next_morning(w: World) -> bool | None:
+    """From an evening in `w` (every tray down, each computer's latest claim closed, of any two
+    closes of the evening by different computers one written after its writer read the other,
+    the sync caught up): the next morning the keeper starts alone, with its state file, and
+    must act within
+    SETTLING + 2 * RENEW, nobody declaring anything. None: `w` is no such evening."""
+    if any(n.machine is not None or not n.joined or n.old or n.saved is None for n in w.nodes):
+        return None  # a tray still up, or one whose state file is lost: it may wait a day
+    last = [vs[-1] if vs else None for vs in w.versions]
+    if any(v is None or not v.claim.closed for v in last):
+        return None
+    if len(set(w.seals)) > 1 or any(n.key != w.seals[0] for n in w.nodes):
+        return None
+    # Each computer's closes of the evening (its closed versions since its last open one): of
+    # any two by different computers, one was written after its writer read the other.
+    tails = []
+    for versions in w.versions:
+        tail = list(itertools.takewhile(lambda v: v.claim.closed, reversed(versions)))
+        tails.append(tail)
+    for k, j in itertools.combinations(range(len(tails)), 2):
+        for v in tails[k]:
+            for u in tails[j]:
+                if v.knew[j] < u.claim.seq and u.knew[k] < v.claim.seq:
+                    return None  # neither read the other: a sync down, not one evening
+    for i in range(len(w.nodes)):
+        h = w.clone()
+        h.now += NIGHT
+        apply(h, ("restart", i, "state", latest(h)))
+        start = h.now
+        while h.now - start <= SETTLING + 2 * RENEW:
+            h.now += RENEW // 2
+            apply(h, ("renew", i, latest(h)))
+            if h.actors():
+                return True
+    return False
+
+
+def walk(
+    computers: int,
+    *,
+    alphabet: Alphabet = FULL,
+    without: frozenset[str] = frozenset(),
+    seconds: float = 60.0,
+    length: tuple[int, int] = (40, 80),
+    seed: int = 0,
+    rare: Callable[[Event], float] | None = None,
+) -> tuple[int, int, list[str] | None]:
+    """Random walks over the same world, for `seconds`: each of a random length in `length`,
+    events drawn with weights favouring the rare ones (`rare`, by default everything but plain
+    renewals, deliveries and short waits three times as likely). Returns the walks made, the
+    events carried out, and the trace of the first walk where two computers act at once."""
+    rng = random.Random(seed)
+    weight = rare or _rare
+    began = time.monotonic()
+    walks = steps = 0
+    while time.monotonic() - began < seconds:
+        walks += 1
+        w = initial(computers, frozenset(without), alphabet)
+        path: list[Event] = []
+        for _ in range(rng.randint(*length)):
+            options = list(events(w, alphabet))
+            if not options:
+                break
+            event = rng.choices(options, [weight(e) for e in options])[0]
+            apply(w, event)
+            path.append(event)
+            steps += 1
+            if len(w.actors()) > 1:
+                return walks, steps, _replay(computers, without, alphabet, path)
+    return walks, steps, None
+
+
+def _rare(event: Event) -> float:
+    kind = event[0]
+    if kind == "renew" or (kind == "wait" and event[1] <= RENEW):
+        return 1.0
+    return 3.0
+
+
+def _replay(
+    computers: int, without: frozenset[str], alphabet: Alphabet, path: list[Event]
+) -> list[str]:
+    w = initial(computers, frozenset(without), alphabet)
+    w.tracing = True
+    lines = ["(a folder in use: every computer renewed, read and answered the others)"]
+    for event in path:
+        apply(w, event)
+        lines += w.trace
+        w.trace = []
+    lines.append(f"acting now: {', '.join(w.actors()) or 'nobody'}")
+    return lines
+
+
+Step = tuple[Any, ...]
+
+
+def scripted(
+    computers: int,
+    steps: list[Step],
+    *,
+    alphabet: Alphabet = FULL,
+    without: frozenset[str] = frozenset(),
+) -> list[str]:
+    """One sequence of events, written by hand, carried out as the exhaustive search would: for
+    the defects whose shortest trace lies beyond the depth CI's search reaches. Each step names
+    an event of `events` without its read, and says what the replica holds at that read: the
+    latest version of the claims of the computers listed, nothing of the others' (a sync down),
+    and of its own what the model allows. ``("wait", q)`` lets time pass; after
+    ``("sync down",)`` a replica holds at most what had been delivered then. Returns the trace, as
+    a counterexample's, ending with who acts."""
+    w = initial(computers, frozenset(without), alphabet)
+    w.tracing = True
+    lines = ["(a folder in use: every computer renewed, read and answered the others)"]
+    down: tuple[int, ...] | None = None  # the versions delivered when the sync went down
+    for step in steps:
+        if step == ("sync down",):
+            down = latest(w)
+            lines.append(f"t+{w.now - T0} (the sync goes down)")
+            continue
+        event = step if step[0] == "wait" else _matching(w, alphabet, step, down)
+        apply(w, event)
+        lines += w.trace
+        w.trace = []
+    lines.append(f"acting now: {', '.join(w.actors()) or 'nobody'}")
+    return lines
+
+
+def _matching(w: World, alphabet: Alphabet, step: Step, down: tuple[int, ...] | None) -> Event:
+    """The event of `events(w)` that `step` names, with the read closest to what it says (with
+    the sync `down`, the latest version of a claim is the one delivered before)."""
+    *head, holds = step
+    best: tuple[int, Event] | None = None
+    for event in events(w, alphabet):
+        kind = event[0]
+        if kind in ("restart", "forget"):
+            name, choice = event[:3], event[3]
+        elif kind in ("renew", "take", "close", "quit", "join"):
+            name, choice = (*event[:2], *event[3:]), event[2]
+        else:
+            name, choice = event, None
+        if name != tuple(head):
+            continue
+        if choice is None:
+            return event
+        score = 0
+        m = w.nodes[event[1]].machine
+        for k, versions in enumerate(w.versions):
+            top = len(versions) - 1 if down is None or k == event[1] else down[k]
+            if k in holds:
+                known = None if m is None else m.best.get(w.nodes[k].id)
+                had = known is not None and top >= 0 and known.seq >= versions[top].claim.seq
+                # A version read already is refused as stale: the same as no file.
+                score += 10 if choice[k] == top or (had and choice[k] == -1) else -100
+            elif k != event[1]:
+                score += choice[k] == -1
+        if best is None or score > best[0]:
+            best = (score, event)
+    assert best is not None and best[0] >= 0, f"no event {step} here: {list(events(w, alphabet))}"
+    return best[1]

@@ -1,23 +1,34 @@
 """The model: computers running the shipped state machine, a folder sync that may deliver anything.
 
 A `World` is a whole system at one true time: each computer's tray (its `Machine`, the state file
-it last saved, its wall clock's offset, its last verdict), every version of every claim file ever
-written, and the seal of each replica. No second model of the rules: every judgement and every
-claim comes from `sioul_tray.lease.machine.Machine`, as the tray's `Lease` calls it.
+it last saved and the one before, its wall clock's offset, how far its ticks lag true time, its
+last verdict), every version of every claim file ever written, and the seal of each replica. No
+second model of the rules: every judgement and every claim comes from
+`sioul_tray.lease.machine.Machine`, as the tray's `Lease` calls it.
 
 Events (`Event`), each one step of depth:
 
 - a call of a running tray: ``renew``, ``take`` ("Make invoices here"), ``close`` (sleep: a
-  later renew wakes it), ``quit`` (a close, then the tray stops: it comes back by a restart).
-  Each call reads its replica first, and the read is where the sync
+  later renew wakes it), ``quit`` (a close, then the tray stops: it comes back by a restart);
+  with ``unsaved`` in the alphabet, each also with a state save that fails (a full disk: the
+  claim still goes out). Each call reads its replica first, and the read is where the sync
   shows: for each claim file the replica may hold nothing (it vanished, or never arrived) or any
-  version ever written, older ones included (a stale copy). Only a read observes a replica, so
-  choosing its content at the read is the same as delivering any version at any time before it.
-- ``crash``: the tray stops without closing; ``restart``, with the state file it last saved or
-  without one (lost), then its first renew;
-- ``forget``: the person declares a crashed computer gone, at a running one;
-- ``wait``: true time advances by one of the protocol's quanta;
-- ``jump``: one computer's wall clock is set by one of `JUMPS`;
+  version ever written, older ones included (a stale copy), its own claim file too where its
+  machine does not know the version (written by a run whose state was lost or not saved).
+  Deliveries are events of the sync, but only a read observes a replica: a delivery moved to
+  just before the next read of its replica changes no read, and later deliveries into one file
+  only replace earlier ones. So choosing the replica's content at each read is every sequence of
+  delivery events, explored without the states that differ only by deliveries not read yet.
+- ``crash``: the tray stops without closing; ``restart``, with the state file it last saved,
+  with the one before it (a backup put back, a second process's old copy saved over it), or
+  without one (lost), then its first renew; ``join``: a computer not in the folder yet starts
+  with an empty replica;
+- ``forget``: the person declares a computer gone, at a running tray, or with its tray down
+  (`sioul-tray forget`, a process of its own); a crashed computer, or with ``forget="any"`` a
+  running one too;
+- ``wait``: true time advances by one of the protocol's quanta (with ``drift``, one computer's
+  ticks run `DRIFT` slow over a long one);
+- ``jump``: one computer's wall clock is set by one of `JUMPS`, never past `MAX_OFFSET`;
 - with ``seals`` in the alphabet: ``reseal`` (a computer's person wipes its replica and sets the
   folder up again: a new seal and key) and ``seal`` (one replica's seal reaches another replica).
 
@@ -25,15 +36,21 @@ A computer acts from a call whose verdict was `acting` until its next call, for 
 caller that wants to act calls at least every RENEW). The invariant: never two computers acting
 on invoices at the same true time; checked at every state, which covers every overlap (two
 acting intervals overlap only if the later one starts inside the earlier one).
+
+States are merged by a digest of their canonical form (`canonical`): every time relative to now,
+tenures by how many their computer drew since, and the computers other than the folder's creator
+interchangeable.
 """
 
 from __future__ import annotations
 
 import collections
 import copy
+import hashlib
 import itertools
+import marshal
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sioul_tray.lease import ALIVE, RENEW, SETTLING, UNCLOSED, Claim
@@ -48,6 +65,16 @@ IDS = ("aa", "bb", "cc", "dd")
 # one step or a sum of them (1 s crosses the `<=` ones).
 QUANTA = (1, RENEW, SETTLING, ALIVE - SETTLING, ALIVE, UNCLOSED - ALIVE, UNCLOSED)
 JUMPS = (-(UNCLOSED + ALIVE), -(ALIVE + SETTLING), ALIVE + SETTLING, UNCLOSED + ALIVE)
+MAX_OFFSET = UNCLOSED + ALIVE  # a wall clock is never set further than this from true time
+DRIFT = 0.0035  # ticks run at rates within this of true time (docs/protocol.md, "What it assumes")
+NIGHT = 8 * 3600
+# The rules of the versions before these, as a peer in the folder runs them (`Alphabet.old`):
+# the closes rule's memory was its local state alone, which may be lost, so such a peer may
+# count any close (as the version before tenures did).
+OLD_RULES = frozenset(
+    {"closes", "closes_in_claims", "forget_named", "old_rules_closes", "successor",
+     "learns_members", "forget_waits"}
+)  # fmt: skip
 
 Event = tuple[Any, ...]
 
@@ -61,98 +88,153 @@ class Alphabet:
     """
 
     ops: tuple[str, ...] = ("renew", "take", "close")
-    crash: bool = True  # crash, and restart with or without the state file
-    restart_without_state: bool = True
-    forget: bool = True
+    crash: bool = True
+    # How a tray may start again after a crash or a quit: with the state it last saved
+    # ("state"), with the one before ("older": a backup put back, a second process's old copy
+    # saved over it), without one ("lost").
+    restarts: tuple[str, ...] = ("state", "lost")
+    unsaved: bool = False  # closes whose state save fails (a full disk; the claim goes out)
+    forget: str = "crashed"  # whom the person may declare gone: "crashed", "any", "" (nobody)
     quanta: tuple[int, ...] = QUANTA
     jumps: tuple[int, ...] = JUMPS
+    drift: bool = False  # a long wait during which one computer's ticks run DRIFT slow
     seals: bool = False  # reseal and seal events
     # The protocol's assumption (docs/protocol.md): a claim file a replica lacks entirely
     # (never arrived, or vanished) reaches it within this long; SETTLING is the time allowed
     # for claims to come through, and a caller acts on news at most RENEW old. None: never.
     arrives: int | None = SETTLING - RENEW
-    # The folder at the start: wall clock offsets, and who took invoices there.
+    # A read may find any version ever written (True), or only the latest or none: a sync that
+    # is up or down, never bringing back an older copy (False: deeper, for the rules that do not
+    # turn on stale copies).
+    stale: bool = True
+    # The folder at the start: wall clock offsets, who took invoices there, the computers on the
+    # rules before these (`OLD_RULES`), how many of the last ones join later, and whether it
+    # starts SETTLING later, its keeper acting.
     offsets: tuple[int, ...] = ()
     taken_by: int | None = None
+    old: tuple[int, ...] = ()
+    joins: int = 0
+    settled: bool = False
 
     def describe(self) -> str:
         kinds = list(self.ops)
+        if self.unsaved:
+            kinds.append("closes whose state save fails")
         if self.crash:
-            kinds.append(
-                "crash, restart"
-                + (" with or without state" if self.restart_without_state else " with state")
-            )
+            kinds.append("crash")
+        kinds.append("restart (" + ", ".join(self.restarts) + ")")
         if self.forget:
-            kinds.append("forget")
-        kinds.append("deliver any version (at each read)")
+            kinds.append("forget" + (" a running computer too" if self.forget == "any" else ""))
+        kinds.append(
+            "deliver any version (at each read)" if self.stale else "deliver the latest or none"
+        )
         kinds.append(f"wait {'/'.join(str(q) for q in self.quanta)} s")
+        if self.drift:
+            kinds.append(f"ticks {DRIFT:.2%} slow over a long wait")
         if self.jumps:
             kinds.append(f"clock set by {'/'.join(f'{j:+d}' for j in self.jumps)} s")
         if self.seals:
             kinds.append("reseal, seal")
+        if self.joins:
+            kinds.append("join")
         start = []
         if any(self.offsets):
             start.append("clocks " + "/".join(f"{o:+d}" for o in self.offsets))
         if self.taken_by is not None:
             start.append(f"{IDS[self.taken_by]} took invoices")
+        if self.settled:
+            start.append("its keeper acting")
+        if self.old:
+            start.append(", ".join(IDS[i] for i in self.old) + " on the rules before these")
+        if self.joins:
+            start.append(f"{self.joins} to join")
         return "; ".join(kinds) + (f" (from: {', '.join(start)})" if start else "")
 
 
 FULL = Alphabet()
+# The full alphabet and every fault of the "claims alone" review: a backup put back, a save that
+# fails, a running computer declared gone, ticks that drift.
+FAULTS = Alphabet(
+    ops=("renew", "take", "close", "quit"),
+    restarts=("state", "older", "lost"),
+    unsaved=True,
+    forget="any",
+    drift=True,
+)
 
 # Narrower alphabets: the events each finding needs, so that the search reaches its depth in
 # seconds. Each starts from a folder in use.
 NARROW = {
     # Sleep and wake: a claim closes and reopens.
     "reopen": Alphabet(
-        ops=("renew", "close"), crash=False, forget=False, quanta=(SETTLING,), jumps=()
+        ops=("renew", "close"), crash=False, forget="", quanta=(SETTLING,), jumps=()
     ),
     # A tray that quits and starts again, beside a clock ten minutes ahead; aa took invoices.
     "restart": Alphabet(
-        ops=("renew", "quit"),
-        restart_without_state=False,
-        forget=False,
-        quanta=(SETTLING,),
-        jumps=(),
-        offsets=(0, 600),
-        taken_by=0,
+        ops=("renew", "quit"), restarts=("state",), forget="", quanta=(SETTLING,), jumps=(),
+        offsets=(0, 600), taken_by=0,
     ),
     # A computer sets the folder up again; seals travel.
     "seals": Alphabet(
-        ops=("renew",), crash=False, forget=False, quanta=(SETTLING,), jumps=(), seals=True
+        ops=("renew",), crash=False, forget="", quanta=(SETTLING,), jumps=(), seals=True
     ),
     # A computer crashes for good; days pass; the person declares it gone.
-    "forget": Alphabet(ops=("renew",), restart_without_state=False, quanta=(1, UNCLOSED), jumps=()),
-}
+    "forget": Alphabet(ops=("renew",), restarts=("state",), quanta=(1, UNCLOSED), jumps=()),
+    # The evening: both close or quit; the state files may be lost, put back from a backup, or
+    # left unsaved; the morning comes.
+    "evening": Alphabet(
+        ops=("renew", "close", "quit"), crash=False, restarts=("state",), unsaved=True,
+        forget="", quanta=(SETTLING, NIGHT), jumps=(), settled=True, stale=False,
+    ),
+    # A computer on the rules before these (aa) beside one on these.
+    "upgrade": Alphabet(
+        ops=("renew", "close"), crash=False, forget="", quanta=(SETTLING, NIGHT), jumps=(),
+        old=(0,), settled=True, stale=False,
+    ),
+    # A computer joins while its sync brings the folder down, files beyond the time allowed.
+    "join": Alphabet(
+        ops=("renew", "take", "close"), crash=False, forget="", quanta=(SETTLING,), jumps=(),
+        arrives=None, joins=1,
+    ),
+    # The person declares gone a keeper that only went offline.
+    "offline": Alphabet(
+        ops=("renew",), crash=False, forget="any", quanta=(SETTLING, UNCLOSED - ALIVE),
+        jumps=(), settled=True,
+    ),
+}  # fmt: skip
 
 
 @dataclass
 class Version:
-    """One write of a claim file: the claim, and the key it was sealed with."""
+    """One write of a claim file: the claim, the key it was sealed with, when (true time), and
+    the seq of each computer's claim its writer knew then (for the evening's liveness check)."""
 
     claim: Claim
     key: int
+    at: int = 0
+    knew: tuple[int, ...] = ()
 
 
 @dataclass
 class Node:
-    """One computer: its tray (None while crashed), what its state file holds, its clocks."""
+    """One computer: its tray (None while down), its state files, its clocks."""
 
     id: str
     machine: Machine | None
     saved: Memory | None = None  # the state file as last written; None: there is none
+    older: Memory | None = None  # the one written before it
     offset: int = 0  # its wall clock minus true time
+    lag: int = 0  # true time minus its ticks
     verdict: bool = False  # its last call said `acting`
     called: int = 0  # ...at this true time
     tenures: int = 0  # tenures drawn so far (the model's random source: never repeats)
     key: int = 1  # the seal key it holds
     began: int = 0  # true time its tray (re)started, or its replica was set up again
+    old: bool = False  # it runs the rules before these
+    joined: bool = True  # it is in the folder (False: it joins later)
 
     def copy(self) -> Node:
-        return Node(
-            self.id, self.machine, self.saved, self.offset, self.verdict, self.called,
-            self.tenures, self.key, self.began,
-        )  # fmt: skip
+        return copy.copy(self)
 
 
 @dataclass
@@ -165,8 +247,8 @@ class World:
     keys: int = 1  # keys made so far
     trace: list[str] = field(default_factory=list)
     owned: set[int] = field(default_factory=set)  # machines this world copied already
-    # Each computer's part of the canonical form, per renaming, until it changes (`touch`).
-    forms: list[dict[tuple[str, ...], int]] = field(default_factory=list)
+    # Each computer's part of the canonical form, per renaming and time, until it changes.
+    forms: list[dict[tuple[Any, ...], tuple[Any, ...]]] = field(default_factory=list)
     tracing: bool = False  # describe each event in `trace` (for a counterexample)
 
     def clone(self) -> World:
@@ -205,12 +287,19 @@ class World:
             if n.machine is not None and n.verdict and self.now - n.called <= RENEW
         ]
 
-    # -- reading and writing, as the shell does ---------------------------------------------
+    # -- clocks ---------------------------------------------------------------------------
 
     def wall(self, i: int) -> int:
         return self.now + self.nodes[i].offset
 
-    def choices(self, i: int, arrives: int | None = None) -> Iterator[tuple[int, ...]]:
+    def tick(self, i: int) -> int:
+        return self.now - self.nodes[i].lag
+
+    # -- reading and writing, as the shell does ---------------------------------------------
+
+    def choices(
+        self, i: int, arrives: int | None = None, alphabet_stale: bool = True
+    ) -> Iterator[tuple[int, ...]]:
         """What computer i's replica may hold for each claim file at a read (-1: nothing).
 
         Choices that the machine cannot tell apart are given once: for a computer it has read in
@@ -226,11 +315,15 @@ class World:
                 per.append([-1])
                 continue
             known = m.best.get(self.nodes[k].id)
-            if k == i and known is not None:
-                per.append([-1])  # it wrote every version of its own claim it knows of
-                continue
             options = [-1]
-            if known is None:
+            if k == i and known is not None:
+                # Its replica holds the last claim it wrote (it wrote it there): one its
+                # machine does not know was written by a run whose state was put back from a
+                # backup or not saved. (Only a lost state leaves it knowing no version of its
+                # own, and then the replica may hold any: one put back from elsewhere.)
+                if versions[-1].claim.seq > known.seq and versions[-1].key == node.key:
+                    options = [len(versions) - 1]
+            elif known is None:
                 if (
                     arrives is not None
                     and self.now - node.began >= arrives
@@ -251,6 +344,8 @@ class World:
                     for v, version in enumerate(versions)
                     if version.claim.seq > known.seq or version.key != node.key
                 ]
+            if not alphabet_stale:
+                options = [v for v in options if v < 0 or v == len(versions) - 1]
             per.append(options)
         return itertools.product(*per)
 
@@ -268,25 +363,34 @@ class World:
             version = self.versions[k][v]
             if version.key != node.key:
                 foreign.append(version.claim.computer)
+            elif node.old:  # the version before reads no field of the closes rule
+                copies.append(_as_read_before(version.claim))
             else:
                 copies.append(version.claim)
         m.blocked = None if self.seals[i] == node.key else "sealed again"
-        m.hear(self.wall(i), self.now, copies, foreign)
+        m.hear(self.wall(i), self.tick(i), copies, foreign)
 
-    def write(self, i: int, claim: Claim | None) -> None:
+    def write(self, i: int, claim: Claim | None, saves: bool = True) -> None:
         node = self.nodes[i]
         self.touch(i)
-        self.save(i)  # before the claim goes out, as the shell does
+        if saves:
+            self.save(i)  # before the claim goes out, as the shell does
         if claim is not None:
-            self.versions[i] = [*self.versions[i], Version(claim, node.key)]
+            m = node.machine
+            knew = tuple(
+                -1 if m is None or n.id not in m.best else m.best[n.id].seq for n in self.nodes
+            )
+            self.versions[i] = [*self.versions[i], Version(claim, node.key, self.now, knew)]
 
     def save(self, i: int) -> None:
         node = self.nodes[i]
         m = node.machine
         assert m is not None
-        if save_due(m.dirty, m.urgent, m.saved_at, self.now):
+        tick = self.tick(i)
+        if save_due(m.dirty, m.urgent, m.saved_at, tick):
+            node.older = node.saved
             node.saved = m.memory()
-            m.saved(self.now)
+            m.saved(tick)
 
     def verdict(self, i: int, keeper: Keeper) -> None:
         node = self.nodes[i]
@@ -313,12 +417,24 @@ class World:
             remembered=remembered,
             remembers=remembers,
             tenure=self.draw(i),
-            without=self.without,
+            without=self.without | (OLD_RULES if node.old else frozenset()),
+            rules=2 if node.old else None,
         )
         self.owned.add(i)
         self.touch(i)
         node.verdict = False
         node.began = self.now
+
+
+_BEFORE: dict[int, tuple[Claim, Claim]] = {}
+
+
+def _as_read_before(c: Claim) -> Claim:
+    """`c` as the version before these reads it: none of the fields of the closes rule."""
+    got = _BEFORE.get(id(c))
+    if got is None:
+        got = _BEFORE[id(c)] = (c, replace(c, answers=None, closes={}, knows=(), counted=()))
+    return got[1]
 
 
 def clone_machine(m: Machine) -> Machine:
@@ -330,19 +446,29 @@ def clone_machine(m: Machine) -> Machine:
 
 
 def initial(n: int, without: frozenset[str] = frozenset(), alphabet: Alphabet = FULL) -> World:
-    """n computers that have each renewed, read everyone's claim and answered it: a folder in
-    use, where every computer's claim has reached every other at least once (the protocol's
-    assumption). aa made the folder; it keeps invoices (or `taken_by` does), not settled yet."""
+    """n computers (but the last `alphabet.joins`, which join later) that have each renewed,
+    read everyone's claim and answered it: a folder in use, where every computer's claim has
+    reached every other at least once (the protocol's assumption). aa made the folder; it keeps
+    invoices (or `taken_by` does), not settled yet (or `settled`: SETTLING later, acting)."""
     w = World(T0, [Node(IDS[i], None) for i in range(n)], [[] for _ in range(n)], [1] * n)
     w.without = frozenset(without)
+    present = range(n - alphabet.joins)
     for i, offset in enumerate(alphabet.offsets):
         w.nodes[i].offset = offset
-    for i in range(n):
+    for i in alphabet.old:
+        w.nodes[i].old = True
+    for i in range(n - alphabet.joins, n):
+        w.nodes[i].joined = False
+    for i in present:
         w.start(i, None, True)
-    for i in range(n):
+    for i in present:
         apply(w, ("take" if i == alphabet.taken_by else "renew", i, latest(w)))
-    for i in range(n):
+    for i in present:
         apply(w, ("renew", i, latest(w)))
+    if alphabet.settled:
+        w.now += SETTLING
+        for i in present:
+            apply(w, ("renew", i, latest(w)))
     w.trace = []
     return w
 
@@ -352,81 +478,152 @@ def latest(w: World) -> tuple[int, ...]:
     return tuple(len(v) - 1 if v else -1 for v in w.versions)
 
 
+def _started(
+    w: World, i: int, memory: Memory | None, remembers: bool, arrives: int | None, stale: bool
+) -> Iterator[tuple[int, ...]]:
+    """What computer i's replica may hold at the first read of a tray (or a command) started
+    with `memory`."""
+    started = w.clone()
+    began = started.nodes[i].began
+    started.start(i, memory, remembers)
+    if memory is not None and memory is w.nodes[i].saved and w.nodes[i].machine is None:
+        started.nodes[i].began = began  # a command beside a tray that is down: not a new start
+    return started.choices(i, arrives, stale)
+
+
 def events(w: World, alphabet: Alphabet = FULL) -> Iterator[Event]:
     """Every event that may happen next."""
     n = len(w.nodes)
     for i, node in enumerate(w.nodes):
-        if node.machine is not None:
-            for choice in w.choices(i, alphabet.arrives):
+        if not node.joined:
+            for choice in _started(w, i, None, True, alphabet.arrives, alphabet.stale):
+                yield ("join", i, choice)
+            continue
+        m = node.machine
+        if m is not None:
+            for choice in w.choices(i, alphabet.arrives, alphabet.stale):
                 for op in alphabet.ops:
                     yield (op, i, choice)
+                    if alphabet.unsaved and op in ("close", "quit"):
+                        yield (op, i, choice, "unsaved")
                 if alphabet.forget:
                     for k, other in enumerate(w.nodes):
-                        if other.machine is None and k != i and other.id in node.machine.best:
+                        if (
+                            k != i
+                            and other.id in m.best
+                            and (other.machine is None or alphabet.forget == "any")
+                        ):
                             yield ("forget", i, k, choice)
             if alphabet.crash:
                 yield ("crash", i)
             for d in alphabet.jumps:
-                yield ("jump", i, d)
+                if abs(node.offset + d) <= MAX_OFFSET:
+                    yield ("jump", i, d)
             if alphabet.seals:
                 yield ("reseal", i)
         else:
-            for remembers in (True, False) if alphabet.restart_without_state else (True,):
-                restarted = w.clone()
-                restarted.start(i, node.saved if remembers else None, remembers)
-                for choice in restarted.choices(i, alphabet.arrives):
-                    yield ("restart", i, remembers, choice)
+            for how in alphabet.restarts:
+                memory = {"state": node.saved, "older": node.older, "lost": None}[how]
+                if how == "older" and memory is None:
+                    continue
+                for choice in _started(
+                    w, i, memory, how != "lost", alphabet.arrives, alphabet.stale
+                ):
+                    yield ("restart", i, how, choice)
+            if alphabet.forget and node.saved is not None:
+                # `sioul-tray forget` while the tray does not run: a process of its own.
+                targets = [
+                    k
+                    for k, other in enumerate(w.nodes)
+                    if k != i
+                    and other.id in node.saved.claims
+                    and (other.machine is None or alphabet.forget == "any")
+                ]
+                if targets:
+                    choices = list(
+                        _started(w, i, node.saved, True, alphabet.arrives, alphabet.stale)
+                    )
+                    for k in targets:
+                        for choice in choices:
+                            yield ("forget", i, k, choice)
         if alphabet.seals:
             for j in range(n):
                 if j != i and w.seals[j] != w.seals[i]:
                     yield ("seal", i, j)
     for q in alphabet.quanta:
         yield ("wait", q)
+        if alphabet.drift and q >= UNCLOSED - ALIVE:
+            for i in range(n):
+                yield ("wait", q, i)
 
 
 def apply(w: World, event: Event) -> None:
     """Carry out one event on `w` (changed in place), as the tray and its computer would."""
     kind = event[0]
     if kind in ("renew", "take", "close", "quit", "look"):
-        _, i, choice = event
+        i, choice = event[1], event[2]
+        saves = len(event) < 4  # (op, i, choice, "unsaved"): the state save fails
         m = w.own(i)
         m.new_tenure = w.draw(i)
         w.read(i, choice)
-        wall = w.wall(i)
+        wall, tick = w.wall(i), w.tick(i)
         if kind in ("close", "quit"):
-            w.write(i, m.close(wall, w.now))
+            w.write(i, m.close(wall, tick), saves)
             w.nodes[i].verdict = False
             w.nodes[i].called = w.now
             if kind == "quit":  # the tray quits: it comes back only by a restart
                 w.nodes[i].machine = None
         else:
             if kind != "look":
-                w.write(i, m.renew(wall, w.now, take=kind == "take"))
-            else:
+                w.write(i, m.renew(wall, tick, take=kind == "take"), saves)
+            elif saves:
                 w.save(i)
-            w.verdict(i, m.judge(wall, w.now))
+            w.verdict(i, m.judge(wall, tick))
     elif kind == "forget":
         _, i, k, choice = event
+        node = w.nodes[i]
+        command = node.machine is None  # the command line's own process, the tray down
+        if command:
+            began = node.began
+            w.start(i, node.saved, True)
+            node.began = began
         m = w.own(i)
+        m.new_tenure = w.draw(i)
         w.read(i, choice)
-        w.write(i, m.forget(w.nodes[k].id, w.wall(i), w.now))
-        w.verdict(i, m.judge(w.wall(i), w.now))
+        w.write(i, m.forget(w.nodes[k].id, w.wall(i), w.tick(i)))
+        if command:
+            node.machine = None
+        else:
+            w.verdict(i, m.judge(w.wall(i), w.tick(i)))
     elif kind == "crash":
         node = w.nodes[event[1]]
         node.machine = None
         node.verdict = False
         w.touch(event[1])
     elif kind == "restart":
-        _, i, remembers, choice = event
+        _, i, how, choice = event
         node = w.nodes[i]
-        w.start(i, node.saved if remembers else None, remembers)
-        if not remembers:
-            node.saved = None  # lost
+        memory = {"state": node.saved, "older": node.older, "lost": None}[how]
+        w.start(i, memory, how != "lost")
+        if how == "lost":
+            node.saved = node.older = None
+        elif how == "older":
+            node.saved = node.older  # the old copy is the state file now
         tracing, w.tracing = w.tracing, False
         apply(w, ("renew", i, choice))  # the tray renews as it starts
         w.tracing = tracing
+    elif kind == "join":
+        _, i, choice = event
+        w.nodes[i].joined = True
+        w.start(i, None, True)
+        tracing, w.tracing = w.tracing, False
+        apply(w, ("renew", i, choice))
+        w.tracing = tracing
     elif kind == "wait":
         w.now += event[1]
+        if len(event) > 2:
+            w.nodes[event[2]].lag += int(event[1] * DRIFT)
+            w.touch(event[2])
     elif kind == "jump":
         w.nodes[event[1]].offset += event[2]
         w.touch(event[1])
@@ -440,7 +637,7 @@ def apply(w: World, event: Event) -> None:
         w.start(i, None, True)
         assert node.machine is not None
         node.machine.created = True
-        node.saved = None
+        node.saved = node.older = None
         node.began = w.now
     elif kind == "seal":
         _, i, j = event
@@ -455,9 +652,11 @@ def apply(w: World, event: Event) -> None:
 def describe(w: World, event: Event) -> str:
     kind = event[0]
     at = f"t+{w.now - T0}"
-    if kind in ("renew", "take", "close", "quit", "look", "restart", "forget"):
+    if kind in ("renew", "take", "close", "quit", "look", "restart", "forget", "join"):
         i = event[1]
-        choice = event[-1]
+        choice = (
+            event[2] if kind in ("renew", "take", "close", "quit", "look", "join") else event[3]
+        )
         seen = ", ".join(
             f"{w.nodes[k].id}:{'-' if v < 0 else w.versions[k][v].claim.seq}"
             for k, v in enumerate(choice)
@@ -466,20 +665,30 @@ def describe(w: World, event: Event) -> str:
         node = w.nodes[i]
         what = kind
         if kind == "restart":
-            what = "restart " + ("with its state" if event[2] else "without its state")
-        if kind == "forget":
+            what = {
+                "state": "restart with its state",
+                "older": "restart with an older state file",
+                "lost": "restart without its state",
+            }[event[2]]
+        elif kind == "forget":
             what = f"forget {w.nodes[event[2]].id}"
+            if node.machine is None:
+                what = f"`sioul-tray forget {w.nodes[event[2]].id}` (its tray down)"
+        elif len(event) > 3:
+            what = f"{kind} (its state not saved)"
         mine = w.versions[i][-1].claim if w.versions[i] else None
         wrote = ""
-        if kind not in ("look",) and mine is not None:
+        if kind != "look" and mine is not None:
+            answered = mine.sees_seq if mine.answers is None else mine.answers
             wrote = (
                 f" wrote seq {mine.seq}{' closed' if mine.closed else ''}"
-                f" tenure {mine.tenure} sees {mine.sees}@{mine.sees_tenure}#{mine.sees_seq}"
+                f" tenure {mine.tenure} sees {mine.sees}@{mine.sees_tenure}#{answered}"
             )
         acting = " ACTS" if node.verdict and node.machine is not None else ""
         return f"{at} {node.id} {what} (read {seen}){wrote}{acting}"
     if kind == "wait":
-        return f"{at} (waited {event[1]} s)"
+        slow = f", {w.nodes[event[2]].id}'s ticks {DRIFT:.2%} slow" if len(event) > 2 else ""
+        return f"{at} (waited {event[1]} s{slow})"
     if kind == "jump":
         return f"{at} {w.nodes[event[1]].id}'s clock set by {event[2]:+d} s"
     if kind == "crash":
@@ -492,152 +701,176 @@ def describe(w: World, event: Event) -> str:
 
 
 # -- canonical form -----------------------------------------------------------------------
+#
+# Every time relative to now (the rules compare only differences and orders, and a test steps a
+# world beside its copy moved in time); a machine's ticks relative to its own; a tenure by how many
+# its computer drew after it (only their equality matters, and a new one is always unlike every
+# other); the computers (and their tags) renamed.
 
-_CLAIM_FIELDS = (
-    "computer", "seq", "since", "renewed", "active", "taken", "closed",
-    "wrote", "sees", "tenure", "sees_tenure", "sees_seq", "answers", "rules",
-)  # fmt: skip
-# Claims are immutable: each is frozen once per renaming (kept alive here, so ids stay unique).
-_claims: dict[tuple[int, tuple[str, ...]], tuple[Claim, int]] = {}
+# Claims are immutable: each one's form is made once per renaming, time and tenure counts, and
+# numbered (kept alive here, so that ids stay unique while cached).
+_claims: dict[tuple[Any, ...], tuple[Claim, int]] = {}
 _interned: dict[Any, int] = {}
 _numbers = itertools.count()
-
-
 _CACHED = 1_000_000  # claims kept for the cache; past it, the cache starts again
 
 
-def _claim(c: Claim, names: dict[str, str], order: tuple[str, ...]) -> int:
-    key = (id(c), order)
-    got = _claims.get(key)
-    if got is not None:
-        return got[1]
-    if len(_claims) > _CACHED:
-        # Memory stays bounded on long runs. Numbers change: a state met again may be explored
-        # again (never one left out).
-        _claims.clear()
-        _interned.clear()
-    form = (
-        *(names.get(v, v) if type(v) is str else v for v in (getattr(c, f) for f in _CLAIM_FIELDS)),
-        tuple(sorted((names.get(k, k), v) for k, v in c.forgets.items())),
-        _tags(c.closes, names),
-        tuple(sorted(_TAG_NAMES[tuple(names.items())].get(t, t) for t in c.knows)),
-    )
-    n = _interned.get(form)
-    if n is None:
-        n = _interned[form] = next(_numbers)  # never reused, even after the cache starts again
-    _claims[key] = (c, n)
-    return n
+class _Renaming:
+    """One renaming of a world's computers, at its time."""
 
+    def __init__(self, w: World, order: tuple[int, ...]) -> None:
+        n = len(w.nodes)
+        self.now = w.now
+        self.names = {w.nodes[order[j]].id: IDS[j] for j in range(n)}
+        self.tags = {tag(old): tag(new) for old, new in self.names.items()}
+        self.drawn = {node.id: node.tenures for node in w.nodes}
+        self.key = (tuple(w.nodes[j].id for j in order), w.now, tuple(self.drawn.values()))
 
-class _TagNames(dict[Any, dict[int, int]]):
-    """For a renaming of the computers, the same renaming of their tags (`rules.tag`)."""
+    def name(self, c: str | None) -> str | None:
+        return None if c is None else self.names.get(c, c)
 
-    def __missing__(self, names: Any) -> dict[int, int]:
-        got = self[names] = {tag(old): tag(new) for old, new in names}
-        return got
+    def wall(self, t: float | None) -> float | None:
+        return None if t is None else t - self.now
 
+    def tenure(self, computer: str | None, t: int | None) -> int | None:
+        if t is None or computer is None:
+            return t
+        return self.drawn.get(computer, 0) - t
 
-_TAG_NAMES = _TagNames()
+    def table(self, d: Any) -> tuple[Any, ...]:
+        return tuple(sorted((self.name(k), self.wall(v)) for k, v in d.items()))
 
+    def tagged(self, d: Any) -> tuple[Any, ...]:
+        return tuple(sorted((self.tags.get(k, k), self.wall(v)) for k, v in d.items()))
 
-def _tags(d: Any, names: Any) -> tuple[Any, ...]:
-    renamed = _TAG_NAMES[tuple(names.items())]
-    return tuple(sorted((renamed.get(k, k), v) for k, v in d.items()))
+    def claim(self, c: Claim) -> int:
+        key = (id(c), self.key)
+        got = _claims.get(key)
+        if got is not None:
+            return got[1]
+        if len(_claims) > _CACHED:
+            # Memory stays bounded on long runs. Numbers change: a state met again may be
+            # explored again (never one left out).
+            _claims.clear()
+            _interned.clear()
+        wall, name = self.wall, self.name
+        form = (
+            name(c.computer),
+            wall(c.seq), wall(c.since), wall(c.renewed), wall(c.active), wall(c.taken),
+            c.closed, c.wrote, name(c.sees),
+            self.tenure(c.computer, c.tenure), self.tenure(c.sees, c.sees_tenure),
+            wall(c.sees_seq), wall(c.answers), c.rules,
+            self.table(c.forgets), self.tagged(c.closes),
+            tuple(sorted(self.tags.get(t, t) for t in c.knows)),
+            tuple(sorted(self.tags.get(t, t) for t in c.counted)),
+        )  # fmt: skip
+        n = _interned.get(form)
+        if n is None:
+            n = _interned[form] = next(_numbers)  # never reused, even after the cache restarts
+        _claims[key] = (c, n)
+        return n
 
+    def claims(self, d: dict[str, Claim]) -> tuple[Any, ...]:
+        return tuple(sorted((self.name(k), self.claim(v)) for k, v in d.items()))
 
-def _table(d: dict[str, Any], names: dict[str, str]) -> tuple[Any, ...]:
-    return tuple(sorted((names.get(k, k), v) for k, v in d.items()))
+    def memory(self, saved: Memory | None) -> Any:
+        if saved is None:
+            return None
+        return (self.claims(saved.claims), self.table(saved.forgets), self.tagged(saved.named))
+
+    def machine(self, m: Machine | None, tick: int) -> Any:
+        if m is None:
+            return None
+        wall, name = self.wall, self.name
+
+        def t(v: float | None) -> float | None:
+            return None if v is None else v - tick
+
+        return (
+            self.claims(m.best),
+            tuple(sorted((name(k), t(v)) for k, v in m.heard.items())),
+            tuple(sorted((name(k), t(v)) for k, v in m.observed.items())),
+            tuple(sorted(name(c) or "" for c in m.read)),
+            self.table(m.forgets),
+            self.table(m.counted),
+            tuple(sorted((name(k), t(v)) for k, v in m.declared_at.items())),
+            tuple(sorted(name(c) or "" for c in m.vouched)),
+            self.tagged(m.named),
+            None if m.kept is None else (name(m.kept[0]), t(m.kept[1])),
+            t(m.flowing_since),
+            wall(m.opened),
+            t(m.opened_tick),
+            self.tenure(m.me, m.tenure),
+            tuple(sorted((wall(seq), t(at)) for seq, at in m.written.items())),
+            t(m.started),
+            wall(m.first_seq),
+            tuple(wall(seq) for seq in m.own),
+            t(m.last_tick),
+            wall(m.last_wall),
+            m.remembers,
+            t(m.distrust_until),
+            tuple(sorted(name(c) or "" for c in m.foreign)),
+            m.blocked,
+            t(m.cloned),
+            m.created,
+            m.dirty,
+            m.urgent,
+            t(m.saved_at),
+        )
 
 
 # A machine's attributes left out of its canonical form: fixed for its life (its part, id and
-# name, which its place in the world gives; the tenure source; the fixes switched off), shown
-# only (the clocks seen ahead), or a cache cleared by the next read (the view a write made, for
-# the verdict that follows it). tests/model/test_model.py checks every other one is in it.
+# name, which its place in the world gives; the tenure source; the fixes switched off; the rules
+# its claims say, which its node tells), shown only (the clocks seen ahead), or a cache cleared by
+# the next read (the view a write made, for the verdict that follows it).
+# tests/model/test_model.py checks every other one is in it.
 UNJUDGED = frozenset(
-    {"part", "rule", "me", "name", "new_tenure", "without", "ahead", "jumped_at", "_after_write"}
-)
+    {
+        "part", "rule", "me", "name", "new_tenure", "without", "rules", "ahead", "jumped_at",
+        "_after_write",
+    }
+)  # fmt: skip
 
 
-def _machine(m: Machine | None, names: dict[str, str], order: tuple[str, ...]) -> Any:
-    if m is None:
-        return None
-    return (
-        tuple(sorted((names.get(k, k), _claim(v, names, order)) for k, v in m.best.items())),
-        _table(m.heard, names),
-        tuple(sorted(names.get(c, c) for c in m.read)),
-        _table(m.forgets, names),
-        _table(m.declared_at, names),
-        tuple(sorted(names.get(c, c) for c in m.vouched)),
-        _tags(m.named, names),
-        None if m.kept is None else (names.get(m.kept[0] or "", m.kept[0]), m.kept[1]),
-        m.flowing_since,
-        m.opened,
-        m.opened_tick,
-        m.tenure,
-        tuple(sorted(m.written.items())),
-        m.started,
-        m.first_seq,
-        tuple(m.own),
-        m.last_tick,
-        m.last_wall,
-        m.remembers,
-        m.distrust_until,
-        tuple(sorted(names.get(c, c) for c in m.foreign)),
-        m.blocked,
-        m.cloned,
-        m.created,
-        m.dirty,
-        m.urgent,
-        m.saved_at,
-    )
-
-
-def _memory(saved: Memory | None, names: dict[str, str], order: tuple[str, ...]) -> Any:
-    if saved is None:
-        return None
-    return (
-        tuple(sorted((names.get(k, k), _claim(v, names, order)) for k, v in saved.claims.items())),
-        _table(saved.forgets, names),
-        _tags(saved.named, names),
-    )
-
-
-def canonical(w: World, symmetric: bool = True) -> int:
-    """A hash of the world's whole state; with `symmetric`, the least over renamings of the
-    computers other than the folder's creator (aa), which the rules treat alike, so a world and
-    its mirror image count once. (A 64-bit hash: a collision, which would hide one state, is
-    about one in 10^5 at ten million states.)"""
+def canonical(w: World, symmetric: bool = True) -> bytes:
+    """A 128-bit digest of the world's canonical form; with `symmetric`, the least over renamings
+    of the computers other than the folder's creator (aa), which the rules treat alike, so a
+    world and its mirror image count once. (Two states share a digest with odds of about 2^-128
+    a pair: 10^-19 among ten billion states.)"""
     n = len(w.nodes)
     orders: list[tuple[int, ...]] = [tuple(range(n))]
     if symmetric and n > 2:
         orders = [(0, *p) for p in itertools.permutations(range(1, n))]
-    best: int | None = None
+    if not w.forms:
+        w.forms = [{} for _ in range(n)]
+    best: bytes | None = None
     for order in orders:
-        names = {w.nodes[order[j]].id: IDS[j] for j in range(n)}
-        key = tuple(w.nodes[j].id for j in order)
-        if not w.forms:
-            w.forms = [{} for _ in range(n)]
+        r = _Renaming(w, order)
         parts = []
         for i in order:
-            got = w.forms[i].get(key)
+            got = w.forms[i].get(r.key)
             if got is None:
                 node = w.nodes[i]
-                got = w.forms[i][key] = (
-                    _machine(node.machine, names, key),
-                    _memory(node.saved, names, key),
+                got = w.forms[i][r.key] = (
+                    r.machine(node.machine, w.tick(i)),
+                    r.memory(node.saved),
+                    r.memory(node.older),
                     node.offset,
-                    node.called,
-                    node.verdict,
-                    node.tenures,
+                    node.verdict and w.now - node.called <= RENEW,
+                    min(w.now - node.called, RENEW + 1),
                     node.key,
-                    node.began,
+                    min(w.now - node.began, SETTLING + 1),
+                    node.old,
+                    node.joined,
                     w.seals[i],
-                    tuple((_claim(v.claim, names, key), v.key) for v in w.versions[i]),
-                ).__hash__()
+                    tuple(
+                        (r.claim(v.claim), v.key, tuple(r.wall(s) for s in v.knew))
+                        for v in w.versions[i]
+                    ),
+                )
             parts.append(got)
-        form = (w.now, tuple(parts))
-        h = hash(form)
-        if best is None or h < best:
-            best = h
+        digest = hashlib.blake2b(marshal.dumps(tuple(parts), 2), digest_size=16).digest()
+        if best is None or digest < best:
+            best = digest
     assert best is not None
     return best
