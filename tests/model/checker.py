@@ -105,15 +105,7 @@ def explore(
     checked: set[bytes] = set()
 
     def trace(path: list[Event]) -> list[str]:
-        w = initial(computers, report.without, alphabet)
-        w.tracing = True
-        lines = ["(a folder in use: every computer renewed, read and answered the others)"]
-        for event in path:
-            apply(w, event)
-            lines += w.trace
-            w.trace = []
-        lines.append(f"acting now: {', '.join(w.actors()) or 'nobody'}")
-        return lines
+        return _replay(computers, report.without, alphabet, path)
 
     for limit in range(1, depth + 1):
         seen: dict[bytes, int] = {canonical(root, symmetric): limit}
