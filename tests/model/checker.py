@@ -211,7 +211,8 @@ def heal(w: World) -> bool | None:
                 after = h.nodes[i].machine
                 assert after is not None
                 when = after.declared_from(h.nodes[k].id) + h.nodes[i].lag
-                counts = max(counts, math.ceil(when))
+                if math.isfinite(when):  # -inf: it counts already
+                    counts = max(counts, math.ceil(when))
     if counts > h.now:
         h.now = counts
     start = h.now

@@ -50,7 +50,6 @@ FOUND = [
     ("tenure", "reopen", 6, "close"),  # case 1: an answer from before a close counts after it
     ("tenure", "restart", 6, "restart"),  # case 2: the same after a restart, beside a clock ahead
     ("one_seal", "seals", 5, "sets the folder up again"),  # case 3: two seals, each numbers
-    ("closes", "reopen", 7, "close"),  # case 7: both closed, both woken while the sync is down
     ("forget_waits", "offline", 4, "forget"),  # a keeper only cut off, declared gone
 ]
 
@@ -95,6 +94,13 @@ def test_the_everyday_evening_without_a_successor_is_found_stuck() -> None:
 A, B, C = 0, 1, 2
 # Each fix whose shortest trace lies beyond the depth CI's search reaches: the trace, by hand.
 SCRIPTED = {
+    # Case 7: both closed, each read the other's close, both woken while the sync is down.
+    "closes": (2, replace(NARROW["reopen"], stale=True, quanta=(RENEW, SETTLING, NIGHT)), [
+        ("close", A, (B,)), ("wait", SETTLING), ("close", B, (A,)), ("sync down",),
+        ("wait", NIGHT), ("renew", A, (B,)), ("renew", B, (A,)), ("wait", SETTLING),
+        ("renew", A, (B,)), ("renew", B, (A,)), ("wait", RENEW), ("renew", A, (B,)),
+        ("renew", B, (A,)),
+    ]),
     "closes_in_claims": (2, replace(NARROW["evening"], stale=True), [
         ("close", A, (B,)), ("quit", B, "unsaved", (A,)), ("sync down",), ("wait", NIGHT),
         ("renew", A, (B,)), ("restart", B, "state", (A, B)), ("wait", SETTLING),
