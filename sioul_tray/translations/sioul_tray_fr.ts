@@ -657,76 +657,76 @@ Inactivité lue par : {idle}</translation>
         <translation>{path} est ouvert aux autres utilisateurs et ne peut pas être rendu privé : {error}</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="111"/>
+        <location filename="../lease/codec.py" line="116"/>
         <source>not valid: {what} is not a whole number</source>
         <translation>invalide : {what} n’est pas un nombre entier</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="113"/>
+        <location filename="../lease/codec.py" line="118"/>
         <source>not valid: {what} is out of range</source>
         <translation>invalide : {what} est hors limites</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="127"/>
+        <location filename="../lease/codec.py" line="132"/>
         <source>not valid: {what} is not a computer id</source>
         <translation>invalide : {what} n’est pas un identifiant d’ordinateur</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="138"/>
+        <location filename="../lease/codec.py" line="143"/>
         <location filename="../lease/lease.py" line="504"/>
         <source>not valid: not a claim</source>
         <translation>invalide : ce n’est pas une réservation</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="140"/>
+        <location filename="../lease/codec.py" line="145"/>
         <source>not valid: fields are missing</source>
         <translation>invalide : des champs manquent</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="145"/>
+        <location filename="../lease/codec.py" line="150"/>
         <source>not valid: unknown part</source>
         <translation>invalide : partie inconnue</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="147"/>
+        <location filename="../lease/codec.py" line="152"/>
         <source>not valid: the name is not text of a sensible length</source>
         <translation>invalide : le nom n’est pas un texte de longueur raisonnable</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="151"/>
+        <location filename="../lease/codec.py" line="156"/>
         <source>not valid: closed is not true or false</source>
         <translation>invalide : closed n’est ni vrai ni faux</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="153"/>
+        <location filename="../lease/codec.py" line="158"/>
         <source>not valid: forgets is not a small table</source>
         <translation>invalide : forgets n’est pas une petite table</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="204"/>
-        <location filename="../lease/codec.py" line="244"/>
+        <location filename="../lease/codec.py" line="210"/>
+        <location filename="../lease/codec.py" line="252"/>
         <source>not valid: the acknowledgement is incomplete</source>
         <translation>non valide : l’accusé de réception est incomplet</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="221"/>
+        <location filename="../lease/codec.py" line="228"/>
         <source>a forgotten computer</source>
         <translation>un ordinateur oublié</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="221"/>
+        <location filename="../lease/codec.py" line="228"/>
         <source>a forgotten seq</source>
         <translation>un seq oublié</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="246"/>
+        <location filename="../lease/codec.py" line="254"/>
         <source>not valid: closes is not a small table</source>
         <translation>invalide : closes n’est pas une petite table</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="253"/>
-        <source>not valid: knows is not a short list</source>
-        <translation>invalide : knows n’est pas une liste courte</translation>
+        <location filename="../lease/codec.py" line="265"/>
+        <source>not valid: {what} is not a short list</source>
+        <translation>invalide : {what} n’est pas une courte liste</translation>
     </message>
     <message>
         <location filename="../lease/folder.py" line="32"/>
@@ -929,12 +929,12 @@ Inactivité lue par : {idle}</translation>
         <translation>copiée d’un autre nom ({file})</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="337"/>
+        <location filename="../lease/machine.py" line="341"/>
         <source>stale copy: seq {seq}, already read seq {known}</source>
         <translation>copie périmée : seq {seq}, seq {known} déjà lu</translation>
     </message>
     <message numerus="yes">
-        <location filename="../lease/machine.py" line="460"/>
+        <location filename="../lease/machine.py" line="465"/>
         <source>this computer&apos;s claim has no room to declare {computer} gone: %n computers are declared gone already</source>
         <translation>
             <numerusform>la réservation de cet ordinateur n’a plus de place pour déclarer {computer} parti : %n ordinateur est déjà déclaré parti</numerusform>
@@ -942,22 +942,22 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="650"/>
+        <location filename="../lease/machine.py" line="671"/>
         <source>another computer writes this computer&apos;s claims ({computer}): its configuration was copied from this one; there, remove the file named computer in its configuration folder and run setup again</source>
         <translation>un autre ordinateur écrit les réservations de cet ordinateur ({computer}) : sa configuration a été copiée de celle-ci ; sur celui-là, supprimez le fichier nommé computer de son dossier de configuration et relancez setup</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="774"/>
+        <location filename="../lease/machine.py" line="795"/>
         <source>this computer&apos;s clock reads {clock}, not a time between 1970 and 2514: set it</source>
         <translation>l’horloge de cet ordinateur indique {clock}, pas une heure entre 1970 et 2514 : réglez-la</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="786"/>
+        <location filename="../lease/machine.py" line="807"/>
         <source>active must be a time between 1970 and 2514, not {active}</source>
         <translation>active doit être une heure entre 1970 et 2514, pas {active}</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="798"/>
+        <location filename="../lease/machine.py" line="819"/>
         <source>wrote must be a whole number from 0 to {top}, not {wrote}</source>
         <translation>wrote doit être un nombre entier de 0 à {top}, pas {wrote}</translation>
     </message>

@@ -83,16 +83,20 @@ def test_a_woken_computer_waits_for_fresh_answers(world: World, stopped: bool) -
 
 
 def declared_gone_then_back(w: World) -> None:
-    """bb numbers, crashes; the person says on aa that it is gone, so aa numbers; then bb boots
-    again after all (it was in a drawer), its sync a little slow to reconnect."""
+    """bb numbers, crashes; the person says on aa that it is gone, so aa numbers once the
+    declaration counts (a day after bb's last claim was read); then bb boots again after all (it
+    was in a drawer), its sync a little slow to reconnect."""
     w.run(SETTLING + 4 * RENEW)
     bb = w.computers["bb"]
     bb.take()
     w.run(w.now + SETTLING + 3 * RENEW)
     bb.crash()
+    crashed = w.now
     w.run(w.now + 7200)
     w.computers["aa"].forget("bb")
     w.run(w.now + SETTLING + 3 * RENEW)
+    assert w.actors("invoices") == ()  # bb may be numbering still, only cut off
+    w.run(crashed + UNCLOSED + SETTLING + 3 * RENEW)
     assert w.actors("invoices") == ("aa",)
     bb.boot(SETTLING + RENEW)
     w.run(w.now + 3600)
