@@ -106,6 +106,21 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("computer", help=CommandLine.tr("its id, as `sioul-tray claims` lists it"))
 
     p = sub.add_parser(
+        "copied",
+        help=CommandLine.tr(
+            "say which computer a copied installation runs on (it waits till then)"
+        ),
+    )
+    p.add_argument(
+        "answer",
+        choices=["new", "gone"],
+        metavar="new|gone",
+        help=CommandLine.tr(
+            "new: this is another computer; gone: it replaces the one it was copied from for good"
+        ),
+    )
+
+    p = sub.add_parser(
         "wrote",
         help=CommandLine.tr("how far Sioul wrote its records here (carried in the claim)"),
     )

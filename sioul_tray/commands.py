@@ -381,14 +381,33 @@ def cmd_forget(args: argparse.Namespace, inst: Installation, out: TextIO) -> int
         lease.forget(args.computer)
         _state_warning(lease)
         counts_from = lease.forget_counts_from(args.computer)
+    _declared(args.computer, counts_from, out)
+    return 0
+
+
+def _declared(computer: str, counts_from: int | None, out: TextIO) -> None:
     text = CommandLine.tr("{computer} is declared gone for good; it counts again if it comes back.")
-    print(text.format(computer=args.computer), file=out)
+    print(text.format(computer=computer), file=out)
     if counts_from is not None:
         text = CommandLine.tr(
             "For invoices it counts from {time}: until then {computer} may still be numbering "
             "them, cut off from the sync."
         )
-        print(text.format(computer=args.computer, time=clock_time(counts_from)), file=out)
+        print(text.format(computer=computer, time=clock_time(counts_from)), file=out)
+
+
+def cmd_copied(args: argparse.Namespace, inst: Installation, out: TextIO) -> int:
+    with inst.writer():
+        made = inst.become_new_computer(replaces=args.answer == "gone")
+    text = CommandLine.tr(
+        "This computer's claims are now {new}'s; {old}'s stay with the computer they were made on."
+    )
+    print(text.format(new=made.new, old=made.old), file=out)
+    if made.declared:
+        _declared(made.old, made.counts_from, out)
+    elif args.answer == "gone":
+        text = CommandLine.tr("No claim of {computer} was ever read here: nothing holds back.")
+        print(text.format(computer=made.old), file=out)
     return 0
 
 
@@ -417,5 +436,6 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, Installation, TextIO], int]] =
     "close": cmd_close,
     "renew": cmd_renew,
     "forget": cmd_forget,
+    "copied": cmd_copied,
     "wrote": cmd_wrote,
 }

@@ -33,3 +33,12 @@ class NotSetUp(SioulError):
 
 class Busy(SioulError):
     """Another process of this installation writes its claims (the tray, usually)."""
+
+
+class Copied(SioulError):
+    """This installation's computer id was made on another machine: a copied installation, which
+    must not write claims under that id until the person says which computer this is."""
+
+    def __init__(self, message: object, computer: str) -> None:
+        super().__init__(message)
+        self.computer = computer

@@ -16,15 +16,16 @@ import sys
 import time
 import zlib
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from sioul_tray.errors import Busy, NotSetUp, SioulError, WrongPassphrase
+from sioul_tray.errors import Busy, Copied, NotSetUp, SioulError, WrongPassphrase
 from sioul_tray.files import NotPlain, make_folders, open_lock, write_new
 from sioul_tray.i18n import Core
 from sioul_tray.lease import PARTS, Lease
 from sioul_tray.lease.folder import write_atomic
-from sioul_tray.lease.host import host_name, new_computer_id
+from sioul_tray.lease.host import host_name, machine_id, new_computer_id
 from sioul_tray.lease.rules import COMPUTER_ID
 from sioul_tray.share import Share
 
@@ -69,10 +70,25 @@ def user_dirs() -> tuple[Path, Path, Path]:
     )
 
 
+@dataclass(frozen=True)
+class NewId:
+    """What the answer for a copied installation did: the id it had, the id made here, and
+    whether the old one was declared gone (from when it counts: `Lease.forget_counts_from`)."""
+
+    old: str
+    new: str
+    declared: bool = False
+    counts_from: int | None = None
+
+
 class Installation:
     """The files of one installation of sioul-tray on this computer."""
 
-    def __init__(self, home: str | os.PathLike[str] | None = None) -> None:
+    def __init__(
+        self,
+        home: str | os.PathLike[str] | None = None,
+        machine: Callable[[], bytes | None] = machine_id,
+    ) -> None:
         home = home if home is not None else os.environ.get("SIOUL_TRAY_HOME") or None
         if home is not None:
             root = Path(home).expanduser()
@@ -83,11 +99,22 @@ class Installation:
             self.config_dir, self.state_dir, self.cache_dir = user_dirs()
         # Asks Syncthing to send each claim file at once, when Syncthing syncs the folder.
         self.nudger: Nudger | None = None
+        self._machine = machine
+        self._here: str | None = None  # this machine's binding, once asked
 
     # -- identity -------------------------------------------------------------------------
 
     def computer(self) -> str:
-        """This installation's computer id, made once from the host name and then kept.
+        """This installation's computer id, once it is known to be this machine's own.
+
+        Raises Copied when the id was made on another machine (`bound`).
+        """
+        computer = self._computer_id()
+        self._bind(computer)
+        return computer
+
+    def _computer_id(self) -> str:
+        """The computer id, made once from the host name and then kept.
 
         The id file appears whole or not at all. One left empty or blank (by an older version
         killed during its first setup, or a full disk) never held an id that wrote a claim: it
@@ -120,6 +147,123 @@ class Installation:
                 )
             )
         return text
+
+    @property
+    def binding_file(self) -> Path:
+        """Which machine the computer id was made on: ``<id> <digest of the machine's id>``."""
+        return self.config_dir / "machine"
+
+    def _machine_here(self) -> str | None:
+        """This machine's binding: a keyed digest of its id, never the id itself (systemd asks
+        that the machine id not be shown as it is). None where the system names no machine."""
+        if self._here is None:
+            raw = self._machine()
+            if raw is None:
+                return None
+            from cryptography.hazmat.primitives import hashes, hmac
+
+            digest = hmac.HMAC(raw, hashes.SHA256())
+            digest.update(b"sioul-tray: the machine a computer id was made on")
+            self._here = digest.finalize()[:16].hex()
+        return self._here
+
+    def _read_binding(self) -> tuple[str, str] | None:
+        """The binding file's id and digest; None when there is none."""
+        text = self._read_id(self.binding_file)
+        if text is None:
+            return None
+        words = text.split()
+        if len(words) != 2 or not COMPUTER_ID.fullmatch(words[0]) or len(words[1]) != 32:
+            raise SioulError(
+                Core.mark(
+                    "{path} is damaged: remove it if this installation was made on this computer",
+                    path=self.binding_file,
+                )
+            )
+        return words[0], words[1]
+
+    def _bind(self, computer: str) -> None:
+        """Raise Copied when `computer` was made on another machine; else bind it to this one,
+        the first time a version that binds runs it (or when its id was made anew)."""
+        here = self._machine_here()
+        if here is None:
+            return  # nothing tells machines apart here: docs/protocol.md, "A copied installation"
+        written = self._read_binding()
+        if written == (computer, here):
+            return
+        if written is not None and written[0] == computer:
+            raise Copied(
+                Core.mark(
+                    "this installation was copied from another computer, where its claims are "
+                    "{computer}'s: run `sioul-tray copied new` if this is a new computer, or "
+                    "`sioul-tray copied gone` if it replaces that one for good",
+                    computer=computer,
+                ),
+                computer,
+            )
+        self._write_binding(computer, here, replace=written is not None)
+
+    def _write_binding(self, computer: str, here: str, replace: bool) -> None:
+        _private_dir(self.config_dir)
+        try:
+            write_new(self.binding_file, f"{computer} {here}\n".encode("ascii"),
+                      replace=replace, mode=0o600)  # fmt: skip
+        except FileExistsError:
+            pass  # another process bound it a moment ago: checked again at the next start
+        except OSError as e:
+            raise SioulError(
+                Core.mark(
+                    "cannot write {path}: {error}",
+                    path=self.binding_file,
+                    error=e.strerror or str(e),
+                )
+            ) from None
+
+    def name_in_claims(self, computer: str) -> str | None:
+        """The name `computer`'s claims carry in the sharing folder, read as a look would, writing
+        nothing; None when none reads (or no folder is set up)."""
+        if self.share_folder() is None:
+            return None
+        lease = Lease(self.open_share(), self._computer_id(), name=self.name(),
+                      state_dir=self.state_dir, read_only=True)  # fmt: skip
+        names = (c.name for part in PARTS for c in lease.claims(part) if c.computer == computer)
+        return next(names, None)
+
+    def become_new_computer(self, replaces: bool = False) -> NewId:
+        """The person's answer for a copied installation: a new id, bound to this machine. The
+        old id stays the other computer's ("this is a new computer"), or, when this one
+        `replaces` it for good, is declared gone as `sioul-tray forget` would. Never the old id
+        kept: were the person wrong, two computers would write one computer's claims.
+
+        The state files name the old id and are left as they are: the new id starts anew. The
+        caller holds `writer`."""
+        old = self._computer_id()
+        here = self._machine_here()
+        written = self._read_binding()
+        if here is None or written is None or written == (old, here) or written[0] != old:
+            raise SioulError(
+                Core.mark(
+                    "this installation was made on this computer: nothing to change "
+                    "(its claims are {computer}'s)",
+                    computer=old,
+                )
+            )
+        made = new_computer_id(host_name())
+        path = self.config_dir / "computer"
+        try:
+            write_new(path, (made + "\n").encode("ascii"), replace=True)
+        except OSError as e:
+            raise SioulError(
+                Core.mark("cannot write {path}: {error}", path=path, error=e.strerror or str(e))
+            ) from None
+        self._write_binding(made, here, replace=True)
+        if not replaces or self.share_folder() is None:
+            return NewId(old, made)
+        lease = self.lease(verify=True)
+        if not any(c.computer == old for part in PARTS for c in lease.claims(part)):
+            return NewId(old, made)  # it never wrote a claim that reached here: none holds back
+        lease.forget(old)
+        return NewId(old, made, declared=True, counts_from=lease.forget_counts_from(old))
 
     @staticmethod
     def _read_id(path: Path) -> str | None:

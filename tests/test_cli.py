@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -154,6 +155,44 @@ def test_forget_from_the_command_line(pair: tuple[Path, Path, Path]) -> None:
     # two was heard just now: it may be numbering, only cut off, for about a day more.
     assert "For invoices it counts from " in said
     failed(cli(one, "forget", "nobody_1234"), "nothing to forget")
+
+
+def copied_from_elsewhere(home: Path, to: Path) -> Path:
+    """`home` as a copy made on another machine reads here: its binding names another digest."""
+    shutil.copytree(home, to)
+    binding = to / "config" / "machine"
+    binding.write_text(binding.read_text().split()[0] + " " + "0" * 32 + "\n")
+    return to
+
+
+def test_a_copied_installation_waits_until_the_person_says_which_computer_it_is(
+    pair: tuple[Path, Path, Path], tmp_path: Path
+) -> None:
+    _, one, two = pair
+    ok(cli(one, "renew"))
+    old = Installation(one).computer()
+    copy = copied_from_elsewhere(one, tmp_path / "copy")
+    for words in (["renew"], ["take", "invoices"], ["look"]):
+        failed(cli(copy, *words), "sioul-tray copied new")
+    failed(cli(one, "copied", "new"), "made on this computer")
+    said = ok(cli(copy, "copied", "new"))
+    new = (copy / "config" / "computer").read_text().strip()
+    assert new != old and f"now {new}'s" in said and "declared" not in said
+    ok(cli(copy, "renew"))
+    claims = json.loads(ok(cli(two, "claims", "invoices", "--json")))["invoices"]
+    assert {c["computer"] for c in claims} == {old, new}
+    failed(cli(copy, "copied", "gone"), "made on this computer")  # answered once
+
+
+def test_a_copy_that_replaces_its_original_declares_it_gone(
+    pair: tuple[Path, Path, Path], tmp_path: Path
+) -> None:
+    _, one, _ = pair
+    ok(cli(one, "renew"))
+    old = Installation(one).computer()
+    copy = copied_from_elsewhere(one, tmp_path / "copy")
+    said = ok(cli(copy, "copied", "gone"))
+    assert f"{old} is declared gone for good" in said and "For invoices it counts from " in said
 
 
 def test_the_person_names_this_computer(pair: tuple[Path, Path, Path]) -> None:

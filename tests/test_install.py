@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import os
 import sys
+import time
 import zlib
 from pathlib import Path
 from unittest import mock
@@ -14,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sioul_tray.errors import Busy, NotSetUp, WrongPassphrase
+from sioul_tray.errors import Busy, Copied, NotSetUp, SioulError, WrongPassphrase
 from sioul_tray.install import APP, Installation, user_dirs
 from sioul_tray.lease.rules import COMPUTER_ID
 from sioul_tray.share import Share
@@ -197,3 +198,90 @@ def test_the_usual_case_needs_no_platformdirs(
         "print(i.config_dir == platformdirs.user_config_path(APP, appauthor=False))"
     )
     assert run_python(code, env) == [str(imported), "True"]
+
+
+# -- a copied installation ---------------------------------------------------------------------
+
+
+def on(home: Path, machine_id: bytes | None) -> Installation:
+    """This installation's files as the machine `machine_id` runs them."""
+    return Installation(home, machine=lambda: machine_id)
+
+
+def copy_of(home: Path, to: Path) -> Path:
+    import shutil
+
+    shutil.copytree(home, to, symlinks=True)
+    return to
+
+
+def test_an_id_is_bound_to_the_machine_it_was_made_on(tmp_path: Path) -> None:
+    made = on(tmp_path, b"a" * 32).computer()
+    binding = (tmp_path / "config" / "machine").read_text()
+    assert binding.split()[0] == made and b"a" * 32 not in binding.encode()  # a digest, not the id
+    assert (tmp_path / "config" / "machine").stat().st_mode & 0o777 == 0o600
+    assert on(tmp_path, b"a" * 32).computer() == made
+    with pytest.raises(Copied, match="copied from another computer") as raised:
+        on(tmp_path, b"b" * 32).computer()
+    assert raised.value.computer == made
+    assert (tmp_path / "config" / "computer").read_text().strip() == made  # nothing changed
+
+
+def test_an_installation_from_before_bindings_is_bound_at_its_next_start(tmp_path: Path) -> None:
+    made = on(tmp_path, None).computer()  # a system that names no machine: nothing is bound
+    assert not (tmp_path / "config" / "machine").exists()
+    assert on(tmp_path, b"a" * 32).computer() == made
+    with pytest.raises(Copied):
+        on(tmp_path, b"b" * 32).computer()
+    assert on(tmp_path, None).computer() == made  # where nothing tells machines apart: no check
+
+
+def test_an_id_made_anew_is_bound_anew(tmp_path: Path) -> None:
+    first = on(tmp_path, b"a" * 32).computer()
+    (tmp_path / "config" / "computer").unlink()  # the person's way to a new id, as its error says
+    second = on(tmp_path, b"a" * 32).computer()
+    assert second != first
+    assert (tmp_path / "config" / "machine").read_text().split()[0] == second
+
+
+def test_a_damaged_binding_is_named_not_guessed_at(tmp_path: Path) -> None:
+    on(tmp_path, b"a" * 32).computer()
+    (tmp_path / "config" / "machine").write_text("garbage\n")
+    with pytest.raises(SioulError, match="machine is damaged"):
+        on(tmp_path, b"a" * 32).computer()
+
+
+def test_a_new_computer_gets_an_id_of_its_own(tmp_path: Path, share: Share) -> None:
+    original = on(tmp_path / "desk", b"a" * 32)
+    original.update_settings(share=str(share.folder))
+    original.remember_key(share)
+    old = original.computer()
+    original.lease().renew("invoices")
+    copy = on(copy_of(tmp_path / "desk", tmp_path / "laptop"), b"b" * 32)
+    with pytest.raises(SioulError, match="made on this computer"):
+        original.become_new_computer()
+    done = copy.become_new_computer()
+    assert done.old == old and done.new != old and not done.declared
+    assert copy.computer() == done.new
+    assert original.computer() == old  # the original runs on as it was
+    lease = copy.lease()
+    lease.renew("invoices")
+    mine = {c.computer: c for c in lease.claims("invoices")}
+    assert set(mine) == {old, done.new}
+    assert not any(old in c.forgets for c in mine.values())
+
+
+def test_a_replacement_declares_the_old_computer_gone(tmp_path: Path, share: Share) -> None:
+    original = on(tmp_path / "desk", b"a" * 32)
+    original.update_settings(share=str(share.folder))
+    original.remember_key(share)
+    old = original.computer()
+    original.lease().renew("invoices")
+    assert on(tmp_path / "desk", b"a" * 32).name_in_claims(old) == original.name()
+    copy = on(copy_of(tmp_path / "desk", tmp_path / "laptop"), b"b" * 32)
+    done = copy.become_new_computer(replaces=True)
+    assert done.declared and done.old == old
+    # Declared now, it counts for invoices only once the old one can no longer be numbering.
+    assert done.counts_from is not None and done.counts_from > time.time() + 3600
+    (claim,) = (c for c in copy.lease().claims("invoices") if c.computer == done.new)
+    assert old in claim.forgets

@@ -87,3 +87,69 @@ def new_computer_id(name: str) -> str:
     # in the tray) for what is a name, not a secret. 256 % 36 leaves a bias too small to matter.
     suffix = "".join(_ID_CHARS[b % len(_ID_CHARS)] for b in os.urandom(4))
     return f"{base}_{suffix}"
+
+
+def machine_id() -> bytes | None:
+    """What tells this machine from another, as its system keeps it; None where none is found.
+
+    Linux: /etc/machine-id (systemd's, else D-Bus's copy), made at install time. macOS: the
+    hardware's IOPlatformUUID. Windows: the MachineGuid Windows sets up at install time. A disk
+    image cloned with that value (a virtual machine copied without `systemd-machine-id-setup`, a
+    Windows image not generalised by sysprep) is not told apart: docs/protocol.md, "A copied
+    installation".
+    """
+    if sys.platform == "darwin":
+        return _mac_platform_uuid()
+    if sys.platform == "win32":
+        return _windows_machine_guid()
+    return _linux_machine_id()
+
+
+def _linux_machine_id(paths: tuple[str, ...] = ("/etc/machine-id", "/var/lib/dbus/machine-id")
+                      ) -> bytes | None:  # fmt: skip
+    for path in paths:
+        try:
+            with open(path, "rb") as f:
+                text = f.read(64).strip()
+        except OSError:
+            continue
+        # "uninitialized" (systemd's first boot) or an empty file names no machine yet.
+        if len(text) == 32 and all(c in b"0123456789abcdef" for c in text):
+            return text
+    return None
+
+
+def _mac_platform_uuid() -> bytes | None:
+    import subprocess  # here, not at the top: only macOS needs it
+
+    try:
+        done = subprocess.run(
+            ["ioreg", "-rd1", "-c", "IOPlatformExpertDevice"],
+            capture_output=True,
+            text=True,
+            timeout=5,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    for line in done.stdout.splitlines():
+        key, _, value = line.partition("=")
+        if key.strip() == '"IOPlatformUUID"':
+            value = value.strip().strip('"')
+            return value.encode("ascii", "ignore") or None
+    return None
+
+
+def _windows_machine_guid() -> bytes | None:
+    try:
+        import winreg  # type: ignore[import-not-found,unused-ignore]
+
+        with winreg.OpenKey(  # type: ignore[attr-defined,unused-ignore]
+            winreg.HKEY_LOCAL_MACHINE,  # type: ignore[attr-defined,unused-ignore]
+            r"SOFTWARE\Microsoft\Cryptography",
+            0,
+            winreg.KEY_READ | winreg.KEY_WOW64_64KEY,  # type: ignore[attr-defined,unused-ignore]
+        ) as key:
+            value, _ = winreg.QueryValueEx(key, "MachineGuid")  # type: ignore[attr-defined,unused-ignore]
+    except (ImportError, OSError):
+        return None
+    return str(value).encode("ascii", "ignore") or None

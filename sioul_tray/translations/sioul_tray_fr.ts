@@ -70,17 +70,17 @@ Inactivité lue par : {idle}</translation>
         <translation>impossible d’écrire {path} ({error}) : s’il indique encore {parts} comme fermé, l’icône les ferme de nouveau à son prochain lancement</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="724"/>
+        <location filename="../tray/app.py" line="733"/>
         <source>This computer&apos;s name: {name}</source>
         <translation>Nom de cet ordinateur : {name}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="725"/>
+        <location filename="../tray/app.py" line="734"/>
         <source>Sleep and wake from: {source}</source>
         <translation>Veille et réveil lus par : {source}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="728"/>
+        <location filename="../tray/app.py" line="737"/>
         <source>Sync tool: {tool}</source>
         <translation>Outil de synchronisation : {tool}</translation>
     </message>
@@ -112,6 +112,7 @@ Inactivité lue par : {idle}</translation>
     <message>
         <location filename="../tray/app.py" line="537"/>
         <location filename="../tray/app.py" line="550"/>
+        <location filename="../tray/copied.py" line="66"/>
         <source>sioul-tray: {error}</source>
         <translation>sioul-tray : {error}</translation>
     </message>
@@ -164,6 +165,42 @@ Inactivité lue par : {idle}</translation>
         <location filename="../desktop/sleep.py" line="182"/>
         <source>none: a gap in the clock between two renewals is taken as a wake</source>
         <translation>aucune : un saut de l’horloge entre deux renouvellements compte comme un réveil</translation>
+    </message>
+    <message>
+        <location filename="../tray/copied.py" line="26"/>
+        <location filename="../tray/copied.py" line="71"/>
+        <source>sioul-tray was copied here</source>
+        <translation>sioul-tray a été copié ici</translation>
+    </message>
+    <message>
+        <location filename="../tray/copied.py" line="27"/>
+        <source>This sioul-tray was copied from another computer: {name}.</source>
+        <translation>Ce sioul-tray a été copié depuis un autre ordinateur : {name}.</translation>
+    </message>
+    <message>
+        <location filename="../tray/copied.py" line="32"/>
+        <source>Until you say which computer this is, it keeps no medicines and no invoices. If {name} still runs, choose “This is another computer”.</source>
+        <translation>Tant que vous n’avez pas dit quel ordinateur est celui-ci, il ne garde ni les médicaments ni les factures. Si {name} fonctionne encore, choisissez «&#xa0;C’est un autre ordinateur&#xa0;».</translation>
+    </message>
+    <message>
+        <location filename="../tray/copied.py" line="36"/>
+        <source>This is another computer</source>
+        <translation>C’est un autre ordinateur</translation>
+    </message>
+    <message>
+        <location filename="../tray/copied.py" line="40"/>
+        <source>This one replaces {name} for good</source>
+        <translation>Celui-ci remplace {name} pour de bon</translation>
+    </message>
+    <message>
+        <location filename="../tray/copied.py" line="44"/>
+        <source>Quit</source>
+        <translation>Quitter</translation>
+    </message>
+    <message>
+        <location filename="../tray/copied.py" line="73"/>
+        <source>{name} counts as gone for invoices from {time}: until then it may still be numbering them, cut off from the sync.</source>
+        <translation>{name} compte comme parti pour les factures à partir de {time} : jusque-là, il peut encore les numéroter, coupé de la synchronisation.</translation>
     </message>
 </context>
 <context>
@@ -249,47 +286,57 @@ Inactivité lue par : {idle}</translation>
         <translation>son identifiant, tel que `sioul-tray claims` l’affiche</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="110"/>
+        <location filename="../cli.py" line="111"/>
+        <source>say which computer a copied installation runs on (it waits till then)</source>
+        <translation>dire sur quel ordinateur tourne une installation copiée (elle attend jusque-là)</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="119"/>
+        <source>new: this is another computer; gone: it replaces the one it was copied from for good</source>
+        <translation>new : c’est un autre ordinateur ; gone : il remplace pour de bon celui d’où il a été copié</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="125"/>
         <source>how far Sioul wrote its records here (carried in the claim)</source>
         <translation>jusqu’où Sioul a écrit ses enregistrements ici (porté par la réservation)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="117"/>
+        <location filename="../cli.py" line="132"/>
         <source>the Computers window of the tray running here</source>
         <translation>la fenêtre « Ordinateurs » de l’icône lancée ici</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="122"/>
+        <location filename="../cli.py" line="137"/>
         <source>the About box of the tray running here</source>
         <translation>la fenêtre « À propos » de l’icône lancée ici</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="126"/>
+        <location filename="../cli.py" line="141"/>
         <source>the window to choose another sharing folder (exit 0: changed)</source>
         <translation>la fenêtre pour choisir un autre dossier de partage (code 0 : changé)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="132"/>
+        <location filename="../cli.py" line="147"/>
         <source>the tray on a temporary folder with two simulated computers</source>
         <translation>l’icône sur un dossier temporaire avec deux ordinateurs simulés</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="141"/>
+        <location filename="../cli.py" line="156"/>
         <source>{text} is not a whole number from 0 to {top}</source>
         <translation>{text} n’est pas un nombre entier de 0 à {top}</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="181"/>
+        <location filename="../cli.py" line="196"/>
         <source>sioul-tray: interrupted</source>
         <translation>sioul-tray : interrompu</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="226"/>
+        <location filename="../cli.py" line="241"/>
         <source>sioul-tray: {error}</source>
         <translation>sioul-tray : {error}</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="238"/>
+        <location filename="../cli.py" line="253"/>
         <source>sioul-tray: this build has no tray; use the commands (sioul-tray --help)</source>
         <translation>sioul-tray : cette version n’a pas d’icône ; utilisez les commandes (sioul-tray --help)</translation>
     </message>
@@ -427,17 +474,27 @@ Inactivité lue par : {idle}</translation>
         <translation>sioul-tray : attention : {problem}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="384"/>
+        <location filename="../commands.py" line="389"/>
         <source>{computer} is declared gone for good; it counts again if it comes back.</source>
         <translation>{computer} est déclaré parti pour de bon ; il comptera de nouveau s’il revient.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="388"/>
+        <location filename="../commands.py" line="393"/>
         <source>For invoices it counts from {time}: until then {computer} may still be numbering them, cut off from the sync.</source>
         <translation>Pour les factures, elle compte à partir de {time} : jusque-là {computer} peut encore les numéroter, coupé de la synchronisation.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="404"/>
+        <location filename="../commands.py" line="403"/>
+        <source>This computer&apos;s claims are now {new}&apos;s; {old}&apos;s stay with the computer they were made on.</source>
+        <translation>Les réservations de cet ordinateur sont désormais celles de {new} ; celles de {old} restent à l’ordinateur où elles ont été faites.</translation>
+    </message>
+    <message>
+        <location filename="../commands.py" line="409"/>
+        <source>No claim of {computer} was ever read here: nothing holds back.</source>
+        <translation>Aucune réservation de {computer} n’a jamais été lue ici : rien ne retient.</translation>
+    </message>
+    <message>
+        <location filename="../commands.py" line="423"/>
         <source>No claim here yet: run `sioul-tray renew` or start the tray.</source>
         <translation>Pas encore de réservation ici : lancez `sioul-tray renew` ou l’icône.</translation>
     </message>
@@ -548,111 +605,126 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>Core</name>
     <message>
-        <location filename="../install.py" line="135"/>
-        <location filename="../install.py" line="151"/>
+        <location filename="../install.py" line="279"/>
+        <location filename="../install.py" line="295"/>
         <location filename="../share/seal.py" line="422"/>
         <source>cannot read {path}: {error}</source>
         <translation>impossible de lire {path} : {error}</translation>
     </message>
     <message>
-        <location filename="../install.py" line="116"/>
+        <location filename="../install.py" line="143"/>
         <source>{path} holds {text}, which is not a computer id: remove that file to make a new id (this computer&apos;s claims then start anew)</source>
         <translation>{path} contient {text}, qui n’est pas un identifiant d’ordinateur : supprimez ce fichier pour en créer un nouveau (les réservations de cet ordinateur repartent alors de zéro)</translation>
     </message>
     <message>
-        <location filename="../install.py" line="157"/>
+        <location filename="../install.py" line="179"/>
+        <source>{path} is damaged: remove it if this installation was made on this computer</source>
+        <translation>{path} est endommagé : supprimez-le si cette installation a été faite sur cet ordinateur</translation>
+    </message>
+    <message>
+        <location filename="../install.py" line="197"/>
+        <source>this installation was copied from another computer, where its claims are {computer}&apos;s: run `sioul-tray copied new` if this is a new computer, or `sioul-tray copied gone` if it replaces that one for good</source>
+        <translation>cette installation a été copiée depuis un autre ordinateur, où ses réservations sont celles de {computer} : lancez `sioul-tray copied new` si c’est un nouvel ordinateur, ou `sioul-tray copied gone` s’il remplace celui-là pour de bon</translation>
+    </message>
+    <message>
+        <location filename="../install.py" line="246"/>
+        <source>this installation was made on this computer: nothing to change (its claims are {computer}&apos;s)</source>
+        <translation>cette installation a été faite sur cet ordinateur : rien à changer (ses réservations sont celles de {computer})</translation>
+    </message>
+    <message>
+        <location filename="../install.py" line="301"/>
         <location filename="../share/seal.py" line="437"/>
         <source>{path} is damaged: not JSON</source>
         <translation>{path} est endommagé : ce n’est pas du JSON</translation>
     </message>
     <message>
-        <location filename="../install.py" line="161"/>
+        <location filename="../install.py" line="305"/>
         <source>{path} is damaged: not a table of settings</source>
         <translation>{path} est endommagé : ce n’est pas une table de réglages</translation>
     </message>
     <message>
-        <location filename="../install.py" line="207"/>
+        <location filename="../install.py" line="351"/>
         <source>{path} is damaged: the sharing folder&apos;s path holds a NUL character</source>
         <translation>{path} est endommagé : le chemin du dossier de partage contient un caractère NUL</translation>
     </message>
     <message>
-        <location filename="../install.py" line="219"/>
+        <location filename="../install.py" line="363"/>
         <source>{id} is not a folder id</source>
         <translation>{id} n’est pas un identifiant de dossier</translation>
     </message>
     <message>
-        <location filename="../install.py" line="250"/>
+        <location filename="../install.py" line="394"/>
         <source>no sharing folder is set up here: run `sioul-tray setup --share DIR`</source>
         <translation>aucun dossier de partage n’est configuré ici : lancez `sioul-tray setup --share DOSSIER`</translation>
     </message>
     <message>
-        <location filename="../install.py" line="262"/>
+        <location filename="../install.py" line="406"/>
         <source>this computer has no key for {folder}: run `sioul-tray setup --share {folder}`</source>
         <translation>cet ordinateur n’a pas de clé pour {folder} : lancez `sioul-tray setup --share {folder}`</translation>
     </message>
     <message>
-        <location filename="../install.py" line="269"/>
+        <location filename="../install.py" line="413"/>
         <source>cannot read the key in {path}: {error}</source>
         <translation>impossible de lire la clé dans {path} : {error}</translation>
     </message>
     <message>
-        <location filename="../install.py" line="276"/>
+        <location filename="../install.py" line="420"/>
         <source>{path} is damaged (its key is cut short or not base64): run `sioul-tray setup --share {folder}` to write it again</source>
         <translation>{path} est endommagé (sa clé est tronquée ou n’est pas en base64) : lancez `sioul-tray setup --share {folder}` pour l’écrire de nouveau</translation>
     </message>
     <message>
-        <location filename="../install.py" line="293"/>
+        <location filename="../install.py" line="437"/>
         <source>the key kept in {path} does not open {folder}: the folder was sealed again; run `sioul-tray setup --share {folder}`</source>
         <translation>la clé gardée dans {path} n’ouvre pas {folder} : le dossier a été scellé de nouveau ; lancez `sioul-tray setup --share {folder}`</translation>
     </message>
     <message>
-        <location filename="../install.py" line="364"/>
+        <location filename="../install.py" line="508"/>
         <source>another sioul-tray process (pid {pid}) writes this computer&apos;s claims; try again when it has quit</source>
         <translation>un autre processus sioul-tray (pid {pid}) écrit les réservations de cet ordinateur ; réessayez quand il aura quitté</translation>
     </message>
     <message>
-        <location filename="../install.py" line="386"/>
+        <location filename="../install.py" line="530"/>
         <source>the sharing folder {folder} is missing: deleted, moved, or on a disk that is not mounted now</source>
         <translation>le dossier de partage {folder} est absent : supprimé, déplacé, ou sur un disque qui n’est pas monté en ce moment</translation>
     </message>
     <message>
-        <location filename="../install.py" line="425"/>
+        <location filename="../install.py" line="569"/>
         <source>{folder} is on a read-only file system: this computer could not write its claims there; choose a folder it can write</source>
         <translation>{folder} est sur un système de fichiers en lecture seule : cet ordinateur ne pourrait pas y écrire ses réservations ; choisissez un dossier où il peut écrire</translation>
     </message>
     <message>
-        <location filename="../install.py" line="432"/>
+        <location filename="../install.py" line="576"/>
         <source>this user may not write in {folder}: this computer could not write its claims there</source>
         <translation>cet utilisateur n’a pas le droit d’écrire dans {folder} : cet ordinateur ne pourrait pas y écrire ses réservations</translation>
     </message>
     <message>
-        <location filename="../install.py" line="454"/>
+        <location filename="../install.py" line="598"/>
         <source>{path} is a link or another user&apos;s file, not this installation&apos;s lock: remove it (someone may have planted it)</source>
         <translation>{path} est un lien ou le fichier d’un autre utilisateur, pas le verrou de cette installation : supprimez-le (quelqu’un l’a peut-être placé là)</translation>
     </message>
     <message>
-        <location filename="../install.py" line="411"/>
-        <location filename="../install.py" line="483"/>
+        <location filename="../install.py" line="555"/>
+        <location filename="../install.py" line="627"/>
         <source>cannot make {path}: {error}</source>
         <translation>impossible de créer {path} : {error}</translation>
     </message>
     <message>
-        <location filename="../install.py" line="394"/>
+        <location filename="../install.py" line="538"/>
         <source>the sharing folder {folder} holds no {file} any more: is its disk mounted? If it was emptied, the sync brings the seal back from the other computers</source>
         <translation>le dossier de partage {folder} ne contient plus {file} : son disque est-il monté ? S’il a été vidé, la synchronisation ramène le sceau depuis les autres ordinateurs</translation>
     </message>
     <message>
-        <location filename="../install.py" line="480"/>
+        <location filename="../install.py" line="624"/>
         <source>{path} is not a folder (a link?): remove it</source>
         <translation>{path} n’est pas un dossier (un lien ?) : supprimez-le</translation>
     </message>
     <message>
-        <location filename="../install.py" line="495"/>
+        <location filename="../install.py" line="639"/>
         <source>{path} belongs to another user: it must be this user&apos;s own</source>
         <translation>{path} appartient à un autre utilisateur : il doit appartenir à cet utilisateur</translation>
     </message>
     <message>
-        <location filename="../install.py" line="503"/>
+        <location filename="../install.py" line="647"/>
         <source>{path} is open to other users and cannot be made private: {error}</source>
         <translation>{path} est ouvert aux autres utilisateurs et ne peut pas être rendu privé : {error}</translation>
     </message>
@@ -967,10 +1039,12 @@ Inactivité lue par : {idle}</translation>
         <translation>le dossier de partage {folder} est absent</translation>
     </message>
     <message>
-        <location filename="../install.py" line="107"/>
-        <location filename="../install.py" line="178"/>
-        <location filename="../install.py" line="237"/>
-        <location filename="../install.py" line="461"/>
+        <location filename="../install.py" line="134"/>
+        <location filename="../install.py" line="216"/>
+        <location filename="../install.py" line="257"/>
+        <location filename="../install.py" line="322"/>
+        <location filename="../install.py" line="381"/>
+        <location filename="../install.py" line="605"/>
         <location filename="../lease/lease.py" line="582"/>
         <location filename="../share/seal.py" line="402"/>
         <source>cannot write {path}: {error}</source>

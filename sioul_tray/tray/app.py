@@ -647,7 +647,7 @@ def install_language(app: QApplication, language: str | None = None) -> str:
 def run(argv: list[str] | None = None, language: str | None = None) -> int:
     """Start the tray: one per installation, claims closed on every way out."""
     from sioul_tray.desktop import idle, notify, sleep
-    from sioul_tray.errors import Busy, SioulError
+    from sioul_tray.errors import Busy, Copied, SioulError
     from sioul_tray.install import Installation
     from sioul_tray.tray import client, single
 
@@ -673,6 +673,15 @@ def run(argv: list[str] | None = None, language: str | None = None) -> int:
             print(App.tr("sioul-tray: already running"), file=sys.stderr)
             return 0
         except SioulError as e:  # a link planted where the lock is, a state folder not ours
+            return _cannot_start(e)
+        try:
+            inst.computer()
+        except Copied as e:
+            from sioul_tray.tray import copied
+
+            if not copied.ask(inst, e):
+                return 0
+        except (SioulError, OSError) as e:
             return _cannot_start(e)
         try:
             if inst.share_folder() is None and _setup(inst) is None:

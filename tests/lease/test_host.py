@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
 
 from sioul_tray.lease import host_name
-from sioul_tray.lease.host import _pretty_hostname, new_computer_id
+from sioul_tray.lease.host import _linux_machine_id, _pretty_hostname, machine_id, new_computer_id
 from sioul_tray.lease.rules import COMPUTER_ID
 
 
@@ -48,3 +49,23 @@ def test_pretty_hostname(tmp_path: Path, content: str, name: str) -> None:
 
 def test_host_name_is_asked_once() -> None:
     assert host_name() and host_name() is host_name()
+
+
+def test_the_machine_id_is_systemds_else_dbuss(tmp_path: Path) -> None:
+    etc, dbus = tmp_path / "etc-machine-id", tmp_path / "dbus-machine-id"
+    paths = (str(etc), str(dbus))
+    assert _linux_machine_id(paths) is None  # neither there
+    dbus.write_bytes(b"0123456789abcdef0123456789abcdef\n")
+    assert _linux_machine_id(paths) == b"0123456789abcdef0123456789abcdef"
+    etc.write_bytes(b"uninitialized\n")  # systemd's first boot: names no machine yet
+    assert _linux_machine_id(paths) == b"0123456789abcdef0123456789abcdef"
+    etc.write_bytes(b"fedcba9876543210fedcba9876543210\n")
+    assert _linux_machine_id(paths) == b"fedcba9876543210fedcba9876543210"
+
+
+@pytest.mark.skipif(
+    not sys.platform.startswith("linux") or not Path("/etc/machine-id").exists(),
+    reason="a Linux machine id: /etc/machine-id",
+)
+def test_this_machine_has_an_id() -> None:
+    assert machine_id() == Path("/etc/machine-id").read_bytes().strip()

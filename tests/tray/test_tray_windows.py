@@ -22,7 +22,7 @@ from sioul_tray import i18n
 from sioul_tray.install import Installation
 from sioul_tray.lease import Lease
 from sioul_tray.share import Share
-from sioul_tray.tray import setup
+from sioul_tray.tray import copied, setup
 from sioul_tray.tray.app import STANDIN_AFTER, Tray
 from sioul_tray.tray.controller import Controller
 from tests.helpers import ROOT, Present
@@ -118,3 +118,12 @@ def test_the_window_standing_in_for_the_icon(tray: Tray, tmp_path: Path, languag
     assert cut_off(tray.standin) == []
     shot(tray.standin, "standin", language, tmp_path)
     tray.standin.close()
+
+
+def test_the_question_of_a_copied_installation(qtbot: QtBot, tmp_path: Path, language: str) -> None:
+    box, _ = copied.box("Office PC")
+    qtbot.addWidget(box)
+    box.show()
+    qtbot.waitExposed(box)
+    assert cut_off(box) == []
+    shot(box, "copied", language, tmp_path)
