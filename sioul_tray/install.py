@@ -107,7 +107,7 @@ class Installation:
     def computer(self) -> str:
         """This installation's computer id, once it is known to be this machine's own.
 
-        Raises Copied when the id was made on another machine (`bound`).
+        Raises Copied when the id was made on another machine (`_bind`).
         """
         computer = self._computer_id()
         self._bind(computer)

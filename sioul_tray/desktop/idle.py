@@ -11,7 +11,6 @@ from __future__ import annotations
 import ctypes
 import os
 import sys
-import time
 from collections.abc import Sequence
 from typing import Any, Protocol
 
@@ -226,16 +225,12 @@ class ActiveClock:
         return int(value)
 
 
-_session_start: int | None = None
-
-
 def session_start() -> int:
-    """When this tray's session began, as first asked (whole Unix seconds): the last input
-    assumed where no idle source answers, so a tray alone counts as used since it started."""
-    global _session_start
-    if _session_start is None:
-        _session_start = int(time.time())
-    return _session_start
+    """When this tray's session began: the last input assumed where no idle source answers, so
+    a tray alone counts as used since it started (the lease's `started`)."""
+    from sioul_tray.lease.host import started
+
+    return started()
 
 
 def active_clock(

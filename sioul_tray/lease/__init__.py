@@ -3,7 +3,7 @@
 The contract is the project's lease specification; these are exactly its public names.
 """
 
-from sioul_tray.lease.host import host_name
+from sioul_tray.lease.host import host_name, started
 from sioul_tray.lease.keeper import Keeper
 from sioul_tray.lease.lease import Lease
 from sioul_tray.lease.overlay import FolderOverlay, Overlay
@@ -36,4 +36,5 @@ __all__ = [
     "choose",
     "holds",
     "host_name",
+    "started",
 ]

@@ -28,6 +28,12 @@ _BOOT_CLOCK: int | None = getattr(
 
 
 @functools.cache
+def started() -> int:
+    """When this process began, as the lease first asked (whole Unix seconds), then the same."""
+    return int(time.time())
+
+
+@functools.cache
 def host_name() -> str:
     """The name people call this computer, asked once per process.
 

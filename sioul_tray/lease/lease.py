@@ -31,7 +31,7 @@ from sioul_tray.lease.folder import (
     remove_leftovers,
     write_atomic,
 )
-from sioul_tray.lease.host import boot_ticks, host_name
+from sioul_tray.lease.host import boot_ticks, host_name, started
 from sioul_tray.lease.keeper import Keeper
 from sioul_tray.lease.machine import (
     Machine,
@@ -122,6 +122,7 @@ class Lease:
                     computer=repr(computer),
                 )
             )
+        started()  # the process's start, as the first lease of the process asks it
         self.share = share
         self.computer = computer
         self.read_only = read_only

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,7 @@ import pytest
 from sioul_tray.lease import host_name
 from sioul_tray.lease.host import _linux_machine_id, _pretty_hostname, machine_id, new_computer_id
 from sioul_tray.lease.rules import COMPUTER_ID
+from tests.helpers import python_env, run_python
 
 
 @pytest.mark.parametrize(
@@ -69,3 +71,27 @@ def test_the_machine_id_is_systemds_else_dbuss(tmp_path: Path) -> None:
 )
 def test_this_machine_has_an_id() -> None:
     assert machine_id() == Path("/etc/machine-id").read_bytes().strip()
+
+
+def test_started_is_when_the_process_first_asked() -> None:
+    from sioul_tray.desktop.idle import session_start
+    from sioul_tray.lease import started
+
+    first = started()
+    assert isinstance(first, int) and first <= time.time()
+    assert started() == first == session_start()  # the tray's session start is the same time
+
+
+def test_the_first_lease_of_a_process_asks_it(tmp_path: Path) -> None:
+    probe = (
+        "import time\n"
+        "from sioul_tray.lease import Lease, started\n"
+        "from sioul_tray.share import Share\n"
+        f"share = Share.create({str(tmp_path)!r}, 'correct horse', 'aa', cost=10)\n"
+        "before = int(time.time())\n"
+        "Lease(share, 'aa')\n"
+        "time.sleep(2.5)\n"
+        "print(started() - before)\n"
+    )
+    # Asked by the lease (0 or 1 s after `before`), not at the print, 2.5 s later.
+    assert run_python(probe, python_env()) in (["0"], ["1"])

@@ -12,7 +12,7 @@ import sys
 from sioul_tray.lease.machine import FIXES
 
 from .checker import explore
-from .world import FULL, JUMPS, NARROW
+from .world import FAULTS, FULL, JUMPS, NARROW
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -20,7 +20,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--computers", type=int, default=2, choices=(2, 3, 4))
     parser.add_argument("--depth", type=int, default=4, help="events per sequence (default 4)")
     parser.add_argument(
-        "--alphabet", default="full", choices=["full", *NARROW], help="events explored"
+        "--alphabet",
+        default="full",
+        choices=["full", "faults", *NARROW],
+        help="events explored (faults: the full alphabet and the claims-alone review's faults)",
     )
     parser.add_argument(
         "--without", action="append", default=[], choices=sorted(FIXES), help="a fix switched off"
@@ -33,7 +36,7 @@ def main(argv: list[str] | None = None) -> int:
         "--small-jumps", action="store_true", help=f"clock jumps {JUMPS[1]:+d}/{JUMPS[2]:+d} s only"
     )
     args = parser.parse_args(argv)
-    alphabet = FULL if args.alphabet == "full" else NARROW[args.alphabet]
+    alphabet = {"full": FULL, "faults": FAULTS}.get(args.alphabet) or NARROW[args.alphabet]
     if args.small_jumps:
         from dataclasses import replace
 

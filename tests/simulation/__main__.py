@@ -53,9 +53,20 @@ def main(argv: list[str] | None = None) -> int:
         "it does not keep",
     )
     parser.add_argument(
+        "--fresh",
+        type=float,
+        metavar="SECONDS",
+        help="an alternative evaluated: acknowledgements count for this long, not FRESH "
+        "(docs/protocol.md, \"Gone for good\")",
+    )
+    parser.add_argument(
         "--trace", action="store_true", help="print the calls before each double-acting span"
     )
     args = parser.parse_args(argv)
+    if args.fresh is not None:
+        from sioul_tray.lease import keeper, machine
+
+        keeper.FRESH = machine.FRESH = args.fresh  # read at each call: the run's rule
     names = args.scenario or list(SCENARIOS)
     rows = []
     began = time.monotonic()
