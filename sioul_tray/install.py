@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
+from sioul_tray.dirs import home_dirs
 from sioul_tray.errors import Busy, Copied, NotSetUp, SioulError, WrongPassphrase
 from sioul_tray.files import NotPlain, make_folders, open_lock, write_new
 from sioul_tray.i18n import Core
@@ -31,43 +32,6 @@ from sioul_tray.share import Share
 
 if TYPE_CHECKING:
     from sioul_tray.sync.nudger import Nudger
-
-APP = "sioul-tray"
-
-
-# The XDG variables of the three directories, each with its default under the home directory.
-_XDG = (("XDG_CONFIG_HOME", "~/.config"), ("XDG_STATE_HOME", "~/.local/state"),
-        ("XDG_CACHE_HOME", "~/.cache"))  # fmt: skip
-
-
-def user_dirs() -> tuple[Path, Path, Path]:
-    """This user's config, state and cache directories for sioul-tray: platformdirs' answer.
-
-    On Linux, in the usual case (an absolute HOME; each XDG variable unset, empty or absolute),
-    that answer is the XDG rule itself, followed here without importing platformdirs: the module
-    kept 0.34 MB in the tray for three paths (measured). Any other case asks platformdirs, whose
-    versions differ on it (a relative XDG variable was once used as it is). A test holds the two
-    equal.
-    """
-    values = [os.environ.get(name, "") for name, _ in _XDG]
-    if (
-        sys.platform == "linux"
-        and os.environ.get("HOME", "").startswith("/")
-        and not ("ANDROID_DATA" in os.environ and "ANDROID_ROOT" in os.environ)
-        and all(value == "" or value.startswith("/") for value in values)
-    ):
-        config, state, cache = (
-            Path(value or os.path.expanduser(default), APP)
-            for value, (_, default) in zip(values, _XDG, strict=True)
-        )
-        return config, state, cache
-    import platformdirs
-
-    return (
-        platformdirs.user_config_path(APP, appauthor=False),
-        platformdirs.user_state_path(APP, appauthor=False),
-        platformdirs.user_cache_path(APP, appauthor=False),
-    )
 
 
 @dataclass(frozen=True)
@@ -89,14 +53,7 @@ class Installation:
         home: str | os.PathLike[str] | None = None,
         machine: Callable[[], bytes | None] = machine_id,
     ) -> None:
-        home = home if home is not None else os.environ.get("SIOUL_TRAY_HOME") or None
-        if home is not None:
-            root = Path(home).expanduser()
-            self.config_dir = root / "config"
-            self.state_dir = root / "state"
-            self.cache_dir = root / "cache"
-        else:
-            self.config_dir, self.state_dir, self.cache_dir = user_dirs()
+        self.config_dir, self.state_dir, self.cache_dir = home_dirs(home)
         # Asks Syncthing to send each claim file at once, when Syncthing syncs the folder.
         self.nudger: Nudger | None = None
         self._machine = machine

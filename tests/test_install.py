@@ -15,8 +15,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sioul_tray.dirs import APP, user_dirs
 from sioul_tray.errors import Busy, Copied, NotSetUp, SioulError, WrongPassphrase
-from sioul_tray.install import APP, Installation, user_dirs
+from sioul_tray.install import Installation
 from sioul_tray.lease.rules import COMPUTER_ID
 from sioul_tray.share import Share
 from tests.helpers import python_env, run_python
@@ -193,7 +194,8 @@ def test_the_usual_case_needs_no_platformdirs(
     env = python_env(HOME=str(tmp_path), XDG_CONFIG_HOME=variable)
     env.pop("SIOUL_TRAY_HOME", None)
     code = (
-        "import sys; from sioul_tray.install import APP, Installation; i = Installation(); "
+        "import sys; from sioul_tray.dirs import APP; from sioul_tray.install import Installation; "
+        "i = Installation(); "
         "print('platformdirs' in sys.modules); import platformdirs; "
         "print(i.config_dir == platformdirs.user_config_path(APP, appauthor=False))"
     )

@@ -9,22 +9,9 @@ import string
 import sys
 import time
 
+from sioul_tray.boot import boot_ticks
 
-def boot_ticks() -> float:
-    """Seconds of a clock that is never set and goes on while the computer sleeps.
-
-    The lease judges every local observation on it (docs/protocol.md, "Two clocks"): Linux's
-    CLOCK_BOOTTIME; macOS's CLOCK_MONOTONIC, which counts sleep there (mach_continuous_time);
-    elsewhere (Windows) `time.monotonic`, which counts sleep on Windows.
-    """
-    return time.clock_gettime(_BOOT_CLOCK) if _BOOT_CLOCK is not None else time.monotonic()
-
-
-_BOOT_CLOCK: int | None = getattr(
-    time,
-    "CLOCK_BOOTTIME",
-    getattr(time, "CLOCK_MONOTONIC", None) if sys.platform == "darwin" else None,
-)
+__all__ = ["boot_ticks", "host_name", "machine_id", "new_computer_id", "started"]
 
 
 @functools.cache
