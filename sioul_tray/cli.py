@@ -18,8 +18,6 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from sioul_tray import __version__, i18n
 from sioul_tray.errors import SioulError
 from sioul_tray.i18n import CommandLine
-from sioul_tray.lease import PARTS
-from sioul_tray.lease.codec import printable
 
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
@@ -38,12 +36,18 @@ class _Parser(argparse.ArgumentParser):
                 flush()
 
     def error(self, message: str) -> NoReturn:
+        from sioul_tray.lease.codec import printable
+
         where = "" if self.prog == "sioul-tray" else f"{self.prog.removeprefix('sioul-tray ')}: "
         text = CommandLine.tr("sioul-tray: {error} (see sioul-tray --help)")
         self.exit(2, text.format(error=printable(where + message)) + "\n")
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(fast: bool = False) -> argparse.ArgumentParser:
+    """The command line's parser; `fast`: only `may` and `run`, which read the tray's verdict and
+    import nothing of the lease (Sioul calls them before each record)."""
+    from sioul_tray import may
+
     parser = _Parser(
         prog="sioul-tray",
         description=CommandLine.tr(
@@ -60,6 +64,12 @@ def _parser() -> argparse.ArgumentParser:
         ),
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    if fast:
+        may.add_may(sub)
+        may.add_run(sub)
+        return parser
+    from sioul_tray.lease import PARTS
+
     part_arg: dict[str, Any] = {"nargs": "?", "choices": list(PARTS), "metavar": "PART"}
     json_help = CommandLine.tr("print JSON")
 
@@ -104,6 +114,9 @@ def _parser() -> argparse.ArgumentParser:
         "forget", help=CommandLine.tr("declare a computer gone for good (given away, broken)")
     )
     p.add_argument("computer", help=CommandLine.tr("its id, as `sioul-tray claims` lists it"))
+
+    may.add_may(sub)
+    may.add_run(sub)
 
     p = sub.add_parser(
         "copied",
@@ -160,6 +173,19 @@ def _count(text: str) -> int:
     return int(text)
 
 
+def _command_of(words: Sequence[str]) -> str | None:
+    """The subcommand's word, past the options before it (`--lang fr`)."""
+    i = 0
+    while i < len(words):
+        if words[i] == "--lang":
+            i += 2
+        elif words[i].startswith("-"):
+            i += 1
+        else:
+            return words[i]
+    return None
+
+
 def _asked_language(argv: Sequence[str]) -> str | None:
     """--lang, read before the parser is made: its help texts are in that language."""
     for i, word in enumerate(argv):
@@ -200,10 +226,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _run(words: list[str]) -> int:
     # No words: the tray, as the desktop starts it, with no parser to build (argparse's gettext
     # lookups import `locale`: 0.2 MB kept for the tray's whole life).
-    args = _parser().parse_args(words) if words else argparse.Namespace(command=None, lang=None)
+    fast = _command_of(words) in ("may", "run")
+    args = _parser(fast).parse_args(words) if words else argparse.Namespace(command=None, lang=None)
     out = sys.stdout
     if args.command is None:
         return _start_tray(args.lang)
+    if fast:
+        from sioul_tray import may
+
+        return may.cmd_may(args, out) if args.command == "may" else may.cmd_run(args, out)
     if args.command == "demo":
         return _start_demo(args.lang)
     if args.command in ("computers", "about", "folder"):

@@ -103,7 +103,7 @@ def test_a_handover_from_the_command_line(pair: tuple[Path, Path, Path]) -> None
     (taker,) = set(ids) - {keeper}
     assert "taken here" in ok(cli(ids[taker], "take", "invoices"))
     looked = json.loads(ok(cli(ids[keeper], "look", "invoices", "--json")))
-    assert set(looked) == {"schema", "invoices"} and looked["schema"] == 1
+    assert set(looked) == {"schema", "invoices"} and looked["schema"] == 2
     assert looked["invoices"]["computer"] == taker and looked["invoices"]["here"] is False
     assert looked["invoices"]["status"]["why"] == "elsewhere"
     assert looked["invoices"]["status"]["keeper"] == taker

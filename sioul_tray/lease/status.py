@@ -13,7 +13,7 @@ import enum
 from dataclasses import dataclass
 from typing import Any
 
-SCHEMA = 1  # the version of `Status.to_json`'s shape, in status.json and `look --json`
+SCHEMA = 2  # the version of `Status.to_json`'s shape, in status.json and `look --json`
 
 
 class Why(enum.Enum):

@@ -221,122 +221,123 @@ Inactivité lue par : {idle}</translation>
         <translation>sioul-tray : {error} (voir sioul-tray --help)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="50"/>
+        <location filename="../cli.py" line="54"/>
         <source>Keeps Sioul&apos;s medicines and invoices on one computer at a time. With no command, starts the tray.</source>
         <translation>Garde les médicaments et les factures de Sioul sur un seul ordinateur à la fois. Sans commande, lance l’icône de la barre des tâches.</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="59"/>
+        <location filename="../cli.py" line="63"/>
         <source>the language to show (fr, en); by default SIOUL_TRAY_LANG, else the system&apos;s</source>
         <translation>la langue à afficher (fr, en) ; par défaut SIOUL_TRAY_LANG, sinon celle du système</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="64"/>
+        <location filename="../cli.py" line="74"/>
+        <location filename="../may.py" line="36"/>
         <source>print JSON</source>
         <translation>écrire du JSON</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="67"/>
+        <location filename="../cli.py" line="77"/>
         <source>create or join the sharing folder, name this computer</source>
         <translation>créer ou rejoindre le dossier de partage, nommer cet ordinateur</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="69"/>
+        <location filename="../cli.py" line="79"/>
         <source>the synced sharing folder</source>
         <translation>le dossier de partage synchronisé</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="73"/>
+        <location filename="../cli.py" line="83"/>
         <source>the name the other computers show for this one (default: its host&apos;s)</source>
         <translation>le nom que les autres ordinateurs affichent pour celui-ci (par défaut : celui de la machine)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="77"/>
+        <location filename="../cli.py" line="87"/>
         <source>who keeps each part, as read now, without claiming it</source>
         <translation>qui tient chaque partie, lu maintenant, sans la réserver</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="84"/>
+        <location filename="../cli.py" line="94"/>
         <source>every claim in the folder, and every file that does not read</source>
         <translation>toutes les réservations du dossier, et chaque fichier illisible</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="89"/>
+        <location filename="../cli.py" line="99"/>
         <source>&quot;Make invoices here&quot;: take a part on purpose</source>
         <translation>« Faire les factures ici » : prendre une partie exprès</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="93"/>
+        <location filename="../cli.py" line="103"/>
         <source>close this computer&apos;s claims (all parts by default)</source>
         <translation>fermer les réservations de cet ordinateur (toutes les parties par défaut)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="99"/>
+        <location filename="../cli.py" line="109"/>
         <source>renew this computer&apos;s claims once (for a timer on a server)</source>
         <translation>renouveler une fois les réservations de cet ordinateur (pour un minuteur sur un serveur)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="104"/>
+        <location filename="../cli.py" line="114"/>
         <source>declare a computer gone for good (given away, broken)</source>
         <translation>déclarer un ordinateur parti pour de bon (donné, en panne)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="106"/>
+        <location filename="../cli.py" line="116"/>
         <source>its id, as `sioul-tray claims` lists it</source>
         <translation>son identifiant, tel que `sioul-tray claims` l’affiche</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="111"/>
+        <location filename="../cli.py" line="124"/>
         <source>say which computer a copied installation runs on (it waits till then)</source>
         <translation>dire sur quel ordinateur tourne une installation copiée (elle attend jusque-là)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="119"/>
+        <location filename="../cli.py" line="132"/>
         <source>new: this is another computer; gone: it replaces the one it was copied from for good</source>
         <translation>new : c’est un autre ordinateur ; gone : il remplace pour de bon celui d’où il a été copié</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="125"/>
+        <location filename="../cli.py" line="138"/>
         <source>how far Sioul wrote its records here (carried in the claim)</source>
         <translation>jusqu’où Sioul a écrit ses enregistrements ici (porté par la réservation)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="132"/>
+        <location filename="../cli.py" line="145"/>
         <source>the Computers window of the tray running here</source>
         <translation>la fenêtre « Ordinateurs » de l’icône lancée ici</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="137"/>
+        <location filename="../cli.py" line="150"/>
         <source>the About box of the tray running here</source>
         <translation>la fenêtre « À propos » de l’icône lancée ici</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="141"/>
+        <location filename="../cli.py" line="154"/>
         <source>the window to choose another sharing folder (exit 0: changed)</source>
         <translation>la fenêtre pour choisir un autre dossier de partage (code 0 : changé)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="147"/>
+        <location filename="../cli.py" line="160"/>
         <source>the tray on a temporary folder with two simulated computers</source>
         <translation>l’icône sur un dossier temporaire avec deux ordinateurs simulés</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="156"/>
+        <location filename="../cli.py" line="169"/>
         <source>{text} is not a whole number from 0 to {top}</source>
         <translation>{text} n’est pas un nombre entier de 0 à {top}</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="196"/>
+        <location filename="../cli.py" line="222"/>
         <source>sioul-tray: interrupted</source>
         <translation>sioul-tray : interrompu</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="241"/>
+        <location filename="../cli.py" line="272"/>
         <source>sioul-tray: {error}</source>
         <translation>sioul-tray : {error}</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="253"/>
+        <location filename="../cli.py" line="284"/>
         <source>sioul-tray: this build has no tray; use the commands (sioul-tray --help)</source>
         <translation>sioul-tray : cette version n’a pas d’icône ; utilisez les commandes (sioul-tray --help)</translation>
     </message>
@@ -498,6 +499,91 @@ Inactivité lue par : {idle}</translation>
         <source>No claim here yet: run `sioul-tray renew` or start the tray.</source>
         <translation>Pas encore de réservation ici : lancez `sioul-tray renew` ou l’icône.</translation>
     </message>
+    <message>
+        <location filename="../may.py" line="33"/>
+        <source>exit 0 when this computer may act on the part now (Sioul&apos;s check)</source>
+        <translation>code 0 quand cet ordinateur peut agir maintenant sur la partie (la vérification de Sioul)</translation>
+    </message>
+    <message>
+        <location filename="../may.py" line="43"/>
+        <source>run a command only while this computer acts on the part</source>
+        <translation>lancer une commande seulement tant que cet ordinateur agit sur la partie</translation>
+    </message>
+    <message>
+        <location filename="../may.py" line="56"/>
+        <source>wait this long for the verdict to say yes (default: not at all)</source>
+        <translation>attendre jusqu’à ce délai que le verdict dise oui (par défaut : pas du tout)</translation>
+    </message>
+    <message>
+        <location filename="../may.py" line="67"/>
+        <source>{text} is not a number of seconds</source>
+        <translation>{text} n’est pas un nombre de secondes</translation>
+    </message>
+    <message>
+        <location filename="../may.py" line="83"/>
+        <source>no tray runs here: only a running tray knows whether this computer acts</source>
+        <translation>aucune icône ne tourne ici : seule l’icône en marche sait si cet ordinateur agit</translation>
+    </message>
+    <message>
+        <location filename="../may.py" line="85"/>
+        <source>{path} does not read as the tray writes it</source>
+        <translation>{path} ne se lit pas comme l’icône l’écrit</translation>
+    </message>
+    <message>
+        <location filename="../may.py" line="87"/>
+        <source>the tray running here is older than this command: quit it and start it again</source>
+        <translation>l’icône qui tourne ici est plus ancienne que cette commande : quittez-la et relancez-la</translation>
+    </message>
+    <message>
+        <location filename="../may.py" line="89"/>
+        <source>the tray has stopped (it quit, or the computer slept)</source>
+        <translation>l’icône s’est arrêtée (elle a quitté, ou l’ordinateur s’est mis en veille)</translation>
+    </message>
+    <message>
+        <location filename="../may.py" line="90"/>
+        <source>the tray that wrote {path} no longer runs</source>
+        <translation>l’icône qui a écrit {path} ne tourne plus</translation>
+    </message>
+    <message>
+        <location filename="../may.py" line="91"/>
+        <source>{path} was written before this computer last started</source>
+        <translation>{path} a été écrit avant le dernier démarrage de cet ordinateur</translation>
+    </message>
+    <message>
+        <location filename="../may.py" line="93"/>
+        <source>the tray has not renewed its verdict in time (is it stuck?)</source>
+        <translation>l’icône n’a pas renouvelé son verdict à temps (est-elle bloquée ?)</translation>
+    </message>
+    <message>
+        <location filename="../may.py" line="121"/>
+        <source>Invoices: this computer may number them until {time}, token {token}</source>
+        <translation>Factures : cet ordinateur peut les numéroter jusqu’à {time}, jeton {token}</translation>
+    </message>
+    <message>
+        <location filename="../may.py" line="124"/>
+        <source>Medicines: this computer may remind them until {time}, token {token}</source>
+        <translation>Médicaments : cet ordinateur peut les rappeler jusqu’à {time}, jeton {token}</translation>
+    </message>
+    <message>
+        <location filename="../may.py" line="129"/>
+        <source>  first, the records of {computer} up to {wrote}</source>
+        <translation>  d’abord, les enregistrements de {computer} jusqu’à {wrote}</translation>
+    </message>
+    <message>
+        <location filename="../may.py" line="139"/>
+        <source>sioul-tray run: give the command after --</source>
+        <translation>sioul-tray run : donnez la commande après --</translation>
+    </message>
+    <message>
+        <location filename="../may.py" line="172"/>
+        <source>the part was taken again: another tenure</source>
+        <translation>la partie a été reprise : un autre mandat</translation>
+    </message>
+    <message>
+        <location filename="../may.py" line="175"/>
+        <source>sioul-tray run: stopped {command}: {reason}</source>
+        <translation>sioul-tray run : {command} arrêté : {reason}</translation>
+    </message>
 </context>
 <context>
     <name>Computers</name>
@@ -605,126 +691,126 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>Core</name>
     <message>
-        <location filename="../install.py" line="279"/>
-        <location filename="../install.py" line="295"/>
+        <location filename="../install.py" line="236"/>
+        <location filename="../install.py" line="252"/>
         <location filename="../share/seal.py" line="422"/>
         <source>cannot read {path}: {error}</source>
         <translation>impossible de lire {path} : {error}</translation>
     </message>
     <message>
-        <location filename="../install.py" line="143"/>
+        <location filename="../install.py" line="100"/>
         <source>{path} holds {text}, which is not a computer id: remove that file to make a new id (this computer&apos;s claims then start anew)</source>
         <translation>{path} contient {text}, qui n’est pas un identifiant d’ordinateur : supprimez ce fichier pour en créer un nouveau (les réservations de cet ordinateur repartent alors de zéro)</translation>
     </message>
     <message>
-        <location filename="../install.py" line="179"/>
+        <location filename="../install.py" line="136"/>
         <source>{path} is damaged: remove it if this installation was made on this computer</source>
         <translation>{path} est endommagé : supprimez-le si cette installation a été faite sur cet ordinateur</translation>
     </message>
     <message>
-        <location filename="../install.py" line="197"/>
+        <location filename="../install.py" line="154"/>
         <source>this installation was copied from another computer, where its claims are {computer}&apos;s: run `sioul-tray copied new` if this is a new computer, or `sioul-tray copied gone` if it replaces that one for good</source>
         <translation>cette installation a été copiée depuis un autre ordinateur, où ses réservations sont celles de {computer} : lancez `sioul-tray copied new` si c’est un nouvel ordinateur, ou `sioul-tray copied gone` s’il remplace celui-là pour de bon</translation>
     </message>
     <message>
-        <location filename="../install.py" line="246"/>
+        <location filename="../install.py" line="203"/>
         <source>this installation was made on this computer: nothing to change (its claims are {computer}&apos;s)</source>
         <translation>cette installation a été faite sur cet ordinateur : rien à changer (ses réservations sont celles de {computer})</translation>
     </message>
     <message>
-        <location filename="../install.py" line="301"/>
+        <location filename="../install.py" line="258"/>
         <location filename="../share/seal.py" line="437"/>
         <source>{path} is damaged: not JSON</source>
         <translation>{path} est endommagé : ce n’est pas du JSON</translation>
     </message>
     <message>
-        <location filename="../install.py" line="305"/>
+        <location filename="../install.py" line="262"/>
         <source>{path} is damaged: not a table of settings</source>
         <translation>{path} est endommagé : ce n’est pas une table de réglages</translation>
     </message>
     <message>
-        <location filename="../install.py" line="351"/>
+        <location filename="../install.py" line="308"/>
         <source>{path} is damaged: the sharing folder&apos;s path holds a NUL character</source>
         <translation>{path} est endommagé : le chemin du dossier de partage contient un caractère NUL</translation>
     </message>
     <message>
-        <location filename="../install.py" line="363"/>
+        <location filename="../install.py" line="320"/>
         <source>{id} is not a folder id</source>
         <translation>{id} n’est pas un identifiant de dossier</translation>
     </message>
     <message>
-        <location filename="../install.py" line="394"/>
+        <location filename="../install.py" line="351"/>
         <source>no sharing folder is set up here: run `sioul-tray setup --share DIR`</source>
         <translation>aucun dossier de partage n’est configuré ici : lancez `sioul-tray setup --share DOSSIER`</translation>
     </message>
     <message>
-        <location filename="../install.py" line="406"/>
+        <location filename="../install.py" line="363"/>
         <source>this computer has no key for {folder}: run `sioul-tray setup --share {folder}`</source>
         <translation>cet ordinateur n’a pas de clé pour {folder} : lancez `sioul-tray setup --share {folder}`</translation>
     </message>
     <message>
-        <location filename="../install.py" line="413"/>
+        <location filename="../install.py" line="370"/>
         <source>cannot read the key in {path}: {error}</source>
         <translation>impossible de lire la clé dans {path} : {error}</translation>
     </message>
     <message>
-        <location filename="../install.py" line="420"/>
+        <location filename="../install.py" line="377"/>
         <source>{path} is damaged (its key is cut short or not base64): run `sioul-tray setup --share {folder}` to write it again</source>
         <translation>{path} est endommagé (sa clé est tronquée ou n’est pas en base64) : lancez `sioul-tray setup --share {folder}` pour l’écrire de nouveau</translation>
     </message>
     <message>
-        <location filename="../install.py" line="437"/>
+        <location filename="../install.py" line="394"/>
         <source>the key kept in {path} does not open {folder}: the folder was sealed again; run `sioul-tray setup --share {folder}`</source>
         <translation>la clé gardée dans {path} n’ouvre pas {folder} : le dossier a été scellé de nouveau ; lancez `sioul-tray setup --share {folder}`</translation>
     </message>
     <message>
-        <location filename="../install.py" line="508"/>
+        <location filename="../install.py" line="465"/>
         <source>another sioul-tray process (pid {pid}) writes this computer&apos;s claims; try again when it has quit</source>
         <translation>un autre processus sioul-tray (pid {pid}) écrit les réservations de cet ordinateur ; réessayez quand il aura quitté</translation>
     </message>
     <message>
-        <location filename="../install.py" line="530"/>
+        <location filename="../install.py" line="487"/>
         <source>the sharing folder {folder} is missing: deleted, moved, or on a disk that is not mounted now</source>
         <translation>le dossier de partage {folder} est absent : supprimé, déplacé, ou sur un disque qui n’est pas monté en ce moment</translation>
     </message>
     <message>
-        <location filename="../install.py" line="569"/>
+        <location filename="../install.py" line="526"/>
         <source>{folder} is on a read-only file system: this computer could not write its claims there; choose a folder it can write</source>
         <translation>{folder} est sur un système de fichiers en lecture seule : cet ordinateur ne pourrait pas y écrire ses réservations ; choisissez un dossier où il peut écrire</translation>
     </message>
     <message>
-        <location filename="../install.py" line="576"/>
+        <location filename="../install.py" line="533"/>
         <source>this user may not write in {folder}: this computer could not write its claims there</source>
         <translation>cet utilisateur n’a pas le droit d’écrire dans {folder} : cet ordinateur ne pourrait pas y écrire ses réservations</translation>
     </message>
     <message>
-        <location filename="../install.py" line="598"/>
+        <location filename="../install.py" line="555"/>
         <source>{path} is a link or another user&apos;s file, not this installation&apos;s lock: remove it (someone may have planted it)</source>
         <translation>{path} est un lien ou le fichier d’un autre utilisateur, pas le verrou de cette installation : supprimez-le (quelqu’un l’a peut-être placé là)</translation>
     </message>
     <message>
-        <location filename="../install.py" line="555"/>
-        <location filename="../install.py" line="627"/>
+        <location filename="../install.py" line="512"/>
+        <location filename="../install.py" line="584"/>
         <source>cannot make {path}: {error}</source>
         <translation>impossible de créer {path} : {error}</translation>
     </message>
     <message>
-        <location filename="../install.py" line="538"/>
+        <location filename="../install.py" line="495"/>
         <source>the sharing folder {folder} holds no {file} any more: is its disk mounted? If it was emptied, the sync brings the seal back from the other computers</source>
         <translation>le dossier de partage {folder} ne contient plus {file} : son disque est-il monté ? S’il a été vidé, la synchronisation ramène le sceau depuis les autres ordinateurs</translation>
     </message>
     <message>
-        <location filename="../install.py" line="624"/>
+        <location filename="../install.py" line="581"/>
         <source>{path} is not a folder (a link?): remove it</source>
         <translation>{path} n’est pas un dossier (un lien ?) : supprimez-le</translation>
     </message>
     <message>
-        <location filename="../install.py" line="639"/>
+        <location filename="../install.py" line="596"/>
         <source>{path} belongs to another user: it must be this user&apos;s own</source>
         <translation>{path} appartient à un autre utilisateur : il doit appartenir à cet utilisateur</translation>
     </message>
     <message>
-        <location filename="../install.py" line="647"/>
+        <location filename="../install.py" line="604"/>
         <source>{path} is open to other users and cannot be made private: {error}</source>
         <translation>{path} est ouvert aux autres utilisateurs et ne peut pas être rendu privé : {error}</translation>
     </message>
@@ -745,7 +831,7 @@ Inactivité lue par : {idle}</translation>
     </message>
     <message>
         <location filename="../lease/codec.py" line="143"/>
-        <location filename="../lease/lease.py" line="504"/>
+        <location filename="../lease/lease.py" line="505"/>
         <source>not valid: not a claim</source>
         <translation>invalide : ce n’est pas une réservation</translation>
     </message>
@@ -941,62 +1027,62 @@ Inactivité lue par : {idle}</translation>
         <translation>{computer} n’est pas un identifiant d’ordinateur : utilisez a-z, 0-9 et _ (de 1 à 63)</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="225"/>
+        <location filename="../lease/lease.py" line="226"/>
         <source>this computer cannot declare itself gone</source>
         <translation>cet ordinateur ne peut pas se déclarer parti lui-même</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="234"/>
+        <location filename="../lease/lease.py" line="235"/>
         <source>no claim of {computer} was ever read here: nothing to forget</source>
         <translation>aucune réservation de {computer} n’a jamais été lue ici : rien à oublier</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="566"/>
+        <location filename="../lease/lease.py" line="567"/>
         <source>cannot write {path}: {reason}</source>
         <translation>impossible d’écrire {path} : {reason}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="694"/>
+        <location filename="../lease/lease.py" line="695"/>
         <source>unknown part {part}: the parts are {parts}</source>
         <translation>partie inconnue {part} : les parties sont {parts}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="447"/>
+        <location filename="../lease/lease.py" line="448"/>
         <source>overlay cannot be read: {error}</source>
         <translation>surcouche illisible : {error}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="248"/>
+        <location filename="../lease/lease.py" line="249"/>
         <source>this process reads only: the tray or a command writes this computer&apos;s claims</source>
         <translation>ce processus ne fait que lire : c’est l’icône ou une commande qui écrit les réservations de cet ordinateur</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="352"/>
+        <location filename="../lease/lease.py" line="353"/>
         <source>{file} is missing from the sharing folder: invoices wait until it is back</source>
         <translation>{file} manque dans le dossier de partage : les factures attendent son retour</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="360"/>
+        <location filename="../lease/lease.py" line="361"/>
         <source>{file} cannot be used ({error}): invoices wait until it reads again</source>
         <translation>{file} est inutilisable ({error}) : les factures attendent qu’il se lise de nouveau</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="368"/>
+        <location filename="../lease/lease.py" line="369"/>
         <source>the sharing folder was sealed again by {computer}: join it again with its passphrase</source>
         <translation>le dossier de partage a été scellé de nouveau par {computer} : rejoignez-le de nouveau avec sa phrase secrète</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="515"/>
+        <location filename="../lease/lease.py" line="516"/>
         <source>does not match its file name</source>
         <translation>ne correspond pas à son nom de fichier</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="547"/>
+        <location filename="../lease/lease.py" line="548"/>
         <source>copied from another part ({file})</source>
         <translation>copiée d’une autre partie ({file})</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="548"/>
+        <location filename="../lease/lease.py" line="549"/>
         <source>copied from another name ({file})</source>
         <translation>copiée d’un autre nom ({file})</translation>
     </message>
@@ -1034,24 +1120,24 @@ Inactivité lue par : {idle}</translation>
         <translation>wrote doit être un nombre entier de 0 à {top}, pas {wrote}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="573"/>
+        <location filename="../lease/lease.py" line="574"/>
         <source>the sharing folder {folder} is missing</source>
         <translation>le dossier de partage {folder} est absent</translation>
     </message>
     <message>
-        <location filename="../install.py" line="134"/>
-        <location filename="../install.py" line="216"/>
-        <location filename="../install.py" line="257"/>
-        <location filename="../install.py" line="322"/>
-        <location filename="../install.py" line="381"/>
-        <location filename="../install.py" line="605"/>
-        <location filename="../lease/lease.py" line="582"/>
+        <location filename="../install.py" line="91"/>
+        <location filename="../install.py" line="173"/>
+        <location filename="../install.py" line="214"/>
+        <location filename="../install.py" line="279"/>
+        <location filename="../install.py" line="338"/>
+        <location filename="../install.py" line="562"/>
+        <location filename="../lease/lease.py" line="583"/>
         <location filename="../share/seal.py" line="402"/>
         <source>cannot write {path}: {error}</source>
         <translation>impossible d’écrire {path} : {error}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="595"/>
+        <location filename="../lease/lease.py" line="596"/>
         <source>overlay cannot be written: {error}</source>
         <translation>impossible d’écrire la surcouche : {error}</translation>
     </message>
@@ -1405,87 +1491,87 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>Notification</name>
     <message>
-        <location filename="../tray/model.py" line="369"/>
+        <location filename="../tray/model.py" line="401"/>
         <source>Medicine reminders are now on {computer}</source>
         <translation>Les rappels de médicaments sont maintenant sur {computer}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="370"/>
+        <location filename="../tray/model.py" line="402"/>
         <source>Invoices are now made on {computer}</source>
         <translation>Les factures sont maintenant faites sur {computer}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="375"/>
+        <location filename="../tray/model.py" line="407"/>
         <source>Medicine reminders are here now</source>
         <translation>Les rappels de médicaments sont maintenant ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="376"/>
+        <location filename="../tray/model.py" line="408"/>
         <source>Invoices are made here now</source>
         <translation>Les factures sont maintenant faites ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="381"/>
+        <location filename="../tray/model.py" line="413"/>
         <source>Medicine reminders paused here</source>
         <translation>Rappels de médicaments en pause ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="382"/>
+        <location filename="../tray/model.py" line="414"/>
         <source>Invoices paused here</source>
         <translation>Factures en pause ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="387"/>
+        <location filename="../tray/model.py" line="419"/>
         <source>No computer keeps medicines now</source>
         <translation>Aucun ordinateur ne tient les médicaments maintenant</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="388"/>
+        <location filename="../tray/model.py" line="420"/>
         <source>No computer keeps invoices now</source>
         <translation>Aucun ordinateur ne tient les factures maintenant</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="401"/>
+        <location filename="../tray/model.py" line="433"/>
         <source>{part}: this computer acts now.</source>
         <translation>{part} : cet ordinateur agit maintenant.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="421"/>
+        <location filename="../tray/model.py" line="453"/>
         <source>Invoices stopped: the seal changed</source>
         <translation>Factures arrêtées : le sceau a changé</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="428"/>
+        <location filename="../tray/model.py" line="460"/>
         <source>{computer} has not been heard from since {time}. If it is gone for good, say so in the menu.</source>
         <translation>Pas de nouvelles de {computer} depuis {time}. S’il est parti pour de bon, dites-le dans le menu.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="433"/>
+        <location filename="../tray/model.py" line="465"/>
         <source>{computer} has not been heard from yet. If it is gone for good, say so in the menu.</source>
         <translation>Pas encore de nouvelles de {computer}. S’il est parti pour de bon, dites-le dans le menu.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="439"/>
+        <location filename="../tray/model.py" line="471"/>
         <source>Invoices wait for {computer}</source>
         <translation>Les factures attendent {computer}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="444"/>
+        <location filename="../tray/model.py" line="476"/>
         <source>A claim in the sharing folder does not read</source>
         <translation>Une réservation du dossier de partage est illisible</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="450"/>
+        <location filename="../tray/model.py" line="482"/>
         <source>It is {span} ahead of this computer&apos;s clock.</source>
         <translation>Elle a {span} d’avance sur l’horloge de cet ordinateur.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="452"/>
+        <location filename="../tray/model.py" line="484"/>
         <source>It is {span} behind this computer&apos;s clock.</source>
         <translation>Elle a {span} de retard sur l’horloge de cet ordinateur.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="454"/>
+        <location filename="../tray/model.py" line="486"/>
         <source>{computer}&apos;s clock is off</source>
         <translation>L’horloge de {computer} est décalée</translation>
     </message>

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from sioul_tray.boot import boot_id, boot_ticks
 from sioul_tray.files import make_folders, write_new
 from sioul_tray.lease import PARTS, RENEW, Keeper
 from sioul_tray.lease.folder import Problem
@@ -91,6 +92,7 @@ class Driver:
         *,
         clock: Callable[[], float] = time.time,
         monotonic: Callable[[], float] = time.monotonic,
+        ticks: Callable[[], float] = boot_ticks,
         publish: Callable[[View], None] = lambda view: None,
         notify: Callable[[Note], None] = lambda note: None,
         woke: Callable[[], None] = lambda: None,
@@ -102,6 +104,12 @@ class Driver:
         self.active = active
         self.clock = clock
         self.monotonic = monotonic
+        self.ticks = ticks
+        self.boot = boot_id() if ticks is boot_ticks else None
+        # Each part this computer acts on: when (wall, ticks) the renew that said so began. A
+        # verdict holds RENEW from then (docs/protocol.md, "When this computer acts"): status.json
+        # says until when, so that a tray stopped or asleep cannot leave Sioul acting on it.
+        self.bounds: dict[str, tuple[float, float]] = {}
         self.publish = publish
         self.woke = woke
         self.recheck = recheck
@@ -120,6 +128,7 @@ class Driver:
         self.asleep = False
         self._closed = False
         self._status: dict[str, Any] | None = None
+        self.status_error: str | None = None  # why status.json could not be written, if so
         self.notifier = model.NoteFilter(notify)
         # What the sync tool says of the folder (`sync.report`), where the tray can ask it.
         self.sync_report: Callable[[], SyncReport | None] = lambda: None
@@ -155,6 +164,8 @@ class Driver:
         keepers: dict[str, Keeper] = {}
         error = None
         for part in PARTS:
+            began = (self.clock(), self.ticks())
+            self.bounds.pop(part, None)  # until this renew says otherwise
             try:
                 if part in self.paused:
                     keepers[part] = self.lease.look(part)
@@ -162,6 +173,9 @@ class Driver:
                     keepers[part] = self.lease.renew(part, active=active, wrote=self.wrote[part])
             except OSError as exc:
                 error = describe(exc)
+                continue
+            if keepers[part].acting and part not in self.paused:
+                self.bounds[part] = began
         if any(self.lease.last_read(part).jumped for part in keepers):
             # The core saw the machine sleep without telling, or its clock set: the catch-up
             # that follows is not news, and the tray host may have lost the icon.
@@ -182,13 +196,19 @@ class Driver:
         self._publish(*self._look())
 
     def _look(self) -> tuple[dict[str, Keeper], str | None]:
+        """Read each part without writing; its verdict bounds acting as a renew's does."""
         keepers: dict[str, Keeper] = {}
         error = None
         for part in PARTS:
+            began = (self.clock(), self.ticks())
+            self.bounds.pop(part, None)
             try:
                 keepers[part] = self.lease.look(part)
             except OSError as exc:
                 error = describe(exc)
+                continue
+            if keepers[part].acting and part not in self.paused and not self.away:
+                self.bounds[part] = began
         return keepers, error
 
     def reread(self) -> None:
@@ -226,6 +246,7 @@ class Driver:
         across restarts through closed.json. What stopped that file being written, if anything:
         the parts stay closed all the same while this process runs, and the person is told."""
         for part in parts:
+            self.bounds.pop(part, None)
             self.lease.close(part, wrote=self.wrote[part])
             self.paused.add(part)
         failed = self._save_paused()
@@ -248,6 +269,7 @@ class Driver:
 
     def close_claims(self) -> None:
         """Close both parts (with `wrote`): nothing is marked here until the next renew."""
+        self.bounds.clear()
         if self._closed:
             return
         for part in PARTS:
@@ -304,7 +326,7 @@ class Driver:
             problems=tuple(problems),
             idle_source=self.active.name,
             idle_known=self.active.known,
-            error=error,
+            error=error or self.status_error,
             state_problem=getattr(self.lease, "state_problem", None),
             name=getattr(self.lease, "name", ""),
             sync=self.sync_report(),
@@ -316,25 +338,41 @@ class Driver:
         self._ask_recheck(keepers, view.now)
 
     def _ask_recheck(self, keepers: dict[str, Keeper], now: float) -> None:
-        """A part kept here settles at its `until`: be woken then, not at the next tick."""
-        due = [
+        """A part kept here settles at its `until`: be woken then, not at the next tick. A part
+        acted on is read again halfway to the next tick, so that its verdict's bound (RENEW
+        from the call) is renewed well before it passes and Sioul never sees it lapse."""
+        due: list[float] = [
             k.status.until
             for k in keepers.values()
             if k.status is not None and k.status.why is Why.SETTLING and k.status.until is not None
         ]
+        if self.bounds:
+            due.append(now + RENEW / 2 - RECHECK_MARGIN)
         if due:
             self.recheck(max(0.0, min(due) - now) + RECHECK_MARGIN)
 
     def _write_status(self, running: bool) -> None:
+        """status.json, on each change. One that cannot be written is removed (a reader finds no
+        verdict rather than an old one), tried again at the next tick, and said in the menu."""
         if self.status_path is None:
             return
-        content = model.status(self.view, self.computer, os.getpid(), running, self.clock())
+        bounds = self.bounds if running else {}
+        content = model.status(
+            self.view, self.computer, os.getpid(), running, self.clock(), bounds, self.boot
+        )
         comparable = {k: v for k, v in content.items() if k != "at"}
         if self._status == comparable and running:
-            return  # written on each change only
-        self._status = comparable
-        with contextlib.suppress(OSError):
+            return
+        self._status = None
+        try:
             write_status(self.status_path, content)
+        except OSError as e:
+            with contextlib.suppress(OSError):
+                os.unlink(self.status_path)
+            self.status_error = describe(e)
+            return
+        self._status = comparable
+        self.status_error = None
 
     def _load_paused(self) -> set[str]:
         if self.paused_path is None:

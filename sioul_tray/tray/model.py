@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from sioul_tray import phrases
 from sioul_tray.i18n import Menu, Notification, translated
-from sioul_tray.lease import PARTS, Claim, Keeper
+from sioul_tray.lease import PARTS, RENEW, Claim, Keeper
 from sioul_tray.lease.folder import Problem
 from sioul_tray.lease.lease import Snapshot
 from sioul_tray.lease.status import SCHEMA, Status, Why
@@ -322,8 +322,21 @@ def take_confirmation(view: View) -> str | None:
     ).format(computer=view.names(p.keeper, p.name))
 
 
-def status(view: View | None, computer: str, pid: int, running: bool, now: float) -> dict[str, Any]:
-    """The status file's content: may Sioul on this computer act on each part now?"""
+def status(
+    view: View | None,
+    computer: str,
+    pid: int,
+    running: bool,
+    now: float,
+    bounds: Mapping[str, tuple[float, float]] | None = None,
+    boot: str | None = None,
+) -> dict[str, Any]:
+    """The status file's content: may Sioul on this computer act on each part now, until when,
+    under which token, and with which records first (docs/integration.md)?
+
+    `bounds`: for each part acted on, when (wall, ticks) the renew that said so began; a part
+    without one is written not acting, whatever the view says."""
+    bounds = bounds or {}
     parts: dict[str, Any] = {}
     for part in PARTS:
         p = view.parts.get(part) if view is not None else None
@@ -332,8 +345,14 @@ def status(view: View | None, computer: str, pid: int, running: bool, now: float
             parts[part] = {"keeper": None, "name": None, "here": False, "settled": False,
                            "others_heard": False, "agreed": False, "acting": False,
                            "since": None, "waiting": [], "blocked": None,
-                           "status": None}  # fmt: skip
+                           "status": None, "valid_until": None, "valid_until_boot": None,
+                           "token": None, "must_have": {}, "line": None}  # fmt: skip
             continue
+        assert view is not None
+        bound = bounds.get(part) if p.acting else None
+        seen = view.seen.get(part)
+        claims = seen.claims if seen is not None else []
+        mine = next((c for c in claims if c.computer == computer), None)
         parts[part] = {
             "keeper": p.keeper,
             "name": p.name,
@@ -341,16 +360,30 @@ def status(view: View | None, computer: str, pid: int, running: bool, now: float
             "settled": p.settled,
             "others_heard": p.others_heard,
             "agreed": p.agreed,
-            "acting": p.acting,
+            "acting": bound is not None,
             "since": p.since,
             "waiting": list(p.waiting),
             "blocked": p.blocked,
             "status": p.status.to_json(),
+            "valid_until": int(bound[0] + RENEW) if bound is not None else None,
+            "valid_until_boot": round(bound[1] + RENEW, 3) if bound is not None else None,
+            # The keeper's tenure names this stretch of keeping: a record made under it is
+            # recognisable when the records merge.
+            "token": f"{computer}.{mine.tenure}"
+            if bound is not None and mine is not None and mine.tenure is not None
+            else None,
+            # How far every other computer wrote its records, by its own claim: Sioul's records
+            # here must reach these marks before it acts.
+            "must_have": {
+                c.computer: c.wrote for c in claims if c.computer != computer and c.wrote
+            },
+            "line": part_line(view, part),  # the menu's words, for `sioul-tray may`
         }
     return {
         "schema": SCHEMA,
         "computer": computer,
         "pid": pid,
+        "boot": boot,
         "running": running,
         "at": int(now),
         "parts": parts,

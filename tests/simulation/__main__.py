@@ -57,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
         type=float,
         metavar="SECONDS",
         help="an alternative evaluated: acknowledgements count for this long, not FRESH "
-        "(docs/protocol.md, \"Gone for good\")",
+        '(docs/protocol.md, "Gone for good")',
     )
     parser.add_argument(
         "--trace", action="store_true", help="print the calls before each double-acting span"

@@ -55,6 +55,8 @@ class C:
     computer: str
     name: str
     closed: bool = False
+    tenure: int | None = 7
+    wrote: int = 0
 
 
 class ScriptedLease:
@@ -261,13 +263,19 @@ def test_status_file_is_rewritten_on_change_only(setup, tmp_path) -> None:
     c, lease, clock, _notes = setup
     c.start()
     path = tmp_path / "state" / "status.json"
-    first = path.stat().st_mtime_ns, path.read_text()
+    first = status(tmp_path)["parts"]["invoices"]["valid_until"]
     clock.now += 60
     c.tick()
-    assert (path.stat().st_mtime_ns, path.read_text()) == first
-    lease.keepers["invoices"] = replace(lease.keepers["invoices"], acting=False, settled=False)
+    # Acting: each renew moves the verdict's bound, and the file says so.
+    assert status(tmp_path)["parts"]["invoices"]["valid_until"] == first + 60
+    for part in lease.keepers:
+        lease.keepers[part] = replace(lease.keepers[part], acting=False, settled=False)
     c.tick()
     assert status(tmp_path)["parts"]["invoices"]["acting"] is False
+    unchanged = path.stat().st_mtime_ns, path.read_text()
+    clock.now += 60
+    c.tick()
+    assert (path.stat().st_mtime_ns, path.read_text()) == unchanged  # nothing changed
     assert not list(path.parent.glob(".~*"))  # no temporary left behind
 
 

@@ -6,6 +6,7 @@ the words come from the core's status through the phrasebook; nothing is typed b
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 import time
 from collections.abc import Iterator
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from sioul_tray.lease import ALIVE, PARTS, SETTLING, Lease
+from sioul_tray.lease import ALIVE, PARTS, RENEW, SETTLING, Lease
 from sioul_tray.lease.status import Why
 from sioul_tray.share import SEAL_NAME, Share
 from sioul_tray.sync.report import SyncReport, Unconnected
@@ -239,19 +240,44 @@ def test_icon_asks_for_attention_when_here_but_waiting(seen: dict[str, Seen]) ->
 
 def test_status_content(seen: dict[str, Seen]) -> None:
     v = view(seen["acting"], seen["waiting"])
-    s = model.status(v, "pc", 42, running=True, now=T0)
-    assert s["schema"] == 1 and s["running"] and s["pid"] == 42 and s["at"] == int(T0)
-    assert s["parts"]["medicines"]["acting"] is True
+    bounds = {"medicines": (T0 - 1, 5000.0), "invoices": (T0 - 1, 5000.0)}
+    s = model.status(v, "pc", 42, running=True, now=T0, bounds=bounds, boot="b-1")
+    assert s["schema"] == 2 and s["running"] and s["pid"] == 42 and s["at"] == int(T0)
+    assert s["boot"] == "b-1"
+    medicines = s["parts"]["medicines"]
+    assert medicines["acting"] is True
+    # The verdict holds RENEW from the start of the call that gave it, on both clocks.
+    assert medicines["valid_until"] == int(T0 - 1 + RENEW)
+    assert medicines["valid_until_boot"] == 5000.0 + RENEW
+    (mine,) = (c for c in v.seen["medicines"].claims if c.computer == "pc")
+    assert medicines["token"] == f"pc.{mine.tenure}" and mine.tenure is not None
     invoices = s["parts"]["invoices"]
     p = v.parts["invoices"]
     assert invoices == {
         "keeper": "pc", "name": "This PC", "here": True, "settled": True, "others_heard": False,
         "agreed": p.agreed, "acting": False, "since": p.since, "waiting": list(p.waiting),
-        "blocked": None, "status": p.status.to_json(),
+        "blocked": None, "status": p.status.to_json(), "valid_until": None,
+        "valid_until_boot": None, "token": None, "must_have": {},
+        "line": model.part_line(v, "invoices"),
     }  # fmt: skip
     assert invoices["status"]["why"] == "waiting"
-    stopped = model.status(v, "pc", 42, running=False, now=T0)
+    # A part the view says acting, with no call's bound, is not written acting.
+    assert model.status(v, "pc", 42, True, T0)["parts"]["medicines"]["acting"] is False
+    stopped = model.status(v, "pc", 42, running=False, now=T0, bounds=bounds)
     assert not any(p["acting"] for p in stopped["parts"].values())
+
+
+def test_must_have_is_how_far_the_others_wrote(seen: dict[str, Seen]) -> None:
+    v = view(seen["acting"], seen["waiting"])
+    others = [c for c in v.seen["invoices"].claims if c.computer != "pc"]
+    assert others
+    marked = dataclasses.replace(others[0], wrote=41)
+    claims = [marked if c is others[0] else c for c in v.seen["invoices"].claims]
+    v = dataclasses.replace(
+        v, seen={**v.seen, "invoices": v.seen["invoices"]._replace(claims=claims)}
+    )
+    s = model.status(v, "pc", 42, True, T0, {"invoices": (T0, 0.0)})
+    assert s["parts"]["invoices"]["must_have"] == {marked.computer: 41}
 
 
 def test_handover_notes_once_per_change(seen: dict[str, Seen]) -> None:
