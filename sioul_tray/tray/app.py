@@ -22,6 +22,7 @@ from PySide6.QtWidgets import QApplication, QMenu, QSystemTrayIcon, QWidget
 from sioul_tray import __version__, i18n
 from sioul_tray.i18n import App
 from sioul_tray.lease import PARTS
+from sioul_tray.lease.codec import MAX_INT
 from sioul_tray.tray import autostart, away, display, model
 from sioul_tray.tray.controller import Controller
 from sioul_tray.tray.icons import icon
@@ -557,9 +558,8 @@ def _handle(tray: Tray, controller: Controller, argv: list[str]) -> tuple[int, s
     if command == "show":
         tray.popup()
         return 0, ""
-    n = args[1] if len(args) == 2 else ""
-    if command == "wrote" and args[0] in PARTS and n.isascii() and n.isdigit():
-        controller.set_wrote(args[0], int(n))
+    if command == "wrote" and len(args) == 2 and args[0] in PARTS and _count(args[1]):
+        controller.set_wrote(args[0], int(args[1]))
         return 0, ""
     if command == "take" and args == ["invoices"]:
         controller.take("invoices")
@@ -594,12 +594,15 @@ def _handle(tray: Tray, controller: Controller, argv: list[str]) -> tuple[int, s
         # What the menu shows now, and whether it is open (scripts and the desktop tests).
         return 0, json.dumps({"visible": tray.menu.isVisible(), "texts": tray.texts()}) + "\n"
     if command == "look":
-        content = model.status(controller.view, controller.computer, os.getpid(),
-                               controller.running and not controller.asleep,
-                               controller.clock())  # fmt: skip
+        content = controller.driver.status(controller.running and not controller.asleep)
         return 0, json.dumps(content) + "\n"
     text = App.tr("sioul-tray: the running tray cannot do {request}")
     return 2, text.format(request=repr(" ".join(argv))) + "\n"
+
+
+def _count(text: str) -> bool:
+    """A `wrote` mark every reader of a claim accepts, as the command line checks it."""
+    return text.isascii() and text.isdigit() and int(text) <= MAX_INT
 
 
 def _close_or_renew(controller: Controller, command: str, parts: list[str]) -> tuple[int, str]:
@@ -743,8 +746,11 @@ def run(argv: list[str] | None = None, language: str | None = None) -> int:
         notifier = notify.Notifier(dbus_notes, lambda t, b: tray._balloon("", t, b))
         tray.notify = notifier
         server = single.Server(inst.state_dir, lambda a: handle_request(tray, controller, a))
-        if not server.listen():
-            return 0  # another tray of this installation won the race
+        try:
+            if not server.listen():
+                return 0  # another tray of this installation won the race
+        except OSError as e:  # the socket's folder is not this user's alone
+            return _cannot_start(e)
         stack.callback(server.close)
         stack.callback(inst.send_pending, 1.0)  # after the claims closed (the stack unwinds)
 

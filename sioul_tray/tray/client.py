@@ -6,8 +6,11 @@ side, `request` what travels.
 
 from __future__ import annotations
 
+import os
 import socket
+import struct
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
@@ -16,30 +19,61 @@ from sioul_tray.tray.request import (
     THROUGH_TRAY,
     decode_answer,
     encode_request,
+    owned_socket,
     server_name,
     socket_path,
 )
 
+# An answer is never longer (the Computers window's listing of a hundred computers is ~100 KB):
+# a server that sends more is not the tray.
+MAX_ANSWER = 4 * 1024 * 1024
+
 
 def ask(state_dir: Path, argv: Sequence[str], timeout_ms: int = 5000) -> tuple[int, str] | None:
-    """Pass a request to the running tray; its answer, or None when no tray runs."""
+    """Pass a request to the running tray; its answer, or None when no tray of this user
+    answers within `timeout_ms` in all (connecting, sending and reading)."""
     request = encode_request(argv)
     if sys.platform == "win32":
         return _ask_pipe(state_dir, request, timeout_ms)
+    path = socket_path(state_dir)
+    if not owned_socket(path):
+        return None  # none there, or one another user made: never asked
+    deadline = time.monotonic() + timeout_ms / 1000
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
-        sock.settimeout(timeout_ms / 1000)
         try:
-            sock.connect(str(socket_path(state_dir)))
+            sock.settimeout(_left(deadline))
+            sock.connect(str(path))
+            if not _peer_is_me(sock):
+                return None
+            sock.settimeout(_left(deadline))
             sock.sendall(request)
-            data = b""
+            data = bytearray()
             while not data.endswith(b"\n"):
+                sock.settimeout(_left(deadline))
                 chunk = sock.recv(65536)
-                if not chunk:
+                if not chunk or len(data) + len(chunk) > MAX_ANSWER:
                     return None
                 data += chunk
-        except OSError:
+        except (OSError, ValueError):  # ValueError: the deadline passed (a timeout of 0 or less)
             return None
-    return decode_answer(data)
+    return decode_answer(bytes(data))
+
+
+def _left(deadline: float) -> float:
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise TimeoutError("the tray did not answer in time")
+    return left
+
+
+def _peer_is_me(sock: socket.socket) -> bool:
+    """The process at the other end runs as this user (Linux: SO_PEERCRED). Elsewhere the
+    socket's owner and its private folder were checked before connecting (`owned_socket`)."""
+    option = getattr(socket, "SO_PEERCRED", None)
+    if option is None:
+        return True
+    _pid, uid, _gid = struct.unpack("3i", sock.getsockopt(socket.SOL_SOCKET, option, 12))
+    return bool(uid == os.getuid())
 
 
 def _ask_pipe(state_dir: Path, request: bytes, timeout_ms: int) -> tuple[int, str] | None:

@@ -351,15 +351,19 @@ class Driver:
         if due:
             self.recheck(max(0.0, min(due) - now) + RECHECK_MARGIN)
 
+    def status(self, running: bool) -> dict[str, Any]:
+        """What status.json says now (`model.status`): the `look` request answers it too."""
+        bounds = self.bounds if running else {}
+        return model.status(
+            self.view, self.computer, os.getpid(), running, self.clock(), bounds, self.boot
+        )
+
     def _write_status(self, running: bool) -> None:
         """status.json, on each change. One that cannot be written is removed (a reader finds no
         verdict rather than an old one), tried again at the next tick, and said in the menu."""
         if self.status_path is None:
             return
-        bounds = self.bounds if running else {}
-        content = model.status(
-            self.view, self.computer, os.getpid(), running, self.clock(), bounds, self.boot
-        )
+        content = self.status(running)
         comparable = {k: v for k, v in content.items() if k != "at"}
         if self._status == comparable and running:
             return

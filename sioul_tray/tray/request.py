@@ -9,8 +9,10 @@ installation's state directory, so two installations (SIOUL_TRAY_HOME) never mix
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import stat
 import tempfile
 import zlib
 from collections.abc import Sequence
@@ -50,10 +52,59 @@ def _user() -> str:
         return ""
 
 
+# The longest path a Unix socket may have everywhere (macOS: 104 bytes with the final NUL).
+MAX_SOCKET_PATH = 100
+
+
+class NotPrivate(OSError):
+    """The socket's folder, or the socket, is not this user's alone: nobody is asked there."""
+
+
 def socket_path(state_dir: Path) -> Path:
-    """Where the Unix socket of `server_name` lives."""
-    base = os.environ.get("XDG_RUNTIME_DIR") or tempfile.gettempdir()
-    return Path(base) / f"{server_name(state_dir)}.sock"
+    """Where the Unix socket of `server_name` lives: in a folder that is this user's alone.
+
+    `$XDG_RUNTIME_DIR` when it is ours and 0700 (the session's, cleaned at logout); else the
+    state directory's ``run`` folder, made 0700; else, for a state directory too deep for a
+    socket's path, ``sioul-tray-<uid>`` in the temporary folder, made 0700 and checked ours.
+    Never the shared temporary folder itself, where another user could bind the name first.
+    """
+    name = f"{server_name(state_dir)}.sock"
+    runtime = os.environ.get("XDG_RUNTIME_DIR")
+    if runtime and _private(Path(runtime)) and len(os.fsencode(runtime)) + len(name) < 99:
+        return Path(runtime) / name
+    run = Path(state_dir) / "run"
+    if len(os.fsencode(str(run / "tray.sock"))) <= MAX_SOCKET_PATH:
+        return run / "tray.sock"
+    return Path(tempfile.gettempdir()) / f"sioul-tray-{os.getuid()}" / name
+
+
+def private_folder(path: Path) -> Path:
+    """Make (0700) or check the folder of `path` as this user's alone; NotPrivate if it is not
+    (another user made it first, or it is a link, or others may enter it)."""
+    folder = path.parent
+    with contextlib.suppress(FileExistsError):
+        folder.mkdir(mode=0o700, parents=True)
+    if not _private(folder):
+        raise NotPrivate(f"{folder} is not this user's alone")
+    return folder
+
+
+def _private(folder: Path) -> bool:
+    """A real folder (not a link), owned by this user, that nobody else may enter or write."""
+    try:
+        st = os.lstat(folder)
+    except OSError:
+        return False
+    return stat.S_ISDIR(st.st_mode) and st.st_uid == os.getuid() and st.st_mode & 0o077 == 0
+
+
+def owned_socket(path: Path) -> bool:
+    """`path` is a socket this user made, in a folder of this user's alone."""
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return False
+    return stat.S_ISSOCK(st.st_mode) and st.st_uid == os.getuid() and _private(path.parent)
 
 
 def encode_request(argv: Sequence[str]) -> bytes:

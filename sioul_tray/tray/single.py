@@ -2,30 +2,32 @@
 
 The running tray listens on a local socket (`request` says what travels and where).
 
-On Unix it is a plain Unix socket (0600, in `$XDG_RUNTIME_DIR` or the temporary directory) read
-through a QSocketNotifier: QtNetwork would add about 3 MB to a process meant to stay small. On
+On Unix it is a plain Unix socket (0600, in a folder of this user's alone: `request.socket_path`)
+read through a QSocketNotifier: QtNetwork would add about 3 MB to a process meant to stay small. On
 Windows, a QLocalServer (a named pipe).
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import socket
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, QSocketNotifier
+from PySide6.QtCore import QObject, QSocketNotifier, QTimer
 
 from sioul_tray.i18n import App
 from sioul_tray.tray.client import ask
 from sioul_tray.tray.request import (
     MAX_REQUEST,
-    BadRequest,
     decode_request,
     encode_answer,
+    private_folder,
     server_name,
     socket_path,
 )
@@ -33,10 +35,17 @@ from sioul_tray.tray.request import (
 Handler = Callable[[list[str]], tuple[int, str]]
 
 
+MAX_CLIENTS = 16  # connections at once; beyond, the oldest is dropped
+CLIENT_SECONDS = 5.0  # a connection that has not sent its request by then is dropped
+PAUSE_MS = 1000  # after the process ran out of files, accept again this much later
+
+
 def _answer(handler: Handler, data: bytes) -> bytes:
+    """The answer to one request. Whatever the words, the tray answers and goes on: a request
+    it could not take is said to be one, never a traceback in the tray's loop."""
     try:
         rc, out = handler(decode_request(data))
-    except (BadRequest, ValueError, KeyError, TypeError):  # words the handler could not take
+    except Exception:
         text = App.tr("sioul-tray: the running tray did not understand the request")
         rc, out = 2, text + "\n"
     return encode_answer(rc, out)
@@ -54,7 +63,8 @@ class Server(QObject):
         )
 
     def listen(self) -> bool:
-        """Start listening; False when another tray of this installation already does."""
+        """Start listening; False when another tray of this installation already does.
+        NotPrivate (an OSError) when the socket's folder is not this user's alone."""
         return self._impl.listen()
 
     def close(self) -> None:
@@ -67,9 +77,14 @@ class _UnixServer:
         self.path = socket_path(owner.state_dir)
         self.sock: socket.socket | None = None
         self.notifier: QSocketNotifier | None = None
-        self.clients: dict[int, tuple[socket.socket, QSocketNotifier, bytearray]] = {}
+        # Each connection: its socket, its notifier, what it sent so far, when it came.
+        self.clients: dict[int, tuple[socket.socket, QSocketNotifier, bytearray, float]] = {}
+        self.sweep = QTimer(owner)  # drops connections that say nothing
+        self.sweep.setInterval(1000)
+        self.sweep.timeout.connect(self._drop_idle)
 
     def listen(self) -> bool:
+        private_folder(self.path)  # raises NotPrivate: never listen where others may bind
         if ask(self.owner.state_dir, ["ping"], timeout_ms=1000) is not None:
             return False
         with contextlib.suppress(FileNotFoundError):
@@ -88,6 +103,7 @@ class _UnixServer:
         self.sock = sock
         self.notifier = QSocketNotifier(sock.fileno(), QSocketNotifier.Type.Read, self.owner)
         self.notifier.activated.connect(self._accept)
+        self.sweep.start()
         return True
 
     def _accept(self, *_: Any) -> None:
@@ -97,14 +113,34 @@ class _UnixServer:
                 client, _addr = self.sock.accept()
             except (BlockingIOError, InterruptedError):
                 return
+            except OSError as e:
+                if e.errno in (errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM):
+                    self._pause()  # the listening socket stays readable: no loop on it
+                return
+            if len(self.clients) >= MAX_CLIENTS:
+                self._drop(next(iter(self.clients)))  # the oldest
             client.setblocking(False)
             notifier = QSocketNotifier(client.fileno(), QSocketNotifier.Type.Read, self.owner)
             fd = client.fileno()
-            self.clients[fd] = (client, notifier, bytearray())
+            self.clients[fd] = (client, notifier, bytearray(), time.monotonic())
             notifier.activated.connect(lambda *_a, fd=fd: self._read(fd))
 
+    def _pause(self) -> None:
+        """Out of files: make room and stop accepting for a moment."""
+        if self.clients:
+            self._drop(next(iter(self.clients)))
+        if self.notifier is not None:
+            self.notifier.setEnabled(False)
+            QTimer.singleShot(PAUSE_MS, self._resume)
+
+    def _resume(self) -> None:
+        if self.notifier is not None and self.sock is not None:
+            self.notifier.setEnabled(True)
+
     def _read(self, fd: int) -> None:
-        client, _notifier, buffer = self.clients[fd]
+        if fd not in self.clients:
+            return
+        client, _notifier, buffer, _came = self.clients[fd]
         try:
             chunk = client.recv(65536)
         except BlockingIOError:
@@ -114,21 +150,29 @@ class _UnixServer:
         buffer += chunk
         if chunk and not buffer.endswith(b"\n") and len(buffer) < MAX_REQUEST:
             return
-        if buffer.endswith(b"\n"):
-            reply = _answer(self.owner.handler, bytes(buffer))
-            client.setblocking(True)
-            client.settimeout(2)
-            with contextlib.suppress(OSError):
-                client.sendall(reply)
-        self._drop(fd)
+        try:
+            if buffer.endswith(b"\n"):
+                reply = _answer(self.owner.handler, bytes(buffer))
+                client.setblocking(True)
+                client.settimeout(2)
+                with contextlib.suppress(OSError):
+                    client.sendall(reply)
+        finally:
+            self._drop(fd)
+
+    def _drop_idle(self) -> None:
+        now = time.monotonic()
+        for fd in [fd for fd, (*_, came) in self.clients.items() if now - came > CLIENT_SECONDS]:
+            self._drop(fd)
 
     def _drop(self, fd: int) -> None:
-        client, notifier, _buffer = self.clients.pop(fd)
+        client, notifier, _buffer, _came = self.clients.pop(fd)
         notifier.setEnabled(False)
         notifier.deleteLater()
         client.close()
 
     def close(self) -> None:
+        self.sweep.stop()
         for fd in list(self.clients):
             self._drop(fd)
         if self.notifier is not None:

@@ -301,3 +301,13 @@ def test_the_folder_window_program_starts_and_waits_for_the_person(tmp_path: Pat
         child.terminate()
         _, err = child.communicate(timeout=20)
     assert "Traceback" not in err
+
+
+def test_requests_are_checked_as_the_command_line_checks_them(tray: Tray) -> None:
+    for words in (["wrote"], ["wrote", "invoices"], ["wrote", "invoices", str(2**64)],
+                  ["wrote", "spoons", "3"], ["take"], ["forget"]):  # fmt: skip
+        rc, out = handle_request(tray, tray.controller, words)
+        assert rc == 2 and "cannot do" in out, words
+    assert tray.controller.driver.wrote["invoices"] is None  # nothing taken from them
+    assert handle_request(tray, tray.controller, ["wrote", "invoices", str(2**63 - 1)]) == (0, "")
+    assert tray.controller.driver.wrote["invoices"] == 2**63 - 1
