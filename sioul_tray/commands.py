@@ -369,7 +369,7 @@ def cmd_renew(args: argparse.Namespace, inst: Installation, out: TextIO) -> int:
     with inst.writer():
         lease = inst.lease(verify=True)
         for part in _parts(args.part):
-            keeper = lease.renew(part)
+            keeper = lease.renew(part, active=_kept_presence(lease, part))
             print(line(part, keeper.status or Status(Why.NOBODY), False, names_in(lease)), file=out)
         _state_warning(lease)
     return 0
@@ -424,8 +424,16 @@ def cmd_wrote(args: argparse.Namespace, inst: Installation, out: TextIO) -> int:
                 )
                 print(text, file=out)
         else:
-            lease.renew(args.part, wrote=args.n)
+            lease.renew(args.part, active=mine.active, wrote=args.n)
     return 0
+
+
+def _kept_presence(lease: Lease, part: str) -> int:
+    """The `active` a renew without a tray carries: no idle source here, so the person's
+    presence is not claimed (a timer's renew would pull medicines to a computer nobody uses,
+    where no tray reminds them), only what this computer's claim said before, or never."""
+    mine = next((c for c in lease.claims(part) if c.computer == lease.computer), None)
+    return mine.active if mine is not None else 0
 
 
 COMMANDS: dict[str, Callable[[argparse.Namespace, Installation, TextIO], int]] = {

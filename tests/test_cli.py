@@ -6,6 +6,7 @@ import json
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -221,3 +222,22 @@ def test_two_computers_with_one_name_are_told_apart(pair: tuple[Path, Path, Path
     ok(cli(two, "renew"))
     (line, *_) = ok(cli(two, "look", "invoices")).splitlines()
     assert line.startswith("Invoices: ") and f"({first})" not in line
+
+
+def test_a_timer_s_renew_does_not_pull_medicines_from_the_person(
+    pair: tuple[Path, Path, Path],
+) -> None:
+    """Laptop's tray renews with the person there; Kitchen PC renews from a timer, with no tray
+    and no idle source: medicines stay where the person is (Kitchen PC would keep them and no
+    tray would remind them there)."""
+    _, kitchen, laptop_home = pair
+    laptop = Installation(laptop_home).lease()
+    left = time.time() - 600  # the person was last at Laptop ten minutes ago, at no other
+    laptop.renew("medicines", active=left)
+    ok(cli(kitchen, "renew"))
+    ok(cli(kitchen, "renew"))
+    ok(cli(kitchen, "wrote", "medicines", "3"))
+    keeper = laptop.renew("medicines", active=left)
+    assert keeper.computer == laptop.computer
+    (mine,) = (c for c in laptop.claims("medicines") if c.computer != laptop.computer)
+    assert mine.active == 0 and mine.wrote == 3  # never used here, as far as the claims say

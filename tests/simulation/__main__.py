@@ -60,6 +60,12 @@ def main(argv: list[str] | None = None) -> int:
         '(docs/protocol.md, "Gone for good")',
     )
     parser.add_argument(
+        "--no-gate",
+        action="store_true",
+        help="the simulated Sioul numbers without waiting for must_have (the duplicates it "
+        "prevents show)",
+    )
+    parser.add_argument(
         "--trace", action="store_true", help="print the calls before each double-acting span"
     )
     args = parser.parse_args(argv)
@@ -85,6 +91,7 @@ def main(argv: list[str] | None = None) -> int:
                     recheck=not args.no_recheck,
                     away=not args.no_away,
                     keep_kept=args.keep_kept,
+                    records_gate=not args.no_gate,
                 ).run()
                 figures.add(seed, measures, time.monotonic() - t)
             rows.append(figures)

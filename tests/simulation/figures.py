@@ -40,6 +40,9 @@ class Figures:
     notes: int = 0
     closes: int = 0
     closes_out: int = 0
+    numbered: int = 0
+    duplicates: int = 0
+    gated: int = 0
 
     def add(self, seed: int, m: Measures, wall: float) -> None:
         self.runs += 1
@@ -50,6 +53,9 @@ class Figures:
         self.notes += m.notes
         self.closes += m.closes
         self.closes_out += m.closes_out
+        self.numbered += m.numbered
+        self.duplicates += m.duplicates
+        self.gated += m.gated
         for part in PARTS:
             self.double[part] += m.double[part]
             self.unattended[part] += m.unattended[part]
@@ -91,6 +97,7 @@ HEADER = (
     ("flaps/day med inv", 17),
     ("notes/day", 9),
     ("closes out", 10),
+    ("invoices (dup, gated)", 21),
     ("days/wall-s", 11),
 )
 
@@ -114,6 +121,7 @@ def table(rows: list[Figures]) -> str:
             f"{f.per_day(f.flaps['medicines']):.2f} {f.per_day(f.flaps['invoices']):.2f}",
             f"{f.per_day(f.notes):.1f}",
             f"{100 * f.closes_out / f.closes:.0f}%" if f.closes else "-",
+            f"{f.numbered} ({f.duplicates}, {f.gated})",
             f"{f.days / f.wall:.2f}" if f.wall else "-",
         )
         lines.append(" | ".join(c.ljust(w) for c, (_, w) in zip(cells, HEADER, strict=True)))

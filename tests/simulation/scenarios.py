@@ -15,6 +15,7 @@ from pathlib import Path
 from sioul_tray.lease import ALIVE, PARTS, RENEW, SETTLING, UNCLOSED
 from sioul_tray.tray.away import AWAY_AFTER
 
+from .records import Numberer
 from .sync import Delay
 from .world import Clock, Computer, Measures, World
 
@@ -219,6 +220,7 @@ class Play:
         recheck: bool = True,
         away: bool = True,
         keep_kept: bool = False,
+        records_gate: bool = True,
     ) -> None:
         if nudged is not None:
             scenario = dataclasses.replace(scenario, nudged=nudged)
@@ -230,6 +232,7 @@ class Play:
         self.world = World(seed, root)
         self.world.recheck = recheck
         self.world.keep_kept = keep_kept
+        self.world.numberer = Numberer(self.world, seed, gate=records_gate)
         self.rng = random.Random(f"{scenario.name}/{seed}")  # the plan; the world draws delays
         self.kinds = dict(scenario.computers)
         self.gone: dict[str, float] = {}  # computer: true time it is given away
@@ -265,6 +268,9 @@ class Play:
         # Trays start within the first minutes, in a drawn order.
         for computer in ids:
             self.world.at(rng.uniform(0.0, 300.0), self.world.computers[computer].start)
+        assert self.world.numberer is not None
+        for computer in ids:
+            self.world.numberer.start(self.world.computers[computer])
         self._person()
         for name, fault in s.faults.items():
             self._faults(name, fault)

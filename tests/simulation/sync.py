@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .records import FOLDER
+
 if TYPE_CHECKING:
     from .world import Computer, World
 
@@ -150,6 +152,12 @@ class Client:
     ) -> None:
         if pending.get(rel) is False and can:
             pending[rel] = True
+            numberer = self.world.numberer
+            if numberer is not None and rel.startswith(f"{FOLDER}/"):
+                # Records: later than the claims, on their own draws (the claims' timeline is
+                # the same with them or without).
+                self.world.after(self.delay(numberer.rng) + numberer.delay(), move, rel)
+                return
             self.world.after(self.delay(self.world.rng), move, rel)
 
     def _upload(self, rel: str) -> None:
@@ -186,7 +194,8 @@ class Client:
             return
         path.parent.mkdir(parents=True, exist_ok=True)
         write_replica(path, data)
-        self.host.folder_changed()
+        if not rel.startswith(f"{FOLDER}/"):  # the tray watches its claims, not Sioul's records
+            self.host.folder_changed()
 
     # -- faults ------------------------------------------------------------------------------
 

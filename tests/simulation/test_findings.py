@@ -16,6 +16,7 @@ import pytest
 
 from sioul_tray.lease import ALIVE, RENEW, SETTLING, UNCLOSED
 
+from .records import Numberer, log_of, read_log
 from .scenarios import Sync
 from .world import Clock, World
 
@@ -168,5 +169,41 @@ def test_two_computers_a_lost_close_stops_the_keeper_after_a_day() -> None:
         bb.wake(5.0)
         w.run(w.now + SETTLING + 2 * RENEW)
         assert w.actors("invoices") == ("aa",)
+    finally:
+        w.close()
+
+
+@pytest.mark.parametrize("gate", [True, False])
+def test_a_new_keeper_waits_for_the_last_keeper_s_records(gate: bool) -> None:
+    """bb numbers invoices 1 to 3, whose records take an hour each way (the claims a second);
+    then the person makes invoices on aa. Checking `must_have` (bb's `wrote` mark, in the claim
+    that arrived), aa waits for bb's records and numbers 4; without that check it numbers 1
+    again."""
+    w = World(1)
+    w.add_computers([(c, Clock(), Sync(1.0, 0.0, 1.0).delay()) for c in ("aa", "bb", "cc")])
+    w.numberer = Numberer(w, seed=1, gate=gate, lag=(3600.0, 3600.0))
+    for c in w.computers.values():
+        w.at(0.0, c.start)
+    try:
+        w.run(SETTLING + 4 * RENEW)
+        aa, bb = w.computers["aa"], w.computers["bb"]
+        bb.take()
+        w.run(w.now + SETTLING + 3 * RENEW)
+        assert w.actors("invoices") == ("bb",)
+        for _ in range(3):
+            w.numberer.number(bb)
+        w.run(w.now + 2 * RENEW)  # bb's claim carries wrote=3 to the others
+        aa.take()
+        w.run(w.now + SETTLING + 3 * RENEW)
+        assert w.actors("invoices") == ("aa",)
+        w.numberer.number(aa)
+        if gate:
+            assert w.measures.gated == 1 and w.measures.numbered == 3  # bb's records not here
+            w.run(w.now + 2 * 3600 + 60)  # up to the service, then down to aa
+            w.numberer.number(aa)
+        assert w.numberer.duplicates() == (0 if gate else 1)
+        made = read_log(aa.replica / log_of("aa"))
+        assert [n for n, _ in made] == ([4] if gate else [1])
+        assert made[0][1].startswith("aa.")  # the token names aa's tenure
     finally:
         w.close()

@@ -28,6 +28,7 @@ from sioul_tray.lease.lease import Snapshot
 from sioul_tray.share import SEAL_NAME, Share
 from sioul_tray.tray.driver import INTERVAL, REREAD_DELAY, Driver
 
+from .records import Numberer
 from .sync import NUDGE_SEND, Client, Cloud, Delay
 
 EPOCH = 1_800_000_000  # true time zero of every run (Unix seconds, January 2027)
@@ -88,6 +89,9 @@ class Measures:
     closes_out: int = 0  # of which the closes had left before the machine slept
     calls: int = 0
     events: int = 0
+    numbered: int = 0  # invoices made in the simulated records (`records.Numberer`)
+    duplicates: int = 0  # numbers made twice, in the merged records
+    gated: int = 0  # numberings put off: another keeper's records had not arrived
 
 
 class Instruments:
@@ -455,6 +459,7 @@ class World:
         self.tracing = False  # keep every line (for debugging one run)
         self.keep_kept = False  # evaluated: a keeper leaves its claim open over sleep
         self.recheck = True  # honour the driver's rereads at a settling's end (False: as before)
+        self.numberer: Numberer | None = None  # Sioul numbering invoices, where the run has one
         self.lines: list[str] = []
         # The person, as the measures need it.
         self.present: frozenset[str] = frozenset()
@@ -509,6 +514,8 @@ class World:
         self._advance(until)
         for part in PARTS:
             self._end_double(part)
+        if self.numberer is not None:
+            self.measures.duplicates = self.numberer.duplicates()
         return self.measures
 
     # -- the measures -----------------------------------------------------------------------
