@@ -166,13 +166,18 @@ def copied_from_elsewhere(home: Path, to: Path) -> Path:
     return to
 
 
-def test_a_copied_installation_waits_until_the_person_says_which_computer_it_is(
-    pair: tuple[Path, Path, Path], tmp_path: Path
-) -> None:
+@pytest.fixture
+def copied(pair: tuple[Path, Path, Path], tmp_path: Path) -> tuple[Path, Path, str, Path]:
+    """The pair, one renewed (its id) and then copied to another machine."""
     _, one, two = pair
     ok(cli(one, "renew"))
-    old = Installation(one).computer()
-    copy = copied_from_elsewhere(one, tmp_path / "copy")
+    return one, two, Installation(one).computer(), copied_from_elsewhere(one, tmp_path / "copy")
+
+
+def test_a_copied_installation_waits_until_the_person_says_which_computer_it_is(
+    copied: tuple[Path, Path, str, Path],
+) -> None:
+    one, two, old, copy = copied
     for words in (["renew"], ["take", "invoices"], ["look"]):
         failed(cli(copy, *words), "sioul-tray copied new")
     failed(cli(one, "copied", "new"), "made on this computer")
@@ -186,12 +191,9 @@ def test_a_copied_installation_waits_until_the_person_says_which_computer_it_is(
 
 
 def test_a_copy_that_replaces_its_original_declares_it_gone(
-    pair: tuple[Path, Path, Path], tmp_path: Path
+    copied: tuple[Path, Path, str, Path],
 ) -> None:
-    _, one, _ = pair
-    ok(cli(one, "renew"))
-    old = Installation(one).computer()
-    copy = copied_from_elsewhere(one, tmp_path / "copy")
+    _, _, old, copy = copied
     said = ok(cli(copy, "copied", "gone"))
     assert f"{old} is declared gone for good" in said and "For invoices it counts from " in said
 

@@ -253,13 +253,21 @@ def test_a_damaged_binding_is_named_not_guessed_at(tmp_path: Path) -> None:
         on(tmp_path, b"a" * 32).computer()
 
 
-def test_a_new_computer_gets_an_id_of_its_own(tmp_path: Path, share: Share) -> None:
+@pytest.fixture
+def desk_copied(tmp_path: Path, share: Share) -> tuple[Installation, str, Installation]:
+    """Desk set up and renewing (its installation, its id), then copied to another machine."""
     original = on(tmp_path / "desk", b"a" * 32)
     original.update_settings(share=str(share.folder))
     original.remember_key(share)
     old = original.computer()
     original.lease().renew("invoices")
-    copy = on(copy_of(tmp_path / "desk", tmp_path / "laptop"), b"b" * 32)
+    return original, old, on(copy_of(tmp_path / "desk", tmp_path / "laptop"), b"b" * 32)
+
+
+def test_a_new_computer_gets_an_id_of_its_own(
+    desk_copied: tuple[Installation, str, Installation],
+) -> None:
+    original, old, copy = desk_copied
     with pytest.raises(SioulError, match="made on this computer"):
         original.become_new_computer()
     done = copy.become_new_computer()
@@ -273,14 +281,11 @@ def test_a_new_computer_gets_an_id_of_its_own(tmp_path: Path, share: Share) -> N
     assert not any(old in c.forgets for c in mine.values())
 
 
-def test_a_replacement_declares_the_old_computer_gone(tmp_path: Path, share: Share) -> None:
-    original = on(tmp_path / "desk", b"a" * 32)
-    original.update_settings(share=str(share.folder))
-    original.remember_key(share)
-    old = original.computer()
-    original.lease().renew("invoices")
-    assert on(tmp_path / "desk", b"a" * 32).name_in_claims(old) == original.name()
-    copy = on(copy_of(tmp_path / "desk", tmp_path / "laptop"), b"b" * 32)
+def test_a_replacement_declares_the_old_computer_gone(
+    desk_copied: tuple[Installation, str, Installation],
+) -> None:
+    original, old, copy = desk_copied
+    assert original.name_in_claims(old) == original.name()
     done = copy.become_new_computer(replaces=True)
     assert done.declared and done.old == old
     # Declared now, it counts for invoices only once the old one can no longer be numbering.
