@@ -2,7 +2,8 @@
 
 What is asserted, and why it follows from the spec:
 
-- invoices never act on two computers at once, in every scenario (the part's "never twice");
+- invoices never act on two computers at once, in every scenario (the part's "never twice"),
+  and no invoice number is made twice in records that sync later than the claims;
 - medicines neither, where every transfer arrives within SETTLING - RENEW (the settling time is the
   time allowed for the others' claims to come through, and a caller acts on at most RENEW-old news);
 - where the sync is healthy and clocks agree, a "Make invoices here" acts within
@@ -66,6 +67,15 @@ def _close_plays() -> Iterator[None]:
 def test_invoices_never_act_twice(name: str) -> None:
     f = figures(name)
     assert f.double["invoices"] == 0, spans_report([f], "invoices", trace=True)
+
+
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_no_invoice_number_is_made_twice(name: str) -> None:
+    """Sioul, numbering into records that sync later than the claims, through the verdict and
+    `must_have` (`records.Numberer`): invoices are made, and no number twice."""
+    f = figures(name)
+    assert f.numbered > 0
+    assert f.duplicates == 0
 
 
 @pytest.mark.parametrize("name", sorted(n for n, s in SCENARIOS.items() if s.timely))
