@@ -161,7 +161,9 @@ def test_two_computers_a_lost_close_stops_the_keeper_after_a_day() -> None:
         bb.sleep()
         bb.client.stopped -= 1
         slept = w.now
-        w.run(slept + UNCLOSED - ALIVE - RENEW)
+        # bb's last answer counts FRESH (UNCLOSED - ALIVE) after the version it answered, up
+        # to a RENEW before bb slept; aa reads every half RENEW while it acts.
+        w.run(slept + UNCLOSED - ALIVE - 2 * RENEW)
         assert w.actors("invoices") == ("aa",)
         w.run(slept + UNCLOSED - ALIVE + 2 * RENEW)
         assert w.actors("invoices") == ()
