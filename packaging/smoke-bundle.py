@@ -25,6 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from sioul_tray import __version__  # noqa: E402
+from sioul_tray.lease.status import SCHEMA  # noqa: E402
 from tests.desktop.tray_process import children  # noqa: E402
 from tests.desktop.virtual import PrivateBus, TrayHost, VirtualDisplay  # noqa: E402
 
@@ -97,7 +98,7 @@ def main() -> int:
         run(program, env, "setup", "--share", str(share))
         look = json.loads(run(program, env, "look", "--json"))
         # The parts, and the schema's version (Sioul reads it; docs/tray.md).
-        if set(look) != {*PARTS, "schema"} or look["schema"] != 1:
+        if set(look) != {*PARTS, "schema"} or look["schema"] != SCHEMA:
             raise SystemExit(f"smoke: look --json has {sorted(look)}")
         # The French catalogue is in the bundle: compiled by the wheel's build, found when frozen.
         french = run(program, dict(env, SIOUL_TRAY_LANG="fr"), "look")
@@ -144,6 +145,12 @@ def main() -> int:
                 look = json.loads(run(program, env, "look", "--json"))
                 if {look[p]["source"] for p in PARTS} != {"tray"}:
                     raise SystemExit(f"smoke: `look` did not reach the running tray: {look}")
+                # Sioul's check, from the built program: an answer (0 or 1), never an error.
+                asked = subprocess.run([str(program), "may", "invoices", "--json"], env=env,
+                                       capture_output=True, text=True, timeout=30)  # fmt: skip
+                if asked.returncode not in (0, 1) or "may" not in json.loads(asked.stdout):
+                    raise SystemExit(f"smoke: `may invoices` failed: {asked.stderr}")
+                say(f"`may invoices` answered {json.loads(asked.stdout)['reason']!r}")
                 if shutil.which("import") and shutil.which("xwininfo"):
                     colours = icon_colours(display)
                     if colours < 3:

@@ -227,6 +227,11 @@ def _run(words: list[str]) -> int:
     # No words: the tray, as the desktop starts it, with no parser to build (argparse's gettext
     # lookups import `locale`: 0.2 MB kept for the tray's whole life).
     fast = _command_of(words) in ("may", "run")
+    after: list[str] = []
+    if _command_of(words) == "run":
+        from sioul_tray.may import split_command
+
+        words, after = split_command(words)  # the command to run: never the parser's
     args = _parser(fast).parse_args(words) if words else argparse.Namespace(command=None, lang=None)
     out = sys.stdout
     if args.command is None:
@@ -234,7 +239,7 @@ def _run(words: list[str]) -> int:
     if fast:
         from sioul_tray import may
 
-        return may.cmd_may(args, out) if args.command == "may" else may.cmd_run(args, out)
+        return may.cmd_may(args, out) if args.command == "may" else may.cmd_run(args, after, out)
     if args.command == "demo":
         return _start_demo(args.lang)
     if args.command in ("computers", "about", "folder"):

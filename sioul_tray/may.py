@@ -44,7 +44,17 @@ def add_run(sub: Any) -> None:
     )
     p.add_argument("part", choices=list(client.PARTS), metavar="PART")
     _wait_argument(p)
-    p.add_argument("command", nargs=argparse.REMAINDER, metavar="-- COMMAND")
+    # The command comes after `--`, taken off before the parser sees the words (`split_command`):
+    # argparse's REMAINDER would swallow `--wait` too.
+    p.usage = "sioul-tray run PART [--wait SECONDS] -- COMMAND [ARG ...]"
+
+
+def split_command(words: list[str]) -> tuple[list[str], list[str]]:
+    """`run`'s words before `--`, and the command after it."""
+    if "--" not in words:
+        return words, []
+    at = words.index("--")
+    return words[:at], words[at + 1 :]
 
 
 def _wait_argument(p: argparse.ArgumentParser) -> None:
@@ -128,8 +138,7 @@ def cmd_may(args: argparse.Namespace, out: TextIO) -> int:
     return 0 if found.may else 1
 
 
-def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
-    command = args.command[1:] if args.command[:1] == ["--"] else args.command
+def cmd_run(args: argparse.Namespace, command: list[str], out: TextIO) -> int:
     if not command:
         print(CommandLine.tr("sioul-tray run: give the command after --"), file=sys.stderr)
         return 2

@@ -184,3 +184,22 @@ def test_run_stops_the_command_when_the_verdict_is_lost(tmp_path: Path, loss: st
     assert child.returncode == 3, err
     assert "stopped sleep" in err
     assert time.monotonic() - began < 15  # SIGTERM at once: `sleep` ends on it
+
+
+def test_run_waits_before_its_command_and_leaves_the_command_s_words_alone(
+    tmp_path: Path,
+) -> None:
+    write(tmp_path / "state", status_doc(acting=False))
+    child = subprocess.Popen(
+        [sys.executable, "-m", "sioul_tray.cli", "run", "invoices", "--wait", "20", "--",
+         sys.executable, "-c", "import sys; print(sys.argv[1:])", "--wait", "x"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=python_env(SIOUL_TRAY_HOME=str(tmp_path)),
+    )  # fmt: skip
+    time.sleep(1.0)
+    assert child.poll() is None  # waiting for the verdict, not given up
+    write(tmp_path / "state", status_doc())
+    out, err = child.communicate(timeout=20)
+    assert child.returncode == 0, err
+    assert out.strip() == "['--wait', 'x']"
+    assert may(tmp_path, "run", "invoices").returncode == 2  # no command after --
