@@ -34,6 +34,23 @@ if TYPE_CHECKING:
     from sioul_tray.sync.nudger import Nudger
 
 
+def machine_digest(raw: bytes) -> str:
+    """A keyed digest of a machine's id (32 hex digits): a GMAC of a fixed text with the id as
+    the key. The id is 128 bits on every system (a machine-id, a UUID, a GUID); any other is
+    hashed to a key first."""
+    from sioul_tray.share.seal import gmac
+
+    try:
+        key = bytes.fromhex(raw.decode("ascii").replace("-", "").strip())
+    except (UnicodeDecodeError, ValueError):
+        key = b""
+    if len(key) not in (16, 32):
+        import hashlib
+
+        key = hashlib.sha256(raw).digest()
+    return gmac(key, b"sioul-tray: the machine a computer id was made on").hex()
+
+
 @dataclass(frozen=True)
 class NewId:
     """What the answer for a copied installation did: the id it had, the id made here, and
@@ -117,11 +134,7 @@ class Installation:
             raw = self._machine()
             if raw is None:
                 return None
-            from cryptography.hazmat.primitives import hashes, hmac
-
-            digest = hmac.HMAC(raw, hashes.SHA256())
-            digest.update(b"sioul-tray: the machine a computer id was made on")
-            self._here = digest.finalize()[:16].hex()
+            self._here = machine_digest(raw)
         return self._here
 
     def _read_binding(self) -> tuple[str, str] | None:

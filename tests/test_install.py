@@ -292,3 +292,13 @@ def test_a_replacement_declares_the_old_computer_gone(
     assert done.counts_from is not None and done.counts_from > time.time() + 3600
     (claim,) = (c for c in copy.lease().claims("invoices") if c.computer == done.new)
     assert old in claim.forgets
+
+
+def test_the_machine_digest_is_keyed_and_the_same_for_one_id_however_written() -> None:
+    from sioul_tray.install import machine_digest
+
+    uuid = b"3d1219c7c4c5404aaa1f6d2a48adfda4"
+    assert machine_digest(uuid) == machine_digest(b"3D1219C7-C4C5-404A-AA1F-6D2A48ADFDA4\n")
+    assert machine_digest(uuid) != machine_digest(b"3d1219c7c4c5404aaa1f6d2a48adfda5")
+    assert len(machine_digest(b"an id of another shape")) == 32
+    assert uuid.decode() not in machine_digest(uuid)
