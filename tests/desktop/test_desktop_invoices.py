@@ -12,33 +12,23 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from sioul_tray.install import Installation
-from tests.desktop.tray_process import ROOT, cli, env_for, first_missing, status, stop
+from tests.desktop import test_desktop_syncthing
+from tests.desktop.tray_process import ROOT, cli, env_for, status, stop
 from tests.desktop.virtual import PrivateBus, TrayHost, VirtualDisplay
 from tests.helpers import wait_for
 from tests.sync.syncthing_pair import FOLDER_ID, SyncthingPair
-from tests.sync.syncthing_pair import missing as no_syncthing
 
 pytestmark = [pytest.mark.desktop, pytest.mark.slow]
 
 NUMBERER = ROOT / "examples" / "numberer.py"
 HANDOVER = 400.0  # seconds allowed for a part to change hands (SETTLING, acks, the sync)
 
-
-def missing() -> str | None:
-    return first_missing((VirtualDisplay, TrayHost, PrivateBus)) or no_syncthing()
-
-
-@pytest.fixture
-def pair(need: Callable[[str | None], None], tmp_path: Path) -> Iterator[SyncthingPair]:
-    need(missing())
-    with SyncthingPair(tmp_path / "syncthing") as running:
-        yield running
+pair = test_desktop_syncthing.pair  # the same fixture: two Syncthings, skipped without them
 
 
 def logs(share: Path) -> dict[str, list[tuple[int, str]]]:
