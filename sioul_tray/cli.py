@@ -164,13 +164,16 @@ def _parser(fast: bool = False) -> argparse.ArgumentParser:
 
 def _count(text: str) -> int:
     # What every reader of a claim accepts (the codec's MAX_INT), said before anything is written.
-    if not (text.isascii() and text.isdigit()) or int(text) > 2**63 - 1:
+    from sioul_tray.lease.codec import MAX_INT, whole_number
+
+    value = whole_number(text)
+    if value is None:
         raise argparse.ArgumentTypeError(
             CommandLine.tr("{text} is not a whole number from 0 to {top}").format(
-                text=repr(text), top=2**63 - 1
+                text=repr(text), top=MAX_INT
             )
         )
-    return int(text)
+    return value
 
 
 def _command_of(words: Sequence[str]) -> str | None:

@@ -207,10 +207,11 @@ class Installation:
 
         The state files name the old id and are left as they are: the new id starts anew. The
         caller holds `writer`."""
-        old = self._computer_id()
-        here = self._machine_here()
-        written = self._read_binding()
-        if here is None or written is None or written == (old, here) or written[0] != old:
+        try:
+            old = self.computer()
+        except Copied as e:
+            old = e.computer
+        else:
             raise SioulError(
                 Core.mark(
                     "this installation was made on this computer: nothing to change "
@@ -218,6 +219,8 @@ class Installation:
                     computer=old,
                 )
             )
+        here = self._machine_here()
+        assert here is not None  # a copy is only ever told by this machine's binding
         made = new_computer_id(host_name())
         path = self.config_dir / "computer"
         try:

@@ -79,7 +79,12 @@ def _seconds(text: str) -> float:
     return value
 
 
-def why_not(found: client.Verdict, out_path: str) -> str:
+def _asked(args: argparse.Namespace) -> client.Verdict:
+    """The verdict, waited for as `--wait` says."""
+    return client.wait(args.part, args.wait) if args.wait else client.verdict(args.part)
+
+
+def why_not(found: client.Verdict) -> str:
     """Why this computer may not act on the part, as the person reads it."""
     if found.reason == client.NOT_ACTING and found.line is not None:
         return found.line  # the tray's menu line: why it does not act
@@ -98,7 +103,7 @@ def why_not(found: client.Verdict, out_path: str) -> str:
             "the tray has not renewed its verdict in time (is it stuck?)"
         ),
     }
-    return texts.get(found.reason, found.reason).format(path=out_path)
+    return texts.get(found.reason, found.reason).format(path=client.status_path())
 
 
 def as_json(found: client.Verdict) -> dict[str, Any]:
@@ -114,7 +119,7 @@ def as_json(found: client.Verdict) -> dict[str, Any]:
 
 
 def cmd_may(args: argparse.Namespace, out: TextIO) -> int:
-    found = client.wait(args.part, args.wait) if args.wait else client.verdict(args.part)
+    found = _asked(args)
     if args.json:
         json.dump(as_json(found), out, indent=2)
         out.write("\n")
@@ -134,7 +139,7 @@ def cmd_may(args: argparse.Namespace, out: TextIO) -> int:
             text = CommandLine.tr("  first, the records of {computer} up to {wrote}")
             print(text.format(computer=computer, wrote=wrote), file=out)
     else:
-        print(why_not(found, str(client.status_path())), file=sys.stderr)
+        print(why_not(found), file=sys.stderr)
     return 0 if found.may else 1
 
 
@@ -142,9 +147,9 @@ def cmd_run(args: argparse.Namespace, command: list[str], out: TextIO) -> int:
     if not command:
         print(CommandLine.tr("sioul-tray run: give the command after --"), file=sys.stderr)
         return 2
-    found = client.wait(args.part, args.wait) if args.wait else client.verdict(args.part)
+    found = _asked(args)
     if not found.may:
-        print(why_not(found, str(client.status_path())), file=sys.stderr)
+        print(why_not(found), file=sys.stderr)
         return 1
     env = dict(os.environ)
     env.update(
@@ -171,7 +176,7 @@ def cmd_run(args: argparse.Namespace, command: list[str], out: TextIO) -> int:
         if found.may and found.token == started:
             continue
         reason = (
-            why_not(found, str(client.status_path()))
+            why_not(found)
             if not found.may
             else CommandLine.tr("the part was taken again: another tenure")
         )

@@ -111,6 +111,12 @@ def padded(text: str, old_size: int | None) -> bytes:
     return data
 
 
+def whole_number(text: str) -> int | None:
+    """`text` as a count every reader of a claim accepts (0 to MAX_INT, digits only), or None:
+    a `wrote` mark as the command line and the tray's requests take it."""
+    return int(text) if text.isascii() and text.isdigit() and int(text) <= MAX_INT else None
+
+
 def _int(value: Any, what: str, top: int = MAX_INT) -> int:
     if type(value) is not int:  # not isinstance: a bool is an int to Python, not to us
         raise Unreadable(Core.mark("not valid: {what} is not a whole number", what=what))

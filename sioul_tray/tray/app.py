@@ -22,7 +22,7 @@ from PySide6.QtWidgets import QApplication, QMenu, QSystemTrayIcon, QWidget
 from sioul_tray import __version__, i18n
 from sioul_tray.i18n import App
 from sioul_tray.lease import PARTS
-from sioul_tray.lease.codec import MAX_INT
+from sioul_tray.lease.codec import whole_number
 from sioul_tray.tray import autostart, away, display, model
 from sioul_tray.tray.controller import Controller
 from sioul_tray.tray.icons import icon
@@ -558,7 +558,12 @@ def _handle(tray: Tray, controller: Controller, argv: list[str]) -> tuple[int, s
     if command == "show":
         tray.popup()
         return 0, ""
-    if command == "wrote" and len(args) == 2 and args[0] in PARTS and _count(args[1]):
+    if (
+        command == "wrote"
+        and len(args) == 2
+        and args[0] in PARTS
+        and whole_number(args[1]) is not None
+    ):
         controller.set_wrote(args[0], int(args[1]))
         return 0, ""
     if command == "take" and args == ["invoices"]:
@@ -598,11 +603,6 @@ def _handle(tray: Tray, controller: Controller, argv: list[str]) -> tuple[int, s
         return 0, json.dumps(content) + "\n"
     text = App.tr("sioul-tray: the running tray cannot do {request}")
     return 2, text.format(request=repr(" ".join(argv))) + "\n"
-
-
-def _count(text: str) -> bool:
-    """A `wrote` mark every reader of a claim accepts, as the command line checks it."""
-    return text.isascii() and text.isdigit() and int(text) <= MAX_INT
 
 
 def _close_or_renew(controller: Controller, command: str, parts: list[str]) -> tuple[int, str]:

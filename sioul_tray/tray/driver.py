@@ -164,8 +164,7 @@ class Driver:
         keepers: dict[str, Keeper] = {}
         error = None
         for part in PARTS:
-            began = (self.clock(), self.ticks())
-            self.bounds.pop(part, None)  # until this renew says otherwise
+            began = self._began(part)
             try:
                 if part in self.paused:
                     keepers[part] = self.lease.look(part)
@@ -174,8 +173,7 @@ class Driver:
             except OSError as exc:
                 error = describe(exc)
                 continue
-            if keepers[part].acting and part not in self.paused:
-                self.bounds[part] = began
+            self._bound(part, keepers[part], began)
         if any(self.lease.last_read(part).jumped for part in keepers):
             # The core saw the machine sleep without telling, or its clock set: the catch-up
             # that follows is not news, and the tray host may have lost the icon.
@@ -200,16 +198,24 @@ class Driver:
         keepers: dict[str, Keeper] = {}
         error = None
         for part in PARTS:
-            began = (self.clock(), self.ticks())
-            self.bounds.pop(part, None)
+            began = self._began(part)
             try:
                 keepers[part] = self.lease.look(part)
             except OSError as exc:
                 error = describe(exc)
                 continue
-            if keepers[part].acting and part not in self.paused and not self.away:
-                self.bounds[part] = began
+            self._bound(part, keepers[part], began)
         return keepers, error
+
+    def _began(self, part: str) -> tuple[float, float]:
+        """A call on `part` begins: its old bound ends, and the new one counts from now."""
+        self.bounds.pop(part, None)
+        return self.clock(), self.ticks()
+
+    def _bound(self, part: str, keeper: Keeper, began: tuple[float, float]) -> None:
+        """The call that began at `began` said `keeper`: a verdict to act holds from then."""
+        if keeper.acting and part not in self.paused and not self.away:
+            self.bounds[part] = began
 
     def reread(self) -> None:
         """Read again without writing (a claim arrived); renew at once if a keeper changed: the

@@ -66,17 +66,15 @@ class Numberer:
     def number(self, c: Computer) -> None:
         assert c.lease is not None and c.driver is not None
         m = self.world.measures
-        held = {
-            p.stem: len(read_log(p)) for p in (c.replica / FOLDER).glob("*.log")
-        } if (c.replica / FOLDER).is_dir() else {}  # fmt: skip
+        logs = {p.stem: read_log(p) for p in (c.replica / FOLDER).glob("*.log")}
+        held = {computer: len(records) for computer, records in logs.items()}
         claims = c.lease.last_read("invoices").claims
         if self.gate and any(
             k.computer != c.id and k.wrote > held.get(k.computer, 0) for k in claims
         ):
             m.gated += 1  # must_have: another keeper's records have not arrived yet
             return
-        known = [n for p in (c.replica / FOLDER).glob("*.log") for n, _ in read_log(p)]
-        number = max(known, default=0) + 1
+        number = max((n for records in logs.values() for n, _ in records), default=0) + 1
         mine = next((k for k in claims if k.computer == c.id), None)
         token = f"{c.id}.{mine.tenure if mine is not None else '-'}"
         path = c.replica / log_of(c.id)
