@@ -82,8 +82,12 @@ class Seen:
     # then do not stand for an acknowledgement.
     trusting: bool = True
     # Computers this computer itself declared gone in this run, up to a seq: they count as
-    # closed even while it distrusts, for the person just said so here.
+    # gone even while it distrusts, for the person said so here, once the declaration counts
+    # (`declared_from`). Not sooner, not as a close: the copy of a claim this computer reads may
+    # be an old one, closed, while its writer numbers under a newer one (`vouch_waits` False:
+    # the rule switched off).
     vouched: Mapping[str, int] | None = None
+    vouch_waits: bool = True
     # This computer's closes, as `Claim.closes` carries them: for each computer's tag, the highest
     # seq of its closes that named it successor (`sees`); under ANY_CLOSE its latest close. None:
     # every closed claim counts (the pure tests, or the rule switched off).
@@ -254,7 +258,10 @@ def acknowledged(
         forgot = declared and declared.get(c.computer, -1) >= c.seq and _counts_yet(c, seen, now)
         if (
             (c.closed or forgot)
-            and (trusting or vouched.get(c.computer, -1) >= c.seq)
+            and (
+                trusting
+                or (vouched.get(c.computer, -1) >= c.seq and (forgot or not seen.vouch_waits))
+            )
             and (forgot or not (mine and _may_count_me_closed(c, me, seen)))
         ):
             continue

@@ -71,6 +71,9 @@ FIXES = frozenset(
         "learns_members",
         # A declaration counts only once the computer declared can no longer be numbering.
         "forget_waits",
+        # ...and so does one made while this computer distrusts (its state lost): never at once
+        # as a close of the computer declared.
+        "vouch_waits",
     }
 )
 
@@ -625,6 +628,7 @@ class Machine:
             tracks_flow=True,
             trusting=trusting,
             vouched={c: self.forgets[c] for c in self.vouched if c in self.forgets},
+            vouch_waits="vouch_waits" not in self.without,
             named=self.named if "closes" not in self.without else None,
             old_rules_closes="old_rules_closes" not in self.without,
             learns_members="learns_members" not in self.without,

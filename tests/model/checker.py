@@ -263,27 +263,58 @@ def next_morning(w: World) -> bool | None:
     return False
 
 
+@dataclass
+class Walks:
+    """What the random walks did, and the first counterexample they met, shortened."""
+
+    computers: int
+    without: frozenset[str]
+    walks: int = 0
+    steps: int = 0
+    seconds: float = 0.0
+    longest: int = 0  # events in the longest walk
+    violation: list[str] | None = None  # the shortened trace of two computers acting
+    found_after: int = 0  # events of the walk that met it, before shortening
+
+    def summary(self) -> str:
+        off = f", with {'/'.join(sorted(self.without))} switched off" if self.without else ""
+        rate = self.steps / self.seconds if self.seconds else 0.0
+        verdict = "never two computers acting on invoices"
+        if self.violation is not None:
+            verdict = (
+                f"TWO COMPUTERS ACT AT ONCE after {len(self.violation) - 2} events "
+                f"(a walk of {self.found_after}, shortened)"
+            )
+        return (
+            f"{self.computers} computers{off}: {self.walks:,} random walks, {self.steps:,} "
+            f"events (up to {self.longest} a walk), {self.seconds:.0f} s ({rate:,.0f}/s); "
+            f"{verdict}"
+        )
+
+
 def walk(
     computers: int,
     *,
     alphabet: Alphabet = FULL,
     without: frozenset[str] = frozenset(),
     seconds: float = 60.0,
+    walks: int | None = None,
     length: tuple[int, int] = (40, 80),
     seed: int = 0,
     rare: Callable[[Event], float] | None = None,
-) -> tuple[int, int, list[str] | None]:
-    """Random walks over the same world, for `seconds`: each of a random length in `length`,
-    events drawn with weights favouring the rare ones (`rare`, by default everything but plain
-    renewals, deliveries and short waits three times as likely). Returns the walks made, the
-    events carried out, and the trace of the first walk where two computers act at once."""
+) -> Walks:
+    """Random walks over the same world from the initial folder, for `seconds` (or `walks` of
+    them, whichever ends first), each of a random length in `length`, events drawn with weights
+    favouring the rare ones (`rare`; by default everything but plain renewals and short waits
+    three times as likely). Stops at the first state where two computers act, and shortens its
+    walk to the fewest events that still end so."""
     rng = random.Random(seed)
     weight = rare or _rare
+    report = Walks(computers, frozenset(without))
     began = time.monotonic()
-    walks = steps = 0
-    while time.monotonic() - began < seconds:
-        walks += 1
-        w = initial(computers, frozenset(without), alphabet)
+    while time.monotonic() - began < seconds and (walks is None or report.walks < walks):
+        report.walks += 1
+        w = initial(computers, report.without, alphabet)
         path: list[Event] = []
         for _ in range(rng.randint(*length)):
             options = list(events(w, alphabet))
@@ -292,10 +323,17 @@ def walk(
             event = rng.choices(options, [weight(e) for e in options])[0]
             apply(w, event)
             path.append(event)
-            steps += 1
+            report.steps += 1
             if len(w.actors()) > 1:
-                return walks, steps, _replay(computers, without, alphabet, path)
-    return walks, steps, None
+                report.found_after = len(path)
+                shortest = shorten(computers, report.without, alphabet, path)
+                report.violation = _replay(computers, report.without, alphabet, shortest)
+                break
+        report.longest = max(report.longest, len(path))
+        if report.violation is not None:
+            break
+    report.seconds = time.monotonic() - began
+    return report
 
 
 def _rare(event: Event) -> float:
@@ -303,6 +341,34 @@ def _rare(event: Event) -> float:
     if kind == "renew" or (kind == "wait" and event[1] <= RENEW):
         return 1.0
     return 3.0
+
+
+def shorten(
+    computers: int, without: frozenset[str], alphabet: Alphabet, path: list[Event]
+) -> list[Event]:
+    """`path` without every event the violation does not need, taken out three, two or one at a
+    time as long as the rest can still be carried out (each event among those `events` offers
+    then) and meets two computers acting."""
+
+    def unsafe(candidate: list[Event]) -> bool:
+        w = initial(computers, without, alphabet)
+        for event in candidate:
+            if event not in set(events(w, alphabet)):
+                return False
+            apply(w, event)
+            if len(w.actors()) > 1:
+                return True
+        return False
+
+    changed = True
+    while changed:
+        changed = False
+        for width in (3, 2, 1):  # a crash and its restart, say, go together
+            for i in reversed(range(len(path) - width + 1)):
+                candidate = path[:i] + path[i + width :]
+                if unsafe(candidate):
+                    path, changed = candidate, True
+    return path
 
 
 def _replay(

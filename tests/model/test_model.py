@@ -17,8 +17,8 @@ import pytest
 from sioul_tray.lease import RENEW, SETTLING
 from sioul_tray.lease.machine import FIXES
 
-from .checker import Report, explore, scripted
-from .world import NARROW, NIGHT, Alphabet
+from .checker import Report, explore, scripted, walk
+from .world import FAULTS, NARROW, NIGHT, Alphabet, Event, apply, events, initial
 
 
 def safe(report: Report, depth: int) -> None:
@@ -91,6 +91,21 @@ def test_the_everyday_evening_without_a_successor_is_found_stuck() -> None:
     assert on.mornings > 100
 
 
+def test_random_deep_walks_with_every_fault_find_nothing() -> None:
+    """Walks of 40 to 80 events from the initial folder, beyond any depth the exhaustive search
+    reaches, with every fault of the "claims alone" review."""
+    report = walk(2, alphabet=FAULTS, walks=2000, seconds=600)
+    assert report.violation is None, "\n".join(report.violation)
+    assert report.walks == 2000 and report.longest >= 60
+
+
+def test_a_random_walk_finds_a_fix_switched_off_and_shortens_its_trace() -> None:
+    report = walk(2, without=frozenset({"tenure"}), walks=200, seconds=600)
+    assert report.violation is not None, report.summary()
+    assert report.violation[-1] == "acting now: aa, bb"
+    assert len(report.violation) - 2 < report.found_after  # the events it did not need, gone
+
+
 A, B, C = 0, 1, 2
 # Each fix whose shortest trace lies beyond the depth CI's search reaches: the trace, by hand.
 SCRIPTED = {
@@ -131,10 +146,83 @@ def test_a_fix_switched_off_shows_in_its_trace(fix: str) -> None:
     assert "," not in on[-1], "\n".join(on)
 
 
+# Each fix whose defect the random walks found (`walk`, the faults alphabet from the initial
+# folder), beyond every depth the exhaustive search reaches: the walk, shortened, replayed.
+WALKED = {
+    # Both computers lost their state (each distrusts what it did before); each reads an old,
+    # closed copy of the other's claim while the other numbers under a newer one whose seq went
+    # back, and each person declares the other gone: the declaration vouched for that close at
+    # once. `walk(2, alphabet=FAULTS, seed=0)`, its 477th walk (60 events), shortened to 42.
+    "vouch_waits": (2, FAULTS, [
+        ('renew', 1, (-1, -1)),
+        ('crash', 0),
+        ('restart', 0, 'older', (1, 2)),
+        ('take', 0, (-1, -1)),
+        ('crash', 1),
+        ('take', 0, (-1, -1)),
+        ('quit', 0, (-1, -1)),
+        ('restart', 0, 'lost', (5, 2)),
+        ('restart', 1, 'lost', (4, 0)),
+        ('close', 1, (5, -1), 'unsaved'),
+        ('take', 0, (-1, -1)),
+        ('take', 1, (7, -1)),
+        ('crash', 0),
+        ('restart', 0, 'lost', (5, -1)),
+        ('close', 1, (-1, -1)),
+        ('quit', 1, (-1, -1)),
+        ('quit', 0, (-1, 1)),
+        ('restart', 0, 'lost', (4, 0)),
+        ('close', 0, (-1, 1)),
+        ('restart', 1, 'lost', (7, 5)),
+        ('forget', 0, 1, (-1, 8)),
+        ('forget', 1, 0, (-1, -1)),
+        ('forget', 0, 1, (-1, -1)),
+        ('close', 0, (-1, 9), 'unsaved'),
+        ('wait', 86400),
+        ('jump', 0, 86700),
+        ('close', 1, (-1, -1)),
+        ('close', 1, (-1, -1), 'unsaved'),
+        ('quit', 0, (-1, 10), 'unsaved'),
+        ('restart', 0, 'lost', (6, -1)),
+        ('quit', 0, (-1, 2)),
+        ('restart', 0, 'lost', (-1, 5)),
+        ('take', 0, (-1, -1)),
+        ('close', 0, (-1, 9)),
+        ('close', 1, (20, -1), 'unsaved'),
+        ('quit', 0, (-1, 10)),
+        ('restart', 0, 'lost', (3, 8)),
+        ('crash', 1),
+        ('restart', 1, 'lost', (13, 0)),
+        ('wait', 120),
+        ('forget', 0, 1, (-1, 12)),
+        ('forget', 1, 0, (17, -1)),
+    ]),
+}  # fmt: skip
+
+
+def most_acting(computers: int, alphabet: Alphabet, path: list[Event], without: str = "") -> int:
+    """The most computers acting on invoices at once along `path`, each of its events one the
+    world offers at that point."""
+    w = initial(computers, frozenset({without} - {""}), alphabet)
+    most = 0
+    for event in path:
+        assert event in set(events(w, alphabet)), f"{event} cannot happen here"
+        apply(w, event)
+        most = max(most, len(w.actors()))
+    return most
+
+
+@pytest.mark.parametrize("fix", sorted(WALKED))
+def test_a_fix_found_by_the_walks_is_needed(fix: str) -> None:
+    computers, alphabet, path = WALKED[fix]
+    assert most_acting(computers, alphabet, path, without=fix) == 2
+    assert most_acting(computers, alphabet, path) <= 1
+
+
 def test_every_fix_is_exercised_here() -> None:
     # forget_holds: test_a_forget_that_lapses_is_found_stuck; successor: the evening above;
     # forget_named: tests/lease/test_claims_alone.py, case 1 (its trace needs a day's wait).
-    exercised = {f for f, *_ in FOUND} | set(SCRIPTED)
+    exercised = {f for f, *_ in FOUND} | set(SCRIPTED) | set(WALKED)
     assert exercised | {"forget_holds", "successor", "forget_named"} == FIXES
 
 
