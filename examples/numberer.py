@@ -3,9 +3,9 @@
     sioul-tray run invoices --wait 3600 -- python examples/numberer.py --share DIR
     python examples/numberer.py --share DIR --loop     # the same, again after each loss
 
-Each invoice is one line, ``NUMBER TOKEN``, in ``DIR/records/<computer>.log``: every computer
-writes only its own log, so the sync tool never merges two writers. Before each invoice, as
-docs/integration.md tells a Sioul to:
+Each invoice is one line, ``NUMBER TOKEN``, in ``DIR/records/<computer>.log`` (or in
+``--records``, a folder synced some other way): every computer writes only its own log, so the
+sync tool never merges two writers. Before each invoice, as docs/integration.md tells a Sioul to:
 
 1. the verdict (`sioul_tray.client`) says yes, under the token this run started with;
 2. every other computer's log here reaches the `wrote` mark its claim carries (`must_have`);
@@ -24,32 +24,43 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Mapping
 from pathlib import Path
 
 from sioul_tray import client
 
 
-def records(share: Path) -> dict[str, list[int]]:
-    """Every computer's invoice numbers, as this copy of the folder holds them."""
+def records(folder: Path) -> dict[str, list[int]]:
+    """Every computer's invoice numbers, as this copy of the records holds them."""
     found: dict[str, list[int]] = {}
-    folder = share / "records"
     for log in folder.glob("*.log") if folder.is_dir() else []:
         lines = log.read_text(encoding="ascii").splitlines()
         found[log.stem] = [int(line.split()[0]) for line in lines if line.strip()]
     return found
 
 
-def number_one(share: Path, me: str, token: str) -> bool:
-    """Make one invoice if the verdict and the records allow; True when one was made."""
+def verdict_holds(token: str) -> client.Verdict | None:
+    """This computer's verdict on invoices, when it still holds under `token`."""
     found = client.verdict("invoices")
-    if not found or found.token != token:
+    return found if found and found.token == token else None
+
+
+def records_reached(held: Mapping[str, list[int]], must_have: Mapping[str, int], me: str) -> bool:
+    """Every other keeper's records here reach the mark its claim carries."""
+    return all(len(held.get(c, [])) >= mark for c, mark in must_have.items() if c != me)
+
+
+def number_one(folder: Path, me: str, token: str) -> bool:
+    """Make one invoice if the verdict and the records allow; True when one was made."""
+    found = verdict_holds(token)
+    if found is None:
         return False  # `run` stops this process too; never a record on a lost verdict
-    held = records(share)
-    if any(len(held.get(c, [])) < mark for c, mark in found.must_have.items() if c != me):
+    held = records(folder)
+    if not records_reached(held, found.must_have, me):
         return False  # another keeper's records have not all arrived: wait for them
     number = max((n for numbers in held.values() for n in numbers), default=0) + 1
-    log = share / "records" / f"{me}.log"
-    log.parent.mkdir(exist_ok=True)
+    log = folder / f"{me}.log"
+    folder.mkdir(exist_ok=True)
     with open(log, "a", encoding="ascii") as f:
         f.write(f"{number} {token}\n")
         f.flush()
@@ -61,22 +72,26 @@ def number_one(share: Path, me: str, token: str) -> bool:
     return True
 
 
-def number(share: Path, every: float) -> int:
+def number(folder: Path, every: float) -> int:
     token = os.environ["SIOUL_LEASE_TOKEN"]
     me = token.rsplit(".", 1)[0]
     must_have = json.loads(os.environ.get("SIOUL_LEASE_MUST_HAVE", "{}"))
     print(f"numbering as {me} under {token}, after {must_have or 'nobody'}", flush=True)
     while True:
-        number_one(share, me, token)
+        number_one(folder, me, token)
         time.sleep(every)
 
 
-def loop(share: Path, every: float) -> int:
+def this_program() -> list[str]:
+    return [sys.executable, __file__]
+
+
+def loop(args: list[str]) -> int:
     """`sioul-tray run` again and again: numbering resumes whenever this computer may."""
     while True:
         subprocess.run(
             [sys.executable, "-m", "sioul_tray.cli", "run", "invoices", "--wait", "3600", "--",
-             sys.executable, __file__, "--share", str(share), "--every", str(every)],
+             *this_program(), *args],
         )  # fmt: skip
         time.sleep(0.5)
 
@@ -84,10 +99,15 @@ def loop(share: Path, every: float) -> int:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--share", type=Path, required=True, help="the sharing folder")
+    parser.add_argument("--records", type=Path, help="the records' folder (default: in --share)")
     parser.add_argument("--every", type=float, default=0.5, help="seconds between invoices")
     parser.add_argument("--loop", action="store_true", help="run under `sioul-tray run`, again")
     args = parser.parse_args()
-    return loop(args.share, args.every) if args.loop else number(args.share, args.every)
+    folder = args.records or args.share / "records"
+    if args.loop:
+        return loop(["--share", str(args.share), "--records", str(folder),
+                     "--every", str(args.every)])  # fmt: skip
+    return number(folder, args.every)
 
 
 if __name__ == "__main__":

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from sioul_tray.lease import RENEW, Lease
+from sioul_tray import client
+from sioul_tray.lease import ALIVE, RENEW, SETTLING, UNCLOSED, Lease
 from sioul_tray.share import Share
 from sioul_tray.tray import driver as driver_module
 from sioul_tray.tray.driver import Driver
@@ -120,3 +121,54 @@ def test_a_verdict_acted_on_is_read_again_before_its_bound(tmp_path: Path) -> No
     clock.advance(asked[-1])
     driver.reread()
     assert json.loads(path.read_text())["parts"]["invoices"]["valid_until"] > until
+
+
+def test_a_laptop_asleep_for_a_weekend_without_the_inhibitor_acts_on_nothing_at_wake(
+    tmp_path: Path,
+) -> None:
+    """Desk keeps invoices and sleeps without closing (no inhibitor): its status.json still
+    says `acting`. Over the weekend Lap takes invoices and, once Desk has been silent for
+    UNCLOSED, numbers. At wake, before Desk's tray has ticked, a Sioul that trusted `acting` in
+    the file would number beside Lap; the verdict's bound, on the wall clock and on the boot
+    clock that counted the sleep, says it lapsed."""
+    (tmp_path / "share").mkdir()
+    share = Share.create(tmp_path / "share", PASSPHRASE, "desk", cost=10)
+    clock, desk_ticks, ticks = FakeClock(T0), FakeClock(5000.0), FakeClock(9000.0)
+    desk = Lease(share, "desk", name="Desk", clock=clock, ticks=desk_ticks)
+    state = tmp_path / "state"
+    driver = Driver(desk, "desk", Idle(T0), state, clock=clock, monotonic=clock, ticks=desk_ticks)
+    others = {
+        c: Lease(
+            Share.open(tmp_path / "share", PASSPHRASE), c, name=c.title(), clock=clock, ticks=ticks
+        )
+        for c in ("lap", "kitchen")
+    }
+
+    def minute(seconds: float = RENEW, *, desk_awake: bool = True) -> None:
+        for c in (clock, desk_ticks, ticks):
+            c.advance(seconds)
+        if desk_awake:
+            driver.tick()
+        for lease in others.values():
+            lease.renew("invoices")
+
+    driver.start()
+    for _ in range(4):
+        minute()
+    assert client.verdict("invoices", state, now=clock.now, ticks=desk_ticks.now)
+    others["lap"].renew("invoices", take=True)
+    asleep = clock.now
+    while clock.now - asleep < UNCLOSED:
+        minute(4 * RENEW, desk_awake=False)  # the others renew; Desk sleeps, claims open
+    for _ in range((SETTLING + ALIVE) // RENEW + 2):
+        minute(desk_awake=False)
+    assert others["lap"].renew("invoices").acting  # Lap numbers invoices
+
+    # Desk wakes; its tray has not ticked yet.
+    trusted = json.loads((state / "status.json").read_text())["parts"]["invoices"]["acting"]
+    assert trusted is True  # a Sioul reading `acting` alone would number beside Lap
+    found = client.verdict("invoices", state, now=clock.now, ticks=desk_ticks.now)
+    assert not found and found.reason == client.LAPSED
+    driver.tick()
+    assert not client.verdict("invoices", state, now=clock.now, ticks=desk_ticks.now)
+    assert not desk.renew("invoices").acting
