@@ -210,17 +210,23 @@ def first_to_number(run: Run) -> tuple[str, str]:
     return first, "b" if first == "a" else "a"
 
 
+def taken(run: Run, beyond: int, why: str) -> tuple[str, str]:
+    """The computer that does not number takes invoices: it numbers past `beyond`, and the
+    first stops; (the first, the taker)."""
+    first, other = first_to_number(run)
+    assert cli(run.homes[other], "take", "invoices", **_st(run, other)).returncode == 0
+    run.numbering(other, beyond, why)
+    run.stays(first, 3)
+    return first, other
+
+
 def test_no_invoice_number_twice_through_every_handover(
     pair: SyncthingPair, tmp_path: Path
 ) -> None:
     with running(pair, tmp_path, NUMBERER) as run:
-        first, other = first_to_number(run)
-
         # A take: "Make invoices here" on the other computer; its numbering waits for the
         # first's records, which arrive RECORDS_LAG after they were written.
-        assert cli(run.homes[other], "take", "invoices", **_st(run, other)).returncode == 0
-        run.numbering(other, 0, "a take")
-        run.stays(first, 3)
+        first, other = taken(run, 0, "a take")
 
         # A sleep: the other's tray closes its claims before the machine sleeps (the fake
         # logind's PrepareForSleep); its close names the first, which numbers meanwhile.
@@ -272,10 +278,7 @@ def test_without_the_records_gate_a_number_is_made_twice(
     pair: SyncthingPair, tmp_path: Path
 ) -> None:
     with running(pair, tmp_path, CARELESS) as run:
-        first, other = first_to_number(run)
-        assert cli(run.homes[other], "take", "invoices", **_st(run, other)).returncode == 0
-        run.numbering(other, 5, "a take, without waiting for the first's records")
-        run.stays(first, 3)
+        taken(run, 5, "a take, without waiting for the first's records")
     numbers = run.merged()
     twice = len(numbers) - len(set(numbers))
     assert twice > 0
