@@ -5,15 +5,22 @@
 
 Each invoice is one line, ``NUMBER TOKEN``, in ``DIR/records/<computer>.log`` (or in
 ``--records``, a folder synced some other way): every computer writes only its own log, so the
-sync tool never merges two writers. Before each invoice, as docs/integration.md tells a Sioul to:
+sync tool never merges two writers. An invoice is made as docs/integration.md tells a Sioul to:
 
 1. the verdict (`sioul_tray.client`) says yes, under the token this run started with;
-2. every other computer's log here reaches the `wrote` mark its claim carries (`must_have`);
+2. this computer's own records past its `wrote` mark are void (made, then refused a mark, or
+   cut off before it): they are dropped;
+3. every other computer's log here reaches the `wrote` mark its claim carries (`must_have`);
+4. the number is one past the highest that counts (a log's records past its writer's mark are
+   void), the line is written and synced to disk;
+5. ``sioul-tray wrote invoices COUNT`` asks the tray to carry the mark: the invoice is made once
+   it answers yes, which it does only while this computer acts under the token. Any claim that
+   hands invoices on is written after that answer, so it carries the mark, and the next keeper
+   waits for this record. Refused (the part already went on, with the mark before it), the
+   record is void, and dropped at step 2.
 
-then the number is one past the highest in every log, the line is written and synced to disk,
-and ``sioul-tray wrote invoices COUNT`` tells the tray how far this computer wrote (carried in
-its next claim, and in its close). `sioul-tray run` stops this process the moment the verdict is
-lost; what it wrote is whole (one line, fsynced, then the mark).
+`sioul-tray run` stops this process the moment the verdict is lost: wherever it stops, the
+record is whole (one line, fsynced) and counts only if its mark was taken.
 """
 
 from __future__ import annotations
@@ -45,9 +52,27 @@ def verdict_holds(token: str) -> client.Verdict | None:
     return found if found and found.token == token else None
 
 
+def counted(held: Mapping[str, list[int]], marks: Mapping[str, int]) -> list[int]:
+    """The numbers that count: a log's records up to its writer's mark (past it, void), every
+    record of a log whose writer's mark is not known here (a computer forgotten)."""
+    return [n for c, numbers in held.items() for n in numbers[: marks.get(c, len(numbers))]]
+
+
 def records_reached(held: Mapping[str, list[int]], must_have: Mapping[str, int], me: str) -> bool:
     """Every other keeper's records here reach the mark its claim carries."""
     return all(len(held.get(c, [])) >= mark for c, mark in must_have.items() if c != me)
+
+
+def drop_void(log: Path, keep: int) -> None:
+    """This computer's own records past its mark are void: the log keeps the first `keep`."""
+    lines = log.read_bytes().splitlines(keepends=True) if log.exists() else []
+    if len(lines) < keep:
+        raise SystemExit(f"{log} holds {len(lines)} records, fewer than its mark ({keep}): "
+                         "restore this computer's records before numbering again")  # fmt: skip
+    if len(lines) > keep:
+        with open(log, "r+b") as f:
+            f.truncate(sum(len(line) for line in lines[:keep]))
+            os.fsync(f.fileno())
 
 
 def number_one(folder: Path, me: str, token: str) -> bool:
@@ -55,21 +80,20 @@ def number_one(folder: Path, me: str, token: str) -> bool:
     found = verdict_holds(token)
     if found is None:
         return False  # `run` stops this process too; never a record on a lost verdict
+    log = folder / f"{me}.log"
+    drop_void(log, found.wrote)
     held = records(folder)
     if not records_reached(held, found.must_have, me):
         return False  # another keeper's records have not all arrived: wait for them
-    number = max((n for numbers in held.values() for n in numbers), default=0) + 1
-    log = folder / f"{me}.log"
+    number = max(counted(held, {**found.must_have, me: found.wrote}), default=0) + 1
     folder.mkdir(exist_ok=True)
     with open(log, "a", encoding="ascii") as f:
         f.write(f"{number} {token}\n")
         f.flush()
         os.fsync(f.fileno())
-    count = len(held.get(me, [])) + 1
-    subprocess.run(
-        [sys.executable, "-m", "sioul_tray.cli", "wrote", "invoices", str(count)], check=True
-    )
-    return True
+    mark = [sys.executable, "-m", "sioul_tray.cli", "wrote", "invoices", str(found.wrote + 1),
+            "--token", token]  # fmt: skip
+    return subprocess.run(mark).returncode == 0  # refused: void, dropped before the next
 
 
 def number(folder: Path, every: float) -> int:

@@ -135,10 +135,21 @@ def _parser(fast: bool = False) -> argparse.ArgumentParser:
 
     p = sub.add_parser(
         "wrote",
-        help=CommandLine.tr("how far Sioul wrote its records here (carried in the claim)"),
+        help=CommandLine.tr(
+            "Sioul's records here reach N: the running tray carries the mark in its claim while "
+            "it acts under the token (exit 1: it does not, and records past the last mark are void)"
+        ),
     )
     p.add_argument("part", choices=list(PARTS), metavar="PART")
     p.add_argument("n", type=_count, metavar="N")
+    p.add_argument(
+        "--token",
+        default=os.environ.get("SIOUL_LEASE_TOKEN"),
+        help=CommandLine.tr(
+            "the verdict's token the records were made under (default: $SIOUL_LEASE_TOKEN, "
+            "which `sioul-tray run` sets)"
+        ),
+    )
 
     p = sub.add_parser(
         "computers",
@@ -235,8 +246,16 @@ def _run(words: list[str]) -> int:
         from sioul_tray.may import split_command
 
         words, after = split_command(words)  # the command to run: never the parser's
-    args = _parser(fast).parse_args(words) if words else argparse.Namespace(command=None, lang=None)
+    parser = _parser(fast)
+    args = parser.parse_args(words) if words else argparse.Namespace(command=None, lang=None)
     out = sys.stdout
+    if args.command == "wrote" and not args.token:
+        parser.error(
+            CommandLine.tr(
+                "wrote: give --token, the verdict's token the records were made under "
+                "(`sioul-tray run` sets SIOUL_LEASE_TOKEN)"
+            )
+        )
     if args.command is None:
         return _start_tray(args.lang)
     if fast:
@@ -338,7 +357,7 @@ def _request(args: argparse.Namespace) -> list[str]:
     if args.command == "forget":
         words.append(args.computer)
     elif args.command == "wrote":
-        words += [args.part, str(args.n)]
+        words += [args.part, str(args.n), args.token]
     elif args.part:
         words.append(args.part)
     return words

@@ -23,13 +23,14 @@ from sioul_tray.dirs import home_dirs
 
 PARTS = ("medicines", "invoices")
 STATUS_NAME = "status.json"
-SCHEMA = 2  # the first shape with a verdict's bound: an older tray's file never says "may"
+SCHEMA = 3  # the first shape whose tray takes a mark only while it acts (`wrote`): an older
+# tray's file never says "may"
 MAX_SIZE = 1 << 20  # status.json is a few kilobytes; anything larger is not the tray's
 
 # Why a verdict says no, as a word for scripts (`reason`); `sioul-tray may` says it in words.
 NO_TRAY = "no tray"  # no status.json: no tray has run here, or it could not write it
 DAMAGED = "damaged"  # status.json does not read as the tray writes it
-OLD_TRAY = "old tray"  # written by a tray without bounds (schema 1)
+OLD_TRAY = "old tray"  # written by a tray without bounds or without `wrote` (schema 1, 2)
 STOPPED = "stopped"  # the tray quit or the computer went to sleep: nothing acts
 GONE = "gone"  # the process that wrote it is not running
 OTHER_BOOT = "other boot"  # written before this computer last started
@@ -49,6 +50,7 @@ class Verdict:
     valid_until: float | None = None  # wall clock (Unix seconds)
     valid_until_boot: float | None = None  # this computer's boot clock (`boot.boot_ticks`)
     must_have: Mapping[str, int] = field(default_factory=dict)  # records to hold first
+    wrote: int = 0  # how far this computer's own records count: past it, a record is void
     status: Mapping[str, Any] | None = None  # the core's reason (docs/tray.md), when the tray runs
     line: str | None = None  # the tray's menu line for the part, in its language
 
@@ -117,19 +119,20 @@ def judge(
     if p.get("acting") is not True:
         return Verdict(part, False, NOT_ACTING, status=status, line=line)
     until, until_boot, token = p.get("valid_until"), p.get("valid_until_boot"), p.get("token")
-    must_have = p.get("must_have")
+    must_have, wrote = p.get("must_have"), p.get("wrote")
     if (
         not _number(until)
         or not _number(until_boot)
         or not isinstance(token, str)
         or not isinstance(must_have, dict)
         or not all(isinstance(k, str) and _whole(v) for k, v in must_have.items())
+        or not _whole(wrote)
     ):
         return Verdict(part, False, DAMAGED)
     now = time.time() if now is None else now
     ticks = boot_ticks() if ticks is None else ticks
     found = Verdict(
-        part, True, ACTING, token, float(until), float(until_boot), must_have, status, line
+        part, True, ACTING, token, float(until), float(until_boot), must_have, wrote, status, line
     )
     if found.left(now, ticks) <= 0:
         return Verdict(part, False, LAPSED, status=status, line=line)

@@ -412,20 +412,13 @@ def cmd_copied(args: argparse.Namespace, inst: Installation, out: TextIO) -> int
 
 
 def cmd_wrote(args: argparse.Namespace, inst: Installation, out: TextIO) -> int:
-    """No tray runs: carry `wrote` in this computer's claim, closed or open as it is."""
-    with inst.writer():
-        lease = inst.lease(verify=True)
-        mine = next((c for c in lease.claims(args.part) if c.computer == lease.computer), None)
-        if mine is None or mine.closed:
-            lease.close(args.part, wrote=args.n)
-            if mine is None:
-                text = CommandLine.tr(
-                    "No claim here yet: run `sioul-tray renew` or start the tray."
-                )
-                print(text, file=out)
-        else:
-            lease.renew(args.part, active=mine.active, wrote=args.n)
-    return 0
+    """No tray runs: nothing acts here, so no mark is taken (`Driver.mark`)."""
+    text = CommandLine.tr(
+        "sioul-tray: no tray runs here, so nothing acts on {part} under {token}: the mark is "
+        "not taken, and the records made after the last one are void"
+    )
+    print(text.format(part=args.part, token=args.token), file=sys.stderr)
+    return 1
 
 
 def _kept_presence(lease: Lease, part: str) -> int:

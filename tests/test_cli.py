@@ -238,8 +238,23 @@ def test_a_timer_s_renew_does_not_pull_medicines_from_the_person(
     laptop.renew("medicines", active=left)
     ok(cli(kitchen, "renew"))
     ok(cli(kitchen, "renew"))
-    ok(cli(kitchen, "wrote", "medicines", "3"))
     keeper = laptop.renew("medicines", active=left)
     assert keeper.computer == laptop.computer
     (mine,) = (c for c in laptop.claims("medicines") if c.computer != laptop.computer)
-    assert mine.active == 0 and mine.wrote == 3  # never used here, as far as the claims say
+    assert mine.active == 0  # never used here, as far as the claims say
+
+
+def test_a_mark_without_a_tray_is_refused_and_written_nowhere(
+    pair: tuple[Path, Path, Path],
+) -> None:
+    """No tray runs on Kitchen PC, so nothing acts there: a mark is not taken (a record
+    made under no verdict is void), and one without a token is a usage error."""
+    _, kitchen, _ = pair
+    ok(cli(kitchen, "renew"))
+    done = cli(kitchen, "wrote", "medicines", "3", "--token", "kitchen.1")
+    assert done.returncode == 1 and "no tray runs here" in done.stderr
+    assert "the mark is not taken" in done.stderr
+    done = cli(kitchen, "wrote", "medicines", "3")
+    assert done.returncode == 2 and "give --token" in done.stderr
+    lease = Installation(kitchen).lease()
+    assert all(c.wrote == 0 for c in lease.claims("medicines"))

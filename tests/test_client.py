@@ -24,6 +24,7 @@ def status_doc(
     left: float = 60.0,
     token: str | None = "desk_1234.77",
     must_have: dict[str, int] | None = None,
+    wrote: object = 4,
     **top: Any,
 ) -> dict[str, Any]:
     """A status.json as the tray writes it (docs/integration.md), acting on invoices."""
@@ -33,10 +34,11 @@ def status_doc(
         "valid_until_boot": round(boot_ticks() + left, 3) if acting else None,
         "token": token if acting else None,
         "must_have": must_have or {},
+        "wrote": wrote,
         "status": {"why": "acting" if acting else "nobody"},
         "line": "Invoices: here" if acting else "Invoices: here, waiting for Laptop",
     }
-    doc = {"schema": 2, "computer": "desk_1234", "pid": os.getpid(), "boot": boot_id(),
+    doc = {"schema": 3, "computer": "desk_1234", "pid": os.getpid(), "boot": boot_id(),
            "running": True, "at": int(time.time()),
            "parts": {"invoices": part, "medicines": dict(part, acting=False)}}  # fmt: skip
     doc.update(top)
@@ -57,6 +59,7 @@ def test_a_verdict_that_holds(tmp_path: Path) -> None:
     found = client.verdict("invoices", tmp_path)
     assert found and found.reason == client.ACTING
     assert found.token == "desk_1234.77" and dict(found.must_have) == {"laptop_9": 41}
+    assert found.wrote == 4
     assert 55 < found.left() <= 60
     assert not client.verdict("medicines", tmp_path)
 
@@ -69,6 +72,7 @@ def test_a_verdict_that_holds(tmp_path: Path) -> None:
         ("[1, 2]", client.DAMAGED),
         ("x" * (client.MAX_SIZE + 1), client.DAMAGED),
         (status_doc(schema=1), client.OLD_TRAY),
+        (status_doc(schema=2), client.OLD_TRAY),  # its tray takes a mark without acting
         (status_doc(running=False), client.STOPPED),
         (status_doc(pid=2**22 + 12345), client.GONE),
         (status_doc(boot="another boot"), client.OTHER_BOOT),
@@ -76,6 +80,8 @@ def test_a_verdict_that_holds(tmp_path: Path) -> None:
         (status_doc(left=-1), client.LAPSED),
         (status_doc(token=None), client.DAMAGED),
         (status_doc(must_have={"laptop_9": "41"}), client.DAMAGED),  # type: ignore[dict-item]
+        (status_doc(wrote=None), client.DAMAGED),
+        (status_doc(wrote=-1), client.DAMAGED),
     ],
     ids=lambda v: v if isinstance(v, str) and len(v) < 20 else None,
 )

@@ -4,7 +4,7 @@
 <context>
     <name>App</name>
     <message>
-        <location filename="../tray/app.py" line="225"/>
+        <location filename="../tray/app.py" line="226"/>
         <source>Make invoices here</source>
         <translation>Faire les factures ici</translation>
     </message>
@@ -28,7 +28,7 @@ Its claims stop counting here and on every computer that reads this one&apos;s. 
 Ses réservations ne comptent plus ici ni sur les ordinateurs qui lisent celles de cet ordinateur. Si {computer} revient, il compte de nouveau.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="324"/>
+        <location filename="../tray/app.py" line="325"/>
         <source>none works here: counting from the session start</source>
         <translation>aucune ne fonctionne ici : décompte depuis le début de la session</translation>
     </message>
@@ -43,7 +43,7 @@ Ses réservations ne comptent plus ici ni sur les ordinateurs qui lisent celles 
         <translation>À propos de sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="326"/>
+        <location filename="../tray/app.py" line="327"/>
         <source>sioul-tray {version}
 
 Keeps Sioul&apos;s medicines and invoices on one computer at a time.
@@ -60,79 +60,80 @@ Dossier de partage : {folder}
 Inactivité lue par : {idle}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="615"/>
+        <location filename="../tray/app.py" line="620"/>
         <source>Closed: {parts}, but only until the tray quits: {path} cannot be written ({error})</source>
         <translation>Fermé : {parts}, mais seulement jusqu’à ce que l’icône quitte : impossible d’écrire {path} ({error})</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="625"/>
+        <location filename="../tray/app.py" line="630"/>
         <source>{path} cannot be written ({error}): where it still lists {parts} as closed, the tray closes them again when it starts</source>
         <translation>impossible d’écrire {path} ({error}) : s’il indique encore {parts} comme fermé, l’icône les ferme de nouveau à son prochain lancement</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="733"/>
+        <location filename="../tray/app.py" line="738"/>
         <source>This computer&apos;s name: {name}</source>
         <translation>Nom de cet ordinateur : {name}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="734"/>
+        <location filename="../tray/app.py" line="739"/>
         <source>Sleep and wake from: {source}</source>
         <translation>Veille et réveil lus par : {source}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="737"/>
+        <location filename="../tray/app.py" line="742"/>
         <source>Sync tool: {tool}</source>
         <translation>Outil de synchronisation : {tool}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="515"/>
+        <location filename="../tray/app.py" line="516"/>
         <source>Syncthing, asked to send each claim at once; the last request failed: {problem}</source>
         <translation>Syncthing, à qui chaque réservation est confiée aussitôt écrite ; la dernière demande a échoué : {problem}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="342"/>
+        <location filename="../tray/app.py" line="343"/>
         <source>How it works, and what each line means: {docs}</source>
         <translation>Comment cela marche, et ce que dit chaque ligne : {docs}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="517"/>
+        <location filename="../tray/app.py" line="518"/>
         <source>Syncthing, asked to send each claim at once</source>
         <translation>Syncthing, à qui chaque réservation est confiée aussitôt écrite</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="520"/>
+        <location filename="../tray/app.py" line="521"/>
         <source>none found; the sync tool sends the claims when it notices them</source>
         <translation>aucun trouvé ; l’outil de synchronisation envoie les réservations quand il les remarque</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="521"/>
+        <location filename="../tray/app.py" line="522"/>
         <source>{tool}, found; it sends the claims when it notices them</source>
         <translation>{tool}, trouvé ; il envoie les réservations quand il les remarque</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="537"/>
-        <location filename="../tray/app.py" line="550"/>
+        <location filename="../tray/app.py" line="538"/>
+        <location filename="../tray/app.py" line="551"/>
+        <location filename="../tray/app.py" line="569"/>
         <location filename="../tray/copied.py" line="66"/>
         <source>sioul-tray: {error}</source>
         <translation>sioul-tray : {error}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="567"/>
+        <location filename="../tray/app.py" line="574"/>
         <source>Invoices are taken here; this computer starts once every other one has seen it.</source>
         <translation>Les factures sont prises ici ; cet ordinateur commence dès que tous les autres l’ont vu.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="572"/>
+        <location filename="../tray/app.py" line="579"/>
         <source>{computer} is declared gone for good.</source>
         <translation>{computer} est déclaré parti pour de bon.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="612"/>
+        <location filename="../tray/app.py" line="617"/>
         <source>Closed: {parts} (until `sioul-tray renew`)</source>
         <translation>Fermé : {parts} (jusqu’à `sioul-tray renew`)</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="601"/>
+        <location filename="../tray/app.py" line="606"/>
         <source>sioul-tray: the running tray cannot do {request}</source>
         <translation>sioul-tray : l’icône en cours ne sait pas faire {request}</translation>
     </message>
@@ -142,12 +143,12 @@ Inactivité lue par : {idle}</translation>
         <translation>sioul-tray : pas d’affichage ici ; utilisez la ligne de commande (sioul-tray --help)</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="673"/>
+        <location filename="../tray/app.py" line="678"/>
         <source>sioul-tray: already running</source>
         <translation>sioul-tray : déjà lancé</translation>
     </message>
     <message>
-        <location filename="../tray/single.py" line="40"/>
+        <location filename="../tray/single.py" line="49"/>
         <source>sioul-tray: the running tray did not understand the request</source>
         <translation>sioul-tray : l’icône en cours n’a pas compris la demande</translation>
     </message>
@@ -201,6 +202,21 @@ Inactivité lue par : {idle}</translation>
         <location filename="../tray/copied.py" line="73"/>
         <source>{name} counts as gone for invoices from {time}: until then it may still be numbering them, cut off from the sync.</source>
         <translation>{name} compte comme parti pour les factures à partir de {time} : jusque-là, il peut encore les numéroter, coupé de la synchronisation.</translation>
+    </message>
+    <message>
+        <location filename="../tray/driver.py" line="283"/>
+        <source>this computer does not act on {part} under {token} now: the records made after the last mark are void</source>
+        <translation>cet ordinateur n’agit pas sur {part} sous {token} en ce moment : les enregistrements faits après la dernière marque sont nuls</translation>
+    </message>
+    <message>
+        <location filename="../tray/driver.py" line="289"/>
+        <source>{wrote} is below the mark this computer&apos;s claim carries ({carried})</source>
+        <translation>{wrote} est en dessous de la marque que porte la réservation de cet ordinateur ({carried})</translation>
+    </message>
+    <message>
+        <location filename="../tray/driver.py" line="295"/>
+        <source>the mark could not be written: {error}</source>
+        <translation>la marque n’a pas pu être écrite : {error}</translation>
     </message>
 </context>
 <context>
@@ -297,47 +313,57 @@ Inactivité lue par : {idle}</translation>
         <translation>new : c’est un autre ordinateur ; gone : il remplace pour de bon celui d’où il a été copié</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="138"/>
-        <source>how far Sioul wrote its records here (carried in the claim)</source>
-        <translation>jusqu’où Sioul a écrit ses enregistrements ici (porté par la réservation)</translation>
+        <location filename="../cli.py" line="139"/>
+        <source>Sioul&apos;s records here reach N: the running tray carries the mark in its claim while it acts under the token (exit 1: it does not, and records past the last mark are void)</source>
+        <translation>les enregistrements de Sioul ici atteignent N : l’icône en cours porte la marque dans sa réservation tant qu’elle agit sous le jeton (sortie 1 : elle n’agit pas, et les enregistrements après la dernière marque sont nuls)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="145"/>
+        <location filename="../cli.py" line="149"/>
+        <source>the verdict&apos;s token the records were made under (default: $SIOUL_LEASE_TOKEN, which `sioul-tray run` sets)</source>
+        <translation>le jeton du verdict sous lequel les enregistrements ont été faits (par défaut : $SIOUL_LEASE_TOKEN, que `sioul-tray run` définit)</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="156"/>
         <source>the Computers window of the tray running here</source>
         <translation>la fenêtre « Ordinateurs » de l’icône lancée ici</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="150"/>
+        <location filename="../cli.py" line="161"/>
         <source>the About box of the tray running here</source>
         <translation>la fenêtre « À propos » de l’icône lancée ici</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="154"/>
+        <location filename="../cli.py" line="165"/>
         <source>the window to choose another sharing folder (exit 0: changed)</source>
         <translation>la fenêtre pour choisir un autre dossier de partage (code 0 : changé)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="160"/>
+        <location filename="../cli.py" line="171"/>
         <source>the tray on a temporary folder with two simulated computers</source>
         <translation>l’icône sur un dossier temporaire avec deux ordinateurs simulés</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="169"/>
+        <location filename="../cli.py" line="183"/>
         <source>{text} is not a whole number from 0 to {top}</source>
         <translation>{text} n’est pas un nombre entier de 0 à {top}</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="222"/>
+        <location filename="../cli.py" line="236"/>
         <source>sioul-tray: interrupted</source>
         <translation>sioul-tray : interrompu</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="272"/>
+        <location filename="../cli.py" line="255"/>
+        <source>wrote: give --token, the verdict&apos;s token the records were made under (`sioul-tray run` sets SIOUL_LEASE_TOKEN)</source>
+        <translation>wrote : donnez --token, le jeton du verdict sous lequel les enregistrements ont été faits (`sioul-tray run` définit SIOUL_LEASE_TOKEN)</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="299"/>
         <source>sioul-tray: {error}</source>
         <translation>sioul-tray : {error}</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="284"/>
+        <location filename="../cli.py" line="311"/>
         <source>sioul-tray: this build has no tray; use the commands (sioul-tray --help)</source>
         <translation>sioul-tray : cette version n’a pas d’icône ; utilisez les commandes (sioul-tray --help)</translation>
     </message>
@@ -495,9 +521,9 @@ Inactivité lue par : {idle}</translation>
         <translation>Aucune réservation de {computer} n’a jamais été lue ici : rien ne retient.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="423"/>
-        <source>No claim here yet: run `sioul-tray renew` or start the tray.</source>
-        <translation>Pas encore de réservation ici : lancez `sioul-tray renew` ou l’icône.</translation>
+        <location filename="../commands.py" line="417"/>
+        <source>sioul-tray: no tray runs here, so nothing acts on {part} under {token}: the mark is not taken, and the records made after the last one are void</source>
+        <translation>sioul-tray : aucune icône ne tourne ici, donc rien n’agit sur {part} sous {token} : la marque n’est pas prise, et les enregistrements faits après la dernière sont nuls</translation>
     </message>
     <message>
         <location filename="../may.py" line="33"/>
@@ -510,77 +536,77 @@ Inactivité lue par : {idle}</translation>
         <translation>lancer une commande seulement tant que cet ordinateur agit sur la partie</translation>
     </message>
     <message>
-        <location filename="../may.py" line="56"/>
+        <location filename="../may.py" line="66"/>
         <source>wait this long for the verdict to say yes (default: not at all)</source>
         <translation>attendre jusqu’à ce délai que le verdict dise oui (par défaut : pas du tout)</translation>
     </message>
     <message>
-        <location filename="../may.py" line="67"/>
+        <location filename="../may.py" line="77"/>
         <source>{text} is not a number of seconds</source>
         <translation>{text} n’est pas un nombre de secondes</translation>
     </message>
     <message>
-        <location filename="../may.py" line="83"/>
+        <location filename="../may.py" line="93"/>
         <source>no tray runs here: only a running tray knows whether this computer acts</source>
         <translation>aucune icône ne tourne ici : seule l’icône en marche sait si cet ordinateur agit</translation>
     </message>
     <message>
-        <location filename="../may.py" line="85"/>
+        <location filename="../may.py" line="95"/>
         <source>{path} does not read as the tray writes it</source>
         <translation>{path} ne se lit pas comme l’icône l’écrit</translation>
     </message>
     <message>
-        <location filename="../may.py" line="87"/>
+        <location filename="../may.py" line="97"/>
         <source>the tray running here is older than this command: quit it and start it again</source>
         <translation>l’icône qui tourne ici est plus ancienne que cette commande : quittez-la et relancez-la</translation>
     </message>
     <message>
-        <location filename="../may.py" line="89"/>
+        <location filename="../may.py" line="99"/>
         <source>the tray has stopped (it quit, or the computer slept)</source>
         <translation>l’icône s’est arrêtée (elle a quitté, ou l’ordinateur s’est mis en veille)</translation>
     </message>
     <message>
-        <location filename="../may.py" line="90"/>
+        <location filename="../may.py" line="100"/>
         <source>the tray that wrote {path} no longer runs</source>
         <translation>l’icône qui a écrit {path} ne tourne plus</translation>
     </message>
     <message>
-        <location filename="../may.py" line="91"/>
+        <location filename="../may.py" line="101"/>
         <source>{path} was written before this computer last started</source>
         <translation>{path} a été écrit avant le dernier démarrage de cet ordinateur</translation>
     </message>
     <message>
-        <location filename="../may.py" line="93"/>
+        <location filename="../may.py" line="103"/>
         <source>the tray has not renewed its verdict in time (is it stuck?)</source>
         <translation>l’icône n’a pas renouvelé son verdict à temps (est-elle bloquée ?)</translation>
     </message>
     <message>
-        <location filename="../may.py" line="121"/>
+        <location filename="../may.py" line="131"/>
         <source>Invoices: this computer may number them until {time}, token {token}</source>
         <translation>Factures : cet ordinateur peut les numéroter jusqu’à {time}, jeton {token}</translation>
     </message>
     <message>
-        <location filename="../may.py" line="124"/>
+        <location filename="../may.py" line="134"/>
         <source>Medicines: this computer may remind them until {time}, token {token}</source>
         <translation>Médicaments : cet ordinateur peut les rappeler jusqu’à {time}, jeton {token}</translation>
     </message>
     <message>
-        <location filename="../may.py" line="129"/>
+        <location filename="../may.py" line="139"/>
         <source>  first, the records of {computer} up to {wrote}</source>
         <translation>  d’abord, les enregistrements de {computer} jusqu’à {wrote}</translation>
     </message>
     <message>
-        <location filename="../may.py" line="139"/>
+        <location filename="../may.py" line="148"/>
         <source>sioul-tray run: give the command after --</source>
         <translation>sioul-tray run : donnez la commande après --</translation>
     </message>
     <message>
-        <location filename="../may.py" line="172"/>
+        <location filename="../may.py" line="181"/>
         <source>the part was taken again: another tenure</source>
         <translation>la partie a été reprise : un autre mandat</translation>
     </message>
     <message>
-        <location filename="../may.py" line="175"/>
+        <location filename="../may.py" line="184"/>
         <source>sioul-tray run: stopped {command}: {reason}</source>
         <translation>sioul-tray run : {command} arrêté : {reason}</translation>
     </message>
@@ -691,198 +717,198 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>Core</name>
     <message>
-        <location filename="../install.py" line="236"/>
         <location filename="../install.py" line="252"/>
-        <location filename="../share/seal.py" line="422"/>
+        <location filename="../install.py" line="268"/>
+        <location filename="../share/seal.py" line="428"/>
         <source>cannot read {path}: {error}</source>
         <translation>impossible de lire {path} : {error}</translation>
     </message>
     <message>
-        <location filename="../install.py" line="100"/>
+        <location filename="../install.py" line="117"/>
         <source>{path} holds {text}, which is not a computer id: remove that file to make a new id (this computer&apos;s claims then start anew)</source>
         <translation>{path} contient {text}, qui n’est pas un identifiant d’ordinateur : supprimez ce fichier pour en créer un nouveau (les réservations de cet ordinateur repartent alors de zéro)</translation>
     </message>
     <message>
-        <location filename="../install.py" line="136"/>
+        <location filename="../install.py" line="149"/>
         <source>{path} is damaged: remove it if this installation was made on this computer</source>
         <translation>{path} est endommagé : supprimez-le si cette installation a été faite sur cet ordinateur</translation>
     </message>
     <message>
-        <location filename="../install.py" line="154"/>
+        <location filename="../install.py" line="167"/>
         <source>this installation was copied from another computer, where its claims are {computer}&apos;s: run `sioul-tray copied new` if this is a new computer, or `sioul-tray copied gone` if it replaces that one for good</source>
         <translation>cette installation a été copiée depuis un autre ordinateur, où ses réservations sont celles de {computer} : lancez `sioul-tray copied new` si c’est un nouvel ordinateur, ou `sioul-tray copied gone` s’il remplace celui-là pour de bon</translation>
     </message>
     <message>
-        <location filename="../install.py" line="203"/>
+        <location filename="../install.py" line="217"/>
         <source>this installation was made on this computer: nothing to change (its claims are {computer}&apos;s)</source>
         <translation>cette installation a été faite sur cet ordinateur : rien à changer (ses réservations sont celles de {computer})</translation>
     </message>
     <message>
-        <location filename="../install.py" line="258"/>
-        <location filename="../share/seal.py" line="437"/>
+        <location filename="../install.py" line="274"/>
+        <location filename="../share/seal.py" line="443"/>
         <source>{path} is damaged: not JSON</source>
         <translation>{path} est endommagé : ce n’est pas du JSON</translation>
     </message>
     <message>
-        <location filename="../install.py" line="262"/>
+        <location filename="../install.py" line="278"/>
         <source>{path} is damaged: not a table of settings</source>
         <translation>{path} est endommagé : ce n’est pas une table de réglages</translation>
     </message>
     <message>
-        <location filename="../install.py" line="308"/>
+        <location filename="../install.py" line="324"/>
         <source>{path} is damaged: the sharing folder&apos;s path holds a NUL character</source>
         <translation>{path} est endommagé : le chemin du dossier de partage contient un caractère NUL</translation>
     </message>
     <message>
-        <location filename="../install.py" line="320"/>
+        <location filename="../install.py" line="336"/>
         <source>{id} is not a folder id</source>
         <translation>{id} n’est pas un identifiant de dossier</translation>
     </message>
     <message>
-        <location filename="../install.py" line="351"/>
+        <location filename="../install.py" line="367"/>
         <source>no sharing folder is set up here: run `sioul-tray setup --share DIR`</source>
         <translation>aucun dossier de partage n’est configuré ici : lancez `sioul-tray setup --share DOSSIER`</translation>
     </message>
     <message>
-        <location filename="../install.py" line="363"/>
+        <location filename="../install.py" line="379"/>
         <source>this computer has no key for {folder}: run `sioul-tray setup --share {folder}`</source>
         <translation>cet ordinateur n’a pas de clé pour {folder} : lancez `sioul-tray setup --share {folder}`</translation>
     </message>
     <message>
-        <location filename="../install.py" line="370"/>
+        <location filename="../install.py" line="386"/>
         <source>cannot read the key in {path}: {error}</source>
         <translation>impossible de lire la clé dans {path} : {error}</translation>
     </message>
     <message>
-        <location filename="../install.py" line="377"/>
+        <location filename="../install.py" line="393"/>
         <source>{path} is damaged (its key is cut short or not base64): run `sioul-tray setup --share {folder}` to write it again</source>
         <translation>{path} est endommagé (sa clé est tronquée ou n’est pas en base64) : lancez `sioul-tray setup --share {folder}` pour l’écrire de nouveau</translation>
     </message>
     <message>
-        <location filename="../install.py" line="394"/>
+        <location filename="../install.py" line="410"/>
         <source>the key kept in {path} does not open {folder}: the folder was sealed again; run `sioul-tray setup --share {folder}`</source>
         <translation>la clé gardée dans {path} n’ouvre pas {folder} : le dossier a été scellé de nouveau ; lancez `sioul-tray setup --share {folder}`</translation>
     </message>
     <message>
-        <location filename="../install.py" line="465"/>
+        <location filename="../install.py" line="481"/>
         <source>another sioul-tray process (pid {pid}) writes this computer&apos;s claims; try again when it has quit</source>
         <translation>un autre processus sioul-tray (pid {pid}) écrit les réservations de cet ordinateur ; réessayez quand il aura quitté</translation>
     </message>
     <message>
-        <location filename="../install.py" line="487"/>
+        <location filename="../install.py" line="503"/>
         <source>the sharing folder {folder} is missing: deleted, moved, or on a disk that is not mounted now</source>
         <translation>le dossier de partage {folder} est absent : supprimé, déplacé, ou sur un disque qui n’est pas monté en ce moment</translation>
     </message>
     <message>
-        <location filename="../install.py" line="526"/>
+        <location filename="../install.py" line="542"/>
         <source>{folder} is on a read-only file system: this computer could not write its claims there; choose a folder it can write</source>
         <translation>{folder} est sur un système de fichiers en lecture seule : cet ordinateur ne pourrait pas y écrire ses réservations ; choisissez un dossier où il peut écrire</translation>
     </message>
     <message>
-        <location filename="../install.py" line="533"/>
+        <location filename="../install.py" line="549"/>
         <source>this user may not write in {folder}: this computer could not write its claims there</source>
         <translation>cet utilisateur n’a pas le droit d’écrire dans {folder} : cet ordinateur ne pourrait pas y écrire ses réservations</translation>
     </message>
     <message>
-        <location filename="../install.py" line="555"/>
+        <location filename="../install.py" line="571"/>
         <source>{path} is a link or another user&apos;s file, not this installation&apos;s lock: remove it (someone may have planted it)</source>
         <translation>{path} est un lien ou le fichier d’un autre utilisateur, pas le verrou de cette installation : supprimez-le (quelqu’un l’a peut-être placé là)</translation>
     </message>
     <message>
-        <location filename="../install.py" line="512"/>
-        <location filename="../install.py" line="584"/>
+        <location filename="../install.py" line="528"/>
+        <location filename="../install.py" line="600"/>
         <source>cannot make {path}: {error}</source>
         <translation>impossible de créer {path} : {error}</translation>
     </message>
     <message>
-        <location filename="../install.py" line="495"/>
+        <location filename="../install.py" line="511"/>
         <source>the sharing folder {folder} holds no {file} any more: is its disk mounted? If it was emptied, the sync brings the seal back from the other computers</source>
         <translation>le dossier de partage {folder} ne contient plus {file} : son disque est-il monté ? S’il a été vidé, la synchronisation ramène le sceau depuis les autres ordinateurs</translation>
     </message>
     <message>
-        <location filename="../install.py" line="581"/>
+        <location filename="../install.py" line="597"/>
         <source>{path} is not a folder (a link?): remove it</source>
         <translation>{path} n’est pas un dossier (un lien ?) : supprimez-le</translation>
     </message>
     <message>
-        <location filename="../install.py" line="596"/>
+        <location filename="../install.py" line="612"/>
         <source>{path} belongs to another user: it must be this user&apos;s own</source>
         <translation>{path} appartient à un autre utilisateur : il doit appartenir à cet utilisateur</translation>
     </message>
     <message>
-        <location filename="../install.py" line="604"/>
+        <location filename="../install.py" line="620"/>
         <source>{path} is open to other users and cannot be made private: {error}</source>
         <translation>{path} est ouvert aux autres utilisateurs et ne peut pas être rendu privé : {error}</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="116"/>
+        <location filename="../lease/codec.py" line="122"/>
         <source>not valid: {what} is not a whole number</source>
         <translation>invalide : {what} n’est pas un nombre entier</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="118"/>
+        <location filename="../lease/codec.py" line="124"/>
         <source>not valid: {what} is out of range</source>
         <translation>invalide : {what} est hors limites</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="132"/>
+        <location filename="../lease/codec.py" line="138"/>
         <source>not valid: {what} is not a computer id</source>
         <translation>invalide : {what} n’est pas un identifiant d’ordinateur</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="143"/>
+        <location filename="../lease/codec.py" line="149"/>
         <location filename="../lease/lease.py" line="505"/>
         <source>not valid: not a claim</source>
         <translation>invalide : ce n’est pas une réservation</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="145"/>
+        <location filename="../lease/codec.py" line="151"/>
         <source>not valid: fields are missing</source>
         <translation>invalide : des champs manquent</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="150"/>
+        <location filename="../lease/codec.py" line="156"/>
         <source>not valid: unknown part</source>
         <translation>invalide : partie inconnue</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="152"/>
+        <location filename="../lease/codec.py" line="158"/>
         <source>not valid: the name is not text of a sensible length</source>
         <translation>invalide : le nom n’est pas un texte de longueur raisonnable</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="156"/>
+        <location filename="../lease/codec.py" line="162"/>
         <source>not valid: closed is not true or false</source>
         <translation>invalide : closed n’est ni vrai ni faux</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="158"/>
+        <location filename="../lease/codec.py" line="164"/>
         <source>not valid: forgets is not a small table</source>
         <translation>invalide : forgets n’est pas une petite table</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="210"/>
-        <location filename="../lease/codec.py" line="252"/>
+        <location filename="../lease/codec.py" line="216"/>
+        <location filename="../lease/codec.py" line="258"/>
         <source>not valid: the acknowledgement is incomplete</source>
         <translation>non valide : l’accusé de réception est incomplet</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="228"/>
+        <location filename="../lease/codec.py" line="234"/>
         <source>a forgotten computer</source>
         <translation>un ordinateur oublié</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="228"/>
+        <location filename="../lease/codec.py" line="234"/>
         <source>a forgotten seq</source>
         <translation>un seq oublié</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="254"/>
+        <location filename="../lease/codec.py" line="260"/>
         <source>not valid: closes is not a small table</source>
         <translation>invalide : closes n’est pas une petite table</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="265"/>
+        <location filename="../lease/codec.py" line="271"/>
         <source>not valid: {what} is not a short list</source>
         <translation>invalide : {what} n’est pas une courte liste</translation>
     </message>
@@ -1087,12 +1113,12 @@ Inactivité lue par : {idle}</translation>
         <translation>copiée d’un autre nom ({file})</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="341"/>
+        <location filename="../lease/machine.py" line="344"/>
         <source>stale copy: seq {seq}, already read seq {known}</source>
         <translation>copie périmée : seq {seq}, seq {known} déjà lu</translation>
     </message>
     <message numerus="yes">
-        <location filename="../lease/machine.py" line="465"/>
+        <location filename="../lease/machine.py" line="468"/>
         <source>this computer&apos;s claim has no room to declare {computer} gone: %n computers are declared gone already</source>
         <translation>
             <numerusform>la réservation de cet ordinateur n’a plus de place pour déclarer {computer} parti : %n ordinateur est déjà déclaré parti</numerusform>
@@ -1100,22 +1126,22 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="671"/>
+        <location filename="../lease/machine.py" line="675"/>
         <source>another computer writes this computer&apos;s claims ({computer}): its configuration was copied from this one; there, remove the file named computer in its configuration folder and run setup again</source>
         <translation>un autre ordinateur écrit les réservations de cet ordinateur ({computer}) : sa configuration a été copiée de celle-ci ; sur celui-là, supprimez le fichier nommé computer de son dossier de configuration et relancez setup</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="795"/>
+        <location filename="../lease/machine.py" line="799"/>
         <source>this computer&apos;s clock reads {clock}, not a time between 1970 and 2514: set it</source>
         <translation>l’horloge de cet ordinateur indique {clock}, pas une heure entre 1970 et 2514 : réglez-la</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="807"/>
+        <location filename="../lease/machine.py" line="811"/>
         <source>active must be a time between 1970 and 2514, not {active}</source>
         <translation>active doit être une heure entre 1970 et 2514, pas {active}</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="819"/>
+        <location filename="../lease/machine.py" line="823"/>
         <source>wrote must be a whole number from 0 to {top}, not {wrote}</source>
         <translation>wrote doit être un nombre entier de 0 à {top}, pas {wrote}</translation>
     </message>
@@ -1125,14 +1151,14 @@ Inactivité lue par : {idle}</translation>
         <translation>le dossier de partage {folder} est absent</translation>
     </message>
     <message>
-        <location filename="../install.py" line="91"/>
-        <location filename="../install.py" line="173"/>
-        <location filename="../install.py" line="214"/>
-        <location filename="../install.py" line="279"/>
-        <location filename="../install.py" line="338"/>
-        <location filename="../install.py" line="562"/>
+        <location filename="../install.py" line="108"/>
+        <location filename="../install.py" line="186"/>
+        <location filename="../install.py" line="230"/>
+        <location filename="../install.py" line="295"/>
+        <location filename="../install.py" line="354"/>
+        <location filename="../install.py" line="578"/>
         <location filename="../lease/lease.py" line="583"/>
-        <location filename="../share/seal.py" line="402"/>
+        <location filename="../share/seal.py" line="408"/>
         <source>cannot write {path}: {error}</source>
         <translation>impossible d’écrire {path} : {error}</translation>
     </message>
@@ -1142,12 +1168,12 @@ Inactivité lue par : {idle}</translation>
         <translation>impossible d’écrire la surcouche : {error}</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="122"/>
+        <location filename="../share/seal.py" line="128"/>
         <source>{file} is damaged: {what} is not text</source>
         <translation>{file} est endommagé : {what} n’est pas du texte</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="128"/>
+        <location filename="../share/seal.py" line="134"/>
         <source>{file} is damaged: {what} is not base64</source>
         <translation>{file} est endommagé : {what} n’est pas en base64</translation>
     </message>
@@ -1163,7 +1189,7 @@ Inactivité lue par : {idle}</translation>
     </message>
     <message>
         <location filename="../commands.py" line="50"/>
-        <location filename="../share/seal.py" line="218"/>
+        <location filename="../share/seal.py" line="224"/>
         <location filename="../tray/setup.py" line="103"/>
         <source>the passphrase is empty</source>
         <translation>la phrase secrète est vide</translation>
@@ -1218,187 +1244,187 @@ Inactivité lue par : {idle}</translation>
         <translation>impossible de créer {folder} : {error}</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="378"/>
-        <location filename="../share/seal.py" line="397"/>
+        <location filename="../share/seal.py" line="384"/>
+        <location filename="../share/seal.py" line="403"/>
         <source>{path} exists already: join it with its passphrase</source>
         <translation>{path} existe déjà : rejoignez-le avec sa phrase secrète</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="259"/>
-        <location filename="../share/seal.py" line="476"/>
+        <location filename="../share/seal.py" line="265"/>
+        <location filename="../share/seal.py" line="482"/>
         <source>the salt</source>
         <translation>le sel</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="148"/>
+        <location filename="../share/seal.py" line="154"/>
         <source>the passphrase is not valid text (UTF-8)</source>
         <translation>la phrase secrète n’est pas un texte valide (UTF-8)</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="154"/>
+        <location filename="../share/seal.py" line="160"/>
         <source>this computer cannot make the key derivation (scrypt n=2^{cost}, r={r}, p={p}): not enough memory</source>
         <translation>cet ordinateur ne peut pas faire la dérivation de clé (scrypt n=2^{cost}, r={r}, p={p}) : mémoire insuffisante</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="223"/>
+        <location filename="../share/seal.py" line="229"/>
         <source>the passphrase is too short: use at least {n} characters (a few words are easy to remember)</source>
         <translation>la phrase secrète est trop courte : utilisez au moins {n} caractères (quelques mots se retiennent facilement)</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="462"/>
+        <location filename="../share/seal.py" line="468"/>
         <source>the folder id</source>
         <translation>l’identifiant du dossier</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="463"/>
+        <location filename="../share/seal.py" line="469"/>
         <source>the creator</source>
         <translation>le créateur</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="464"/>
+        <location filename="../share/seal.py" line="470"/>
         <source>the key id</source>
         <translation>l’identifiant de la clé</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="469"/>
+        <location filename="../share/seal.py" line="475"/>
         <source>{path} is damaged: {what} is not valid</source>
         <translation>{path} est endommagé : {what} n’est pas valide</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="473"/>
+        <location filename="../share/seal.py" line="479"/>
         <source>{path} is damaged: unknown key derivation</source>
         <translation>{path} est endommagé : dérivation de clé inconnue</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="270"/>
+        <location filename="../share/seal.py" line="276"/>
         <source>{path} asks for a key derivation this version does not make (scrypt n=2^{cost}, r={r}, p={p}): refused</source>
         <translation>{path} demande une dérivation de clé que cette version ne fait pas (scrypt n=2^{cost}, r={r}, p={p}) : refusé</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="278"/>
-        <location filename="../share/seal.py" line="477"/>
+        <location filename="../share/seal.py" line="284"/>
+        <location filename="../share/seal.py" line="483"/>
         <source>the check value</source>
         <translation>la valeur de contrôle</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="286"/>
+        <location filename="../share/seal.py" line="292"/>
         <source>wrong passphrase for {folder}</source>
         <translation>mauvaise phrase secrète pour {folder}</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="288"/>
-        <location filename="../share/seal.py" line="478"/>
+        <location filename="../share/seal.py" line="294"/>
+        <location filename="../share/seal.py" line="484"/>
         <source>the nonce</source>
         <translation>le nonce</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="289"/>
-        <location filename="../share/seal.py" line="479"/>
+        <location filename="../share/seal.py" line="295"/>
+        <location filename="../share/seal.py" line="485"/>
         <source>the wrapped key</source>
         <translation>la clé enveloppée</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="297"/>
+        <location filename="../share/seal.py" line="303"/>
         <source>{path} is damaged: the passphrase fits but the key does not open</source>
         <translation>{path} est endommagé : la phrase secrète convient mais la clé ne s’ouvre pas</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="306"/>
+        <location filename="../share/seal.py" line="312"/>
         <source>{path} is damaged: its key id is not its key&apos;s</source>
         <translation>{path} est endommagé : son identifiant de clé n’est pas celui de sa clé</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="329"/>
+        <location filename="../share/seal.py" line="335"/>
         <source>the key kept on this computer does not open {folder}</source>
         <translation>la clé gardée sur cet ordinateur n’ouvre pas {folder}</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="344"/>
+        <location filename="../share/seal.py" line="350"/>
         <source>truncated: still syncing or damaged</source>
         <translation>tronqué : synchronisation en cours ou fichier endommagé</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="347"/>
+        <location filename="../share/seal.py" line="353"/>
         <source>not a Sioul claim</source>
         <translation>pas une réservation Sioul</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="350"/>
+        <location filename="../share/seal.py" line="356"/>
         <source>made by a newer version of sioul-tray</source>
         <translation>fait par une version plus récente de sioul-tray</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="352"/>
+        <location filename="../share/seal.py" line="358"/>
         <source>unknown claim format {version}</source>
         <translation>format de réservation inconnu {version}</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="354"/>
+        <location filename="../share/seal.py" line="360"/>
         <source>sealed with another key (another sharing folder&apos;s seal)</source>
         <translation>scellé avec une autre clé (le sceau d’un autre dossier de partage)</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="361"/>
+        <location filename="../share/seal.py" line="367"/>
         <source>damaged or still syncing</source>
         <translation>endommagé ou synchronisation en cours</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="373"/>
+        <location filename="../share/seal.py" line="379"/>
         <source>{path} is damaged or still arriving: wait for the sync to bring it whole, then join the folder; it is never sealed over</source>
         <translation>{path} est endommagé ou encore en cours d’arrivée : attendez que la synchronisation l’apporte en entier, puis rejoignez le dossier ; il n’est jamais scellé par-dessus</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="383"/>
+        <location filename="../share/seal.py" line="389"/>
         <source>{folder} holds claims but no {file}: the sync has not brought the seal yet; wait for it, then join the folder</source>
         <translation>{folder} contient des réservations mais pas de {file} : la synchronisation n’a pas encore apporté le sceau ; attendez-le, puis rejoignez le dossier</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="415"/>
+        <location filename="../share/seal.py" line="421"/>
         <source>{folder} has no {file}: it is not a Sioul sharing folder yet</source>
         <translation>{folder} n’a pas de {file} : ce n’est pas encore un dossier de partage Sioul</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="425"/>
+        <location filename="../share/seal.py" line="431"/>
         <source>{path} is damaged: too large</source>
         <translation>{path} est endommagé : trop grand</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="429"/>
+        <location filename="../share/seal.py" line="435"/>
         <source>{path} is empty: the sync may still be bringing it (wait a minute); if it stays empty, a setup that failed left it: remove it, then set up again</source>
         <translation>{path} est vide : la synchronisation est peut-être encore en train de l’apporter (attendez une minute) ; s’il reste vide, c’est une configuration échouée qui l’a laissé : supprimez-le, puis configurez de nouveau</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="439"/>
+        <location filename="../share/seal.py" line="445"/>
         <source>{path} is damaged: not a Sioul seal</source>
         <translation>{path} est endommagé : ce n’est pas un sceau Sioul</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="442"/>
+        <location filename="../share/seal.py" line="448"/>
         <source>{path} is damaged: no version</source>
         <translation>{path} est endommagé : pas de version</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="446"/>
+        <location filename="../share/seal.py" line="452"/>
         <source>{path} was made by a newer version of sioul-tray: update this one</source>
         <translation>{path} a été fait par une version plus récente de sioul-tray : mettez celle-ci à jour</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="451"/>
+        <location filename="../share/seal.py" line="457"/>
         <source>{path} is damaged: {key} is missing</source>
         <translation>{path} est endommagé : {key} manque</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="475"/>
+        <location filename="../share/seal.py" line="481"/>
         <source>{path} is damaged: unknown key wrapping</source>
         <translation>{path} est endommagé : enveloppe de clé inconnue</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="486"/>
+        <location filename="../share/seal.py" line="492"/>
         <source>{path} is damaged: {what} is cut short</source>
         <translation>{path} est endommagé : longueur insuffisante pour {what}</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="488"/>
+        <location filename="../share/seal.py" line="494"/>
         <source>{path} is damaged: {what} is too long</source>
         <translation>{path} est endommagé : longueur excessive pour {what}</translation>
     </message>
@@ -1406,27 +1432,27 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>Menu</name>
     <message>
-        <location filename="../tray/model.py" line="196"/>
+        <location filename="../tray/model.py" line="199"/>
         <source>Sharing folder: {error}</source>
         <translation>Dossier de partage : {error}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="198"/>
+        <location filename="../tray/model.py" line="201"/>
         <source>This computer&apos;s state: {problem}</source>
         <translation>État de cet ordinateur : {problem}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="203"/>
+        <location filename="../tray/model.py" line="206"/>
         <source>{computer}&apos;s clock is {span} ahead of this one</source>
         <translation>L’horloge de {computer} a {span} d’avance sur celle-ci</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="205"/>
+        <location filename="../tray/model.py" line="208"/>
         <source>{computer}&apos;s clock is {span} behind this one</source>
         <translation>L’horloge de {computer} a {span} de retard sur celle-ci</translation>
     </message>
     <message numerus="yes">
-        <location filename="../tray/model.py" line="212"/>
+        <location filename="../tray/model.py" line="215"/>
         <source>%n files in the sharing folder do not read</source>
         <translation>
             <numerusform>%n fichier du dossier de partage est illisible</numerusform>
@@ -1434,52 +1460,52 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="219"/>
+        <location filename="../tray/model.py" line="222"/>
         <source>Idle time unknown: counting from the session start</source>
         <translation>Inactivité inconnue : décompte depuis le début de la session</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="274"/>
+        <location filename="../tray/model.py" line="277"/>
         <source>Make invoices here…</source>
         <translation>Faire les factures ici…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="276"/>
+        <location filename="../tray/model.py" line="279"/>
         <source>{computer} is gone for good…</source>
         <translation>{computer} est parti pour de bon…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="279"/>
+        <location filename="../tray/model.py" line="282"/>
         <source>Computers…</source>
         <translation>Ordinateurs…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="280"/>
+        <location filename="../tray/model.py" line="283"/>
         <source>Open sharing folder</source>
         <translation>Ouvrir le dossier de partage</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="281"/>
+        <location filename="../tray/model.py" line="284"/>
         <source>Change sharing folder…</source>
         <translation>Changer de dossier de partage…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="283"/>
+        <location filename="../tray/model.py" line="286"/>
         <source>Start at login</source>
         <translation>Lancer à l’ouverture de session</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="284"/>
+        <location filename="../tray/model.py" line="287"/>
         <source>About sioul-tray</source>
         <translation>À propos de sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="285"/>
+        <location filename="../tray/model.py" line="288"/>
         <source>Quit</source>
         <translation>Quitter</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="319"/>
+        <location filename="../tray/model.py" line="322"/>
         <source>{computer} makes invoices now. Make them here instead?
 
 {computer} stops numbering as soon as it sees this; this computer starts once every other computer has confirmed it.</source>
@@ -1491,87 +1517,87 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>Notification</name>
     <message>
-        <location filename="../tray/model.py" line="401"/>
+        <location filename="../tray/model.py" line="409"/>
         <source>Medicine reminders are now on {computer}</source>
         <translation>Les rappels de médicaments sont maintenant sur {computer}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="402"/>
+        <location filename="../tray/model.py" line="410"/>
         <source>Invoices are now made on {computer}</source>
         <translation>Les factures sont maintenant faites sur {computer}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="407"/>
+        <location filename="../tray/model.py" line="415"/>
         <source>Medicine reminders are here now</source>
         <translation>Les rappels de médicaments sont maintenant ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="408"/>
+        <location filename="../tray/model.py" line="416"/>
         <source>Invoices are made here now</source>
         <translation>Les factures sont maintenant faites ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="413"/>
+        <location filename="../tray/model.py" line="421"/>
         <source>Medicine reminders paused here</source>
         <translation>Rappels de médicaments en pause ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="414"/>
+        <location filename="../tray/model.py" line="422"/>
         <source>Invoices paused here</source>
         <translation>Factures en pause ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="419"/>
+        <location filename="../tray/model.py" line="427"/>
         <source>No computer keeps medicines now</source>
         <translation>Aucun ordinateur ne tient les médicaments maintenant</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="420"/>
+        <location filename="../tray/model.py" line="428"/>
         <source>No computer keeps invoices now</source>
         <translation>Aucun ordinateur ne tient les factures maintenant</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="433"/>
+        <location filename="../tray/model.py" line="441"/>
         <source>{part}: this computer acts now.</source>
         <translation>{part} : cet ordinateur agit maintenant.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="453"/>
+        <location filename="../tray/model.py" line="461"/>
         <source>Invoices stopped: the seal changed</source>
         <translation>Factures arrêtées : le sceau a changé</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="460"/>
+        <location filename="../tray/model.py" line="468"/>
         <source>{computer} has not been heard from since {time}. If it is gone for good, say so in the menu.</source>
         <translation>Pas de nouvelles de {computer} depuis {time}. S’il est parti pour de bon, dites-le dans le menu.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="465"/>
+        <location filename="../tray/model.py" line="473"/>
         <source>{computer} has not been heard from yet. If it is gone for good, say so in the menu.</source>
         <translation>Pas encore de nouvelles de {computer}. S’il est parti pour de bon, dites-le dans le menu.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="471"/>
+        <location filename="../tray/model.py" line="479"/>
         <source>Invoices wait for {computer}</source>
         <translation>Les factures attendent {computer}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="476"/>
+        <location filename="../tray/model.py" line="484"/>
         <source>A claim in the sharing folder does not read</source>
         <translation>Une réservation du dossier de partage est illisible</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="482"/>
+        <location filename="../tray/model.py" line="490"/>
         <source>It is {span} ahead of this computer&apos;s clock.</source>
         <translation>Elle a {span} d’avance sur l’horloge de cet ordinateur.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="484"/>
+        <location filename="../tray/model.py" line="492"/>
         <source>It is {span} behind this computer&apos;s clock.</source>
         <translation>Elle a {span} de retard sur l’horloge de cet ordinateur.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="486"/>
+        <location filename="../tray/model.py" line="494"/>
         <source>{computer}&apos;s clock is off</source>
         <translation>L’horloge de {computer} est décalée</translation>
     </message>

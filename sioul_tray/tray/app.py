@@ -560,12 +560,14 @@ def _handle(tray: Tray, controller: Controller, argv: list[str]) -> tuple[int, s
         return 0, ""
     if (
         command == "wrote"
-        and len(args) == 2
+        and len(args) == 3
         and args[0] in PARTS
         and whole_number(args[1]) is not None
+        and args[2]
     ):
-        controller.set_wrote(args[0], int(args[1]))
-        return 0, ""
+        refused = controller.mark(args[0], int(args[1]), args[2])
+        return (0, "") if refused is None else (1, App.tr("sioul-tray: {error}").format(
+            error=refused) + "\n")  # fmt: skip
     if command == "take" and args == ["invoices"]:
         controller.take("invoices")
         text = App.tr(

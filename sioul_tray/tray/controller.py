@@ -151,8 +151,8 @@ class Controller(QObject):
     def unpause(self, parts: list[str]) -> OSError | None:
         return self.driver.unpause(parts)
 
-    def set_wrote(self, part: str, wrote: int) -> None:
-        self.driver.set_wrote(part, wrote)
+    def mark(self, part: str, wrote: int, token: str) -> str | None:
+        return self.driver.mark(part, wrote, token)
 
     def close_claims(self) -> None:
         self.driver.close_claims()

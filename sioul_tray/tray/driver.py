@@ -2,12 +2,12 @@
 
 The events: a tick (every RENEW), a change in the sharing folder (read again shortly after), the
 end of a settling the driver asked to be woken for (`recheck`), a take, a declaration of a
-computer gone, a part closed or reopened by the person, `wrote`, sleep and wake, quit. For each,
-the driver calls the core's `Lease`, turns what it says into a `View` (`model.View`), sends it to
-`publish`, and the notes a person should see to `notify`. Timing belongs to the adapter that
-drives it: the Qt controller (`controller.Controller`: QTimers, a folder watcher) in the tray, the
-event loop of tests/simulation in the simulator. Whether the machine slept or its clock was set is
-the core's to see (`Snapshot.jumped`), not the loop's.
+computer gone, a part closed or reopened by the person, Sioul's mark (`mark`), sleep and wake,
+quit. For each, the driver calls the core's `Lease`, turns what it says into a `View`
+(`model.View`), sends it to `publish`, and the notes a person should see to `notify`. Timing
+belongs to the adapter that drives it: the Qt controller (`controller.Controller`: QTimers, a
+folder watcher) in the tray, the event loop of tests/simulation in the simulator. Whether the
+machine slept or its clock was set is the core's to see (`Snapshot.jumped`), not the loop's.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from sioul_tray.boot import boot_id, boot_ticks
 from sioul_tray.files import make_folders, write_new
+from sioul_tray.i18n import App
 from sioul_tray.lease import PARTS, RENEW, Keeper
 from sioul_tray.lease.folder import Problem
 from sioul_tray.lease.lease import Snapshot
@@ -266,10 +267,49 @@ class Driver:
         self.tick()
         return failed
 
-    def set_wrote(self, part: str, wrote: int) -> None:
+    def mark(self, part: str, wrote: int, token: str) -> str | None:
+        """Sioul's records on `part` here reach `wrote`, the last made under `token`: carry that
+        mark in this computer's claim, and say so only once it is written (None), else why not.
+
+        The mark is taken only while this computer acts on the part under that token, within
+        the verdict's bound, which is when no other computer acts (docs/integration.md): any
+        claim that hands the part on is written after it, so carries it, and a successor waits
+        for those records. A record whose mark is refused was never made (a void record): the
+        part may already have been handed on with the mark before it."""
         if part not in PARTS:
             raise ValueError(f"no part named {part!r}")
-        self.wrote[part] = wrote
+        if not self._acts_under(part, token):
+            return App.tr(
+                "this computer does not act on {part} under {token} now: the records made "
+                "after the last mark are void"
+            ).format(part=part, token=token)
+        carried = self._carried(part)
+        if wrote < carried:
+            return App.tr(
+                "{wrote} is below the mark this computer's claim carries ({carried})"
+            ).format(wrote=wrote, carried=carried)
+        before, self.wrote[part] = self.wrote[part], wrote
+        self.tick()  # the renew carries it, and status.json says it
+        if self._carried(part) < wrote:
+            self.wrote[part] = before  # not written: the next claim must not carry it either
+            return App.tr("the mark could not be written: {error}").format(
+                error=(self.view.error if self.view else None) or "?"
+            )
+        return None
+
+    def _acts_under(self, part: str, token: str) -> bool:
+        """This computer acts on `part` under `token` now, within the verdict's bound."""
+        bound = self.bounds.get(part)
+        if bound is None or not self.running or self.asleep:
+            return False
+        if self.clock() >= bound[0] + RENEW or self.ticks() >= bound[1] + RENEW:
+            return False  # a tray stopped past its bound: others may act already
+        return bool(self.status(running=True)["parts"][part]["token"] == token)
+
+    def _carried(self, part: str) -> int:
+        """The `wrote` mark of this computer's claim on `part`, as last read or written."""
+        mine = (c for c in self.lease.last_read(part).claims if c.computer == self.computer)
+        return next((c.wrote for c in mine), 0)
 
     # -- sleep, wake, quit ---------------------------------------------------------------
 

@@ -18,7 +18,7 @@ from sioul_tray.i18n import Menu, Notification, translated
 from sioul_tray.lease import PARTS, RENEW, Claim, Keeper
 from sioul_tray.lease.folder import Problem
 from sioul_tray.lease.lease import Snapshot
-from sioul_tray.lease.status import SCHEMA, Status, Why
+from sioul_tray.lease.status import Status, Why
 from sioul_tray.share import SEAL_NAME
 from sioul_tray.timefmt import clock_time, span
 
@@ -28,6 +28,9 @@ if TYPE_CHECKING:
 label = phrases.label  # a part's name as the menu shows it
 
 
+# status.json's shape (docs/integration.md): 3 since a part says its own `wrote`, the mark the
+# tray takes only while it acts; a reader (`client.SCHEMA`) never acts on an older tray's.
+STATUS_SCHEMA = 3
 # A clock that is off by more than this is worth a warning (the spec reports offsets over RENEW).
 CLOCK_WARNING = 60
 
@@ -346,7 +349,8 @@ def status(
                            "others_heard": False, "agreed": False, "acting": False,
                            "since": None, "waiting": [], "blocked": None,
                            "status": None, "valid_until": None, "valid_until_boot": None,
-                           "token": None, "must_have": {}, "line": None}  # fmt: skip
+                           "token": None, "must_have": {}, "wrote": 0,
+                           "line": None}  # fmt: skip
             continue
         assert view is not None
         bound = bounds.get(part) if p.acting else None
@@ -377,10 +381,13 @@ def status(
             "must_have": {
                 c.computer: c.wrote for c in claims if c.computer != computer and c.wrote
             },
+            # How far this computer's own records count, by its own claim (`Driver.mark`): a
+            # record of its own past this mark is void, and Sioul drops it before it acts.
+            "wrote": mine.wrote if mine is not None else 0,
             "line": part_line(view, part),  # the menu's words, for `sioul-tray may`
         }
     return {
-        "schema": SCHEMA,
+        "schema": STATUS_SCHEMA,
         "computer": computer,
         "pid": pid,
         "boot": boot,

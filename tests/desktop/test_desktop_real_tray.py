@@ -153,23 +153,25 @@ def test_a_second_launch_opens_the_running_trays_menu_and_exits(tray: Running) -
 
 
 def test_requests_through_the_running_tray(tray: Running) -> None:
-    assert tray.ask("wrote", "invoices", "41") == (0, "")
+    # Office PC makes invoices: a mark of this computer's is refused, and carried nowhere.
+    refused = tray.ask("wrote", "invoices", "41", "nobody.1")
+    assert refused is not None and refused[0] == 1 and "does not act on invoices" in refused[1]
     look = tray.ask("look")
     assert look is not None and json.loads(look[1])["running"] is True
-    bad = tray.ask("wrote", "recipes", "1")
+    bad = tray.ask("wrote", "recipes", "1", "nobody.1")
     assert bad is not None and bad[0] == 2
     tray.proc.send_signal(signal.SIGTERM)
     tray.proc.wait(15)
     reader = Lease(Share.open(tray.share, PASSPHRASE), "reader")
     computer = status(tray.home)["computer"]  # type: ignore[index]
     claim = next(c for c in reader.claims("invoices") if c.computer == computer)
-    assert claim.closed and claim.wrote == 41  # the close carries the latest `wrote`
+    assert claim.closed and claim.wrote == 0
 
 
 def test_the_command_line_goes_through_the_running_tray(tray: Running) -> None:
     # The tray holds the writer lock: a writing command run on its own would be refused (Busy).
-    done = cli(tray.home, "wrote", "invoices", "7")
-    assert done.returncode == 0, done.stderr
+    done = cli(tray.home, "wrote", "invoices", "7", "--token", "nobody.1")
+    assert done.returncode == 1 and "does not act on invoices" in done.stdout, done.stderr
     # Office PC took invoices when the fixture started; a take in the same whole second would tie
     # and go to the smaller id. A person's take comes later than that.
     time.sleep(1.1)

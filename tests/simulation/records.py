@@ -6,8 +6,8 @@ synced like any file but later than the claims (`lag`). A computer whose tray sa
 invoices makes one every NUMBER_EVERY seconds: first it checks `must_have` (every other
 computer's `wrote` mark, from the claims it read, reached by that computer's records here), then
 it numbers one past the highest number in its replica, writes the record with its token, and
-tells the tray how far it wrote (`wrote`, carried in its next claim). At the end, every log is
-merged: a number made twice is a duplicate, whatever the lease said.
+has the tray take its mark (`Driver.mark`: carried in the claim at once), in the same instant.
+At the end, every log is merged: a number made twice is a duplicate, whatever the lease said.
 """
 
 from __future__ import annotations
@@ -82,7 +82,8 @@ class Numberer:
         with open(path, "a", encoding="ascii") as f:
             f.write(f"{number} {token}\n")
         c.client.local_changed(log_of(c.id))
-        c.driver.set_wrote("invoices", held.get(c.id, 0) + 1)
+        refused = c.driver.mark("invoices", held.get(c.id, 0) + 1, token)
+        assert refused is None, refused  # the record and its mark are one instant here
         m.numbered += 1
         self.world.log(c, f"invoice {number} ({token})")
 

@@ -179,16 +179,19 @@ def test_a_new_keeper_seen_in_the_folder_is_acknowledged_at_once(setup, qtbot: Q
     assert [n.title for n in notes] == ["Invoices are now made on Office PC"]
 
 
-def test_wrote_goes_into_renew_and_close(setup) -> None:
+def test_a_mark_not_acted_under_goes_into_no_claim(setup) -> None:
+    """The controller forwards Sioul's mark to the driver (tests/tray/test_tray_driver.py has the
+    rule on the real core); refused, it is carried by no renew and no close."""
     c, lease, _clock, _notes = setup
     c.start()
-    c.set_wrote("invoices", 17)
+    refused = c.mark("invoices", 17, "desk.1")
+    assert refused is not None and "does not act on invoices under desk.1" in refused
     c.tick()
-    assert ("renew", "invoices", 900, False, 17) in lease.calls
+    assert not any(call[-1] == 17 for call in lease.calls)
     with pytest.raises(ValueError, match="no part named"):
-        c.set_wrote("recipes", 1)
+        c.mark("recipes", 1, "desk.1")
     c.shutdown()
-    assert lease.calls[-2:] == [("close", "medicines", None), ("close", "invoices", 17)]
+    assert lease.calls[-2:] == [("close", "medicines", None), ("close", "invoices", None)]
 
 
 def test_shutdown_closes_once_and_publishes_not_acting(setup, tmp_path) -> None:

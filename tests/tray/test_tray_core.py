@@ -99,15 +99,6 @@ def test_make_invoices_here_takes_them_back(tray: Tray, folder: Path, qtbot: QtB
     assert office.look("invoices").computer == "home_pc"
 
 
-def test_quit_closes_both_claims_with_wrote(tray: Tray, folder: Path) -> None:
-    handle_request(tray, tray.controller, ["wrote", "medicines", "7"])
-    tray.controller.shutdown()
-    reader = peer(folder, "reader", "Reader")
-    for part, wrote in (("medicines", 7), ("invoices", 0)):
-        claim = next(c for c in reader.claims(part) if c.computer == "home_pc")
-        assert claim.closed and claim.wrote == wrote
-
-
 def cells(window: QWidget) -> list[list[str]]:
     table = window.table  # type: ignore[attr-defined]
     return [[table.item(r, c).text() for c in range(table.columnCount())]

@@ -172,3 +172,97 @@ def test_a_laptop_asleep_for_a_weekend_without_the_inhibitor_acts_on_nothing_at_
     driver.tick()
     assert not client.verdict("invoices", state, now=clock.now, ticks=desk_ticks.now)
     assert not desk.renew("invoices").acting
+
+
+def token_of(path: Path) -> str:
+    token = json.loads(path.read_text())["parts"]["invoices"]["token"]
+    assert isinstance(token, str)
+    return token
+
+
+def test_a_mark_is_in_the_claim_and_the_status_before_it_is_said_taken(tmp_path: Path) -> None:
+    lease, driver, clock, path = alone(tmp_path)
+    token = token_of(path)
+    assert driver.mark("invoices", 3, token) is None
+    (mine,) = lease.claims("invoices")
+    assert mine.wrote == 3  # written, not waiting for the next tick
+    assert json.loads(path.read_text())["parts"]["invoices"]["wrote"] == 3
+    found = client.verdict("invoices", path.parent, now=clock.now, ticks=driver.ticks())
+    assert found and found.wrote == 3 and found.token == token
+    assert driver.mark("invoices", 3, token) is None  # said again: the same mark
+    with pytest.raises(ValueError, match="no part named"):
+        driver.mark("recipes", 1, token)
+
+
+def test_a_mark_under_another_token_or_below_the_last_is_refused(tmp_path: Path) -> None:
+    lease, driver, _clock, path = alone(tmp_path)
+    token = token_of(path)
+    assert driver.mark("invoices", 5, token) is None
+    refused = driver.mark("invoices", 6, "desk.1")
+    assert refused is not None and "does not act on invoices under desk.1" in refused
+    refused = driver.mark("invoices", 4, token)
+    assert refused is not None and "below the mark" in refused
+    (mine,) = lease.claims("invoices")
+    assert mine.wrote == 5
+
+
+def test_a_mark_after_the_close_before_sleep_is_refused(tmp_path: Path) -> None:
+    """The case CI found end to end: Sioul wrote invoice 12 and asked for its mark just as the
+    machine went to sleep. The close carried 11 and names the other computer, which numbers once
+    it holds 11 records; a mark taken in memory and carried at wake let both make number 12.
+    Refused, record 12 is void: the status after wake says 11, and Sioul drops it."""
+    lease, driver, clock, path = alone(tmp_path)
+    token = token_of(path)
+    assert driver.mark("invoices", 11, token) is None
+    driver.suspend()
+    refused = driver.mark("invoices", 12, token)
+    assert refused is not None and "void" in refused
+    (mine,) = lease.claims("invoices")
+    assert mine.closed and mine.wrote == 11
+    clock.advance(RENEW)
+    driver.ticks.advance(RENEW)  # type: ignore[attr-defined]
+    driver.resume()
+    (mine,) = lease.claims("invoices")
+    assert not mine.closed and mine.wrote == 11
+    assert json.loads(path.read_text())["parts"]["invoices"]["wrote"] == 11
+    for _ in range(4):  # settled again
+        clock.advance(RENEW)
+        driver.ticks.advance(RENEW)  # type: ignore[attr-defined]
+        driver.tick()
+    found = client.verdict("invoices", path.parent, now=clock.now, ticks=driver.ticks())
+    assert found and found.wrote == 11 and found.token != token  # a new tenure; record 12 void
+    driver.shutdown()  # a quit closes with the mark too
+    (mine,) = lease.claims("invoices")
+    assert mine.closed and mine.wrote == 11
+
+
+def test_a_mark_asked_past_the_verdicts_bound_is_refused(tmp_path: Path) -> None:
+    """A tray stopped (SIGSTOP, a hang) past its bound may find the part acted on elsewhere:
+    a mark that reaches it late is refused before anything is written."""
+    lease, driver, clock, path = alone(tmp_path)
+    token = token_of(path)
+    clock.advance(RENEW)
+    driver.ticks.advance(RENEW)  # type: ignore[attr-defined]
+    refused = driver.mark("invoices", 1, token)
+    assert refused is not None and "void" in refused
+    (mine,) = lease.claims("invoices")
+    assert mine.wrote == 0
+
+
+def test_a_mark_after_the_acknowledgement_of_a_take_is_refused(tmp_path: Path) -> None:
+    """Lap takes invoices; Desk's tray reads it and acknowledges with the mark it has. A mark
+    asked after that would come too late for Lap, which numbers once Desk's records reach the
+    acknowledged mark: refused; the one asked before it is in the acknowledgement."""
+    lease, driver, clock, path = alone(tmp_path)
+    token = token_of(path)
+    lap = Lease(Share.open(tmp_path / "share", PASSPHRASE), "lap", name="Lap", clock=clock)
+    lap.renew("invoices")
+    assert driver.mark("invoices", 7, token) is None
+    lap.renew("invoices", take=True)
+    driver.reread()  # the keeper changed: Desk renews at once, acknowledging Lap's take
+    desk = next(c for c in lease.claims("invoices") if c.computer == "desk")
+    assert desk.sees == "lap" and desk.wrote == 7
+    refused = driver.mark("invoices", 8, token)
+    assert refused is not None and "void" in refused
+    desk = next(c for c in lease.claims("invoices") if c.computer == "desk")
+    assert desk.wrote == 7

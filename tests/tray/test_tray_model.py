@@ -242,7 +242,7 @@ def test_status_content(seen: dict[str, Seen]) -> None:
     v = view(seen["acting"], seen["waiting"])
     bounds = {"medicines": (T0 - 1, 5000.0), "invoices": (T0 - 1, 5000.0)}
     s = model.status(v, "pc", 42, running=True, now=T0, bounds=bounds, boot="b-1")
-    assert s["schema"] == 2 and s["running"] and s["pid"] == 42 and s["at"] == int(T0)
+    assert s["schema"] == 3 and s["running"] and s["pid"] == 42 and s["at"] == int(T0)
     assert s["boot"] == "b-1"
     medicines = s["parts"]["medicines"]
     assert medicines["acting"] is True
@@ -257,7 +257,7 @@ def test_status_content(seen: dict[str, Seen]) -> None:
         "keeper": "pc", "name": "This PC", "here": True, "settled": True, "others_heard": False,
         "agreed": p.agreed, "acting": False, "since": p.since, "waiting": list(p.waiting),
         "blocked": None, "status": p.status.to_json(), "valid_until": None,
-        "valid_until_boot": None, "token": None, "must_have": {},
+        "valid_until_boot": None, "token": None, "must_have": {}, "wrote": 0,
         "line": model.part_line(v, "invoices"),
     }  # fmt: skip
     assert invoices["status"]["why"] == "waiting"
@@ -276,8 +276,14 @@ def test_must_have_is_how_far_the_others_wrote(seen: dict[str, Seen]) -> None:
     v = dataclasses.replace(
         v, seen={**v.seen, "invoices": v.seen["invoices"]._replace(claims=claims)}
     )
+    mine = next(c for c in claims if c.computer == "pc")
+    claims = [dataclasses.replace(c, wrote=7) if c is mine else c for c in claims]
+    v = dataclasses.replace(
+        v, seen={**v.seen, "invoices": v.seen["invoices"]._replace(claims=claims)}
+    )
     s = model.status(v, "pc", 42, True, T0, {"invoices": (T0, 0.0)})
     assert s["parts"]["invoices"]["must_have"] == {marked.computer: 41}
+    assert s["parts"]["invoices"]["wrote"] == 7  # this computer's own mark, apart
 
 
 def test_handover_notes_once_per_change(seen: dict[str, Seen]) -> None:
