@@ -4,7 +4,7 @@
 <context>
     <name>App</name>
     <message>
-        <location filename="../tray/app.py" line="226"/>
+        <location filename="../tray/app.py" line="227"/>
         <source>Make invoices here</source>
         <translation>Faire les factures ici</translation>
     </message>
@@ -28,7 +28,7 @@ Its claims stop counting here and on every computer that reads this one&apos;s. 
 Ses réservations ne comptent plus ici ni sur les ordinateurs qui lisent celles de cet ordinateur. Si {computer} revient, il compte de nouveau.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="325"/>
+        <location filename="../tray/app.py" line="326"/>
         <source>none works here: counting from the session start</source>
         <translation>aucune ne fonctionne ici : décompte depuis le début de la session</translation>
     </message>
@@ -43,7 +43,7 @@ Ses réservations ne comptent plus ici ni sur les ordinateurs qui lisent celles 
         <translation>À propos de sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="327"/>
+        <location filename="../tray/app.py" line="328"/>
         <source>sioul-tray {version}
 
 Keeps Sioul&apos;s medicines and invoices on one computer at a time.
@@ -60,80 +60,80 @@ Dossier de partage : {folder}
 Inactivité lue par : {idle}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="620"/>
+        <location filename="../tray/app.py" line="632"/>
         <source>Closed: {parts}, but only until the tray quits: {path} cannot be written ({error})</source>
         <translation>Fermé : {parts}, mais seulement jusqu’à ce que l’icône quitte : impossible d’écrire {path} ({error})</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="630"/>
+        <location filename="../tray/app.py" line="642"/>
         <source>{path} cannot be written ({error}): where it still lists {parts} as closed, the tray closes them again when it starts</source>
         <translation>impossible d’écrire {path} ({error}) : s’il indique encore {parts} comme fermé, l’icône les ferme de nouveau à son prochain lancement</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="738"/>
+        <location filename="../tray/app.py" line="750"/>
         <source>This computer&apos;s name: {name}</source>
         <translation>Nom de cet ordinateur : {name}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="739"/>
+        <location filename="../tray/app.py" line="751"/>
         <source>Sleep and wake from: {source}</source>
         <translation>Veille et réveil lus par : {source}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="742"/>
+        <location filename="../tray/app.py" line="754"/>
         <source>Sync tool: {tool}</source>
         <translation>Outil de synchronisation : {tool}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="516"/>
+        <location filename="../tray/app.py" line="517"/>
         <source>Syncthing, asked to send each claim at once; the last request failed: {problem}</source>
         <translation>Syncthing, à qui chaque réservation est confiée aussitôt écrite ; la dernière demande a échoué : {problem}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="343"/>
+        <location filename="../tray/app.py" line="344"/>
         <source>How it works, and what each line means: {docs}</source>
         <translation>Comment cela marche, et ce que dit chaque ligne : {docs}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="518"/>
+        <location filename="../tray/app.py" line="519"/>
         <source>Syncthing, asked to send each claim at once</source>
         <translation>Syncthing, à qui chaque réservation est confiée aussitôt écrite</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="521"/>
+        <location filename="../tray/app.py" line="522"/>
         <source>none found; the sync tool sends the claims when it notices them</source>
         <translation>aucun trouvé ; l’outil de synchronisation envoie les réservations quand il les remarque</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="522"/>
+        <location filename="../tray/app.py" line="523"/>
         <source>{tool}, found; it sends the claims when it notices them</source>
         <translation>{tool}, trouvé ; il envoie les réservations quand il les remarque</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="538"/>
-        <location filename="../tray/app.py" line="551"/>
-        <location filename="../tray/app.py" line="569"/>
+        <location filename="../tray/app.py" line="539"/>
+        <location filename="../tray/app.py" line="552"/>
+        <location filename="../tray/app.py" line="581"/>
         <location filename="../tray/copied.py" line="66"/>
         <source>sioul-tray: {error}</source>
         <translation>sioul-tray : {error}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="574"/>
+        <location filename="../tray/app.py" line="586"/>
         <source>Invoices are taken here; this computer starts once every other one has seen it.</source>
         <translation>Les factures sont prises ici ; cet ordinateur commence dès que tous les autres l’ont vu.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="579"/>
+        <location filename="../tray/app.py" line="591"/>
         <source>{computer} is declared gone for good.</source>
         <translation>{computer} est déclaré parti pour de bon.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="617"/>
+        <location filename="../tray/app.py" line="629"/>
         <source>Closed: {parts} (until `sioul-tray renew`)</source>
         <translation>Fermé : {parts} (jusqu’à `sioul-tray renew`)</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="606"/>
+        <location filename="../tray/app.py" line="618"/>
         <source>sioul-tray: the running tray cannot do {request}</source>
         <translation>sioul-tray : l’icône en cours ne sait pas faire {request}</translation>
     </message>
@@ -143,7 +143,7 @@ Inactivité lue par : {idle}</translation>
         <translation>sioul-tray : pas d’affichage ici ; utilisez la ligne de commande (sioul-tray --help)</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="678"/>
+        <location filename="../tray/app.py" line="690"/>
         <source>sioul-tray: already running</source>
         <translation>sioul-tray : déjà lancé</translation>
     </message>
@@ -204,17 +204,22 @@ Inactivité lue par : {idle}</translation>
         <translation>{name} compte comme parti pour les factures à partir de {time} : jusque-là, il peut encore les numéroter, coupé de la synchronisation.</translation>
     </message>
     <message>
-        <location filename="../tray/driver.py" line="283"/>
+        <location filename="../tray/driver.py" line="284"/>
+        <source>the mark came {late:.0f} s after the asking command gave up waiting: not taken</source>
+        <translation>la marque est arrivée {late:.0f} s après que la commande a cessé d’attendre : non prise</translation>
+    </message>
+    <message>
+        <location filename="../tray/driver.py" line="288"/>
         <source>this computer does not act on {part} under {token} now: the records made after the last mark are void</source>
         <translation>cet ordinateur n’agit pas sur {part} sous {token} en ce moment : les enregistrements faits après la dernière marque sont nuls</translation>
     </message>
     <message>
-        <location filename="../tray/driver.py" line="289"/>
+        <location filename="../tray/driver.py" line="294"/>
         <source>{wrote} is below the mark this computer&apos;s claim carries ({carried})</source>
         <translation>{wrote} est en dessous de la marque que porte la réservation de cet ordinateur ({carried})</translation>
     </message>
     <message>
-        <location filename="../tray/driver.py" line="295"/>
+        <location filename="../tray/driver.py" line="300"/>
         <source>the mark could not be written: {error}</source>
         <translation>la marque n’a pas pu être écrite : {error}</translation>
     </message>

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import signal
 import socket
@@ -551,6 +552,15 @@ def handle_request(tray: Tray, controller: Controller, argv: list[str]) -> tuple
         return 1, App.tr("sioul-tray: {error}").format(error=_error_text(e)) + "\n"
 
 
+def _time(word: str) -> float | None:
+    """A boot-clock time as a request sends it (`tray.client.through_tray`), or None."""
+    try:
+        value = float(word)
+    except ValueError:
+        return None
+    return value if math.isfinite(value) and value >= 0 else None
+
+
 def _handle(tray: Tray, controller: Controller, argv: list[str]) -> tuple[int, str]:
     command, args = (argv[0], argv[1:]) if argv else ("show", [])
     if command == "ping":
@@ -560,12 +570,14 @@ def _handle(tray: Tray, controller: Controller, argv: list[str]) -> tuple[int, s
         return 0, ""
     if (
         command == "wrote"
-        and len(args) == 3
+        and len(args) in (3, 4)
         and args[0] in PARTS
         and whole_number(args[1]) is not None
         and args[2]
+        and (len(args) == 3 or _time(args[3]) is not None)
     ):
-        refused = controller.mark(args[0], int(args[1]), args[2])
+        by = _time(args[3]) if len(args) == 4 else None
+        refused = controller.mark(args[0], int(args[1]), args[2], by)
         return (0, "") if refused is None else (1, App.tr("sioul-tray: {error}").format(
             error=refused) + "\n")  # fmt: skip
     if command == "take" and args == ["invoices"]:

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
+from sioul_tray.boot import boot_ticks
 from sioul_tray.tray.request import (
     THROUGH_TRAY,
     decode_answer,
@@ -29,7 +30,14 @@ from sioul_tray.tray.request import (
 MAX_ANSWER = 4 * 1024 * 1024
 
 
-def ask(state_dir: Path, argv: Sequence[str], timeout_ms: int = 5000) -> tuple[int, str] | None:
+ASK_MS = 5000  # the whole exchange with the tray, at most
+# A mark (`wrote`) is sent with the boot-clock time after which the tray must refuse it: by then
+# this process has given up on the answer (less a second for the answer to come back), and Sioul,
+# told nothing, may drop the record; a mark taken after that would count a record that is gone.
+MARK_ANSWER_MARGIN = 1.0
+
+
+def ask(state_dir: Path, argv: Sequence[str], timeout_ms: int = ASK_MS) -> tuple[int, str] | None:
     """Pass a request to the running tray; its answer, or None when no tray of this user
     answers within `timeout_ms` in all (connecting, sending and reading)."""
     request = encode_request(argv)
@@ -101,6 +109,8 @@ def through_tray(state_dir: Path, argv: Sequence[str], out: TextIO) -> int | Non
     None when no tray runs here (the command line then does the work itself)."""
     if not argv or argv[0] not in THROUGH_TRAY:
         return None
+    if argv[0] == "wrote":
+        argv = [*argv, f"{boot_ticks() + ASK_MS / 1000 - MARK_ANSWER_MARGIN:.3f}"]
     answer = ask(state_dir, argv)
     if answer is None:
         return None

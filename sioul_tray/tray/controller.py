@@ -151,8 +151,8 @@ class Controller(QObject):
     def unpause(self, parts: list[str]) -> OSError | None:
         return self.driver.unpause(parts)
 
-    def mark(self, part: str, wrote: int, token: str) -> str | None:
-        return self.driver.mark(part, wrote, token)
+    def mark(self, part: str, wrote: int, token: str, by: float | None = None) -> str | None:
+        return self.driver.mark(part, wrote, token, by)
 
     def close_claims(self) -> None:
         self.driver.close_claims()

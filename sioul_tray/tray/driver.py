@@ -267,7 +267,7 @@ class Driver:
         self.tick()
         return failed
 
-    def mark(self, part: str, wrote: int, token: str) -> str | None:
+    def mark(self, part: str, wrote: int, token: str, by: float | None = None) -> str | None:
         """Sioul's records on `part` here reach `wrote`, the last made under `token`: carry that
         mark in this computer's claim, and say so only once it is written (None), else why not.
 
@@ -275,9 +275,14 @@ class Driver:
         the verdict's bound, which is when no other computer acts (docs/integration.md): any
         claim that hands the part on is written after it, so carries it, and a successor waits
         for those records. A record whose mark is refused was never made (a void record): the
-        part may already have been handed on with the mark before it."""
+        part may already have been handed on with the mark before it. `by`: the boot-clock time
+        after which the asker no longer waits for the answer (`tray.client.through_tray`)."""
         if part not in PARTS:
             raise ValueError(f"no part named {part!r}")
+        if by is not None and self.ticks() > by:
+            return App.tr(
+                "the mark came {late:.0f} s after the asking command gave up waiting: not taken"
+            ).format(late=self.ticks() - by)
         if not self._acts_under(part, token):
             return App.tr(
                 "this computer does not act on {part} under {token} now: the records made "

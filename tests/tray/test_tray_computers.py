@@ -307,11 +307,14 @@ def test_requests_are_checked_as_the_command_line_checks_them(tray: Tray) -> Non
     token = "home_pc.1"
     for words in (["wrote"], ["wrote", "invoices"], ["wrote", "invoices", "3"],
                   ["wrote", "invoices", str(2**64), token], ["wrote", "spoons", "3", token],
-                  ["wrote", "invoices", "3", ""], ["take"], ["forget"]):  # fmt: skip
+                  ["wrote", "invoices", "3", ""], ["wrote", "invoices", "3", token, "soon"],
+                  ["wrote", "invoices", "3", token, "nan"], ["take"], ["forget"]):  # fmt: skip
         rc, out = handle_request(tray, tray.controller, words)
         assert rc == 2 and "cannot do" in out, words
     # The largest mark a claim carries reads; under a token this tray does not act under (it
     # is still settling), it is refused (tests/tray/test_tray_driver.py: taken while acting).
     rc, out = handle_request(tray, tray.controller, ["wrote", "invoices", str(2**63 - 1), token])
     assert rc == 1 and "does not act on invoices under home_pc.1" in out
+    rc, out = handle_request(tray, tray.controller, ["wrote", "invoices", "3", token, "0.5"])
+    assert rc == 1 and "gave up waiting" in out  # a boot-clock time long past
     assert tray.controller.driver.wrote["invoices"] is None  # nothing taken from them

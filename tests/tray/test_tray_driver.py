@@ -266,3 +266,15 @@ def test_a_mark_after_the_acknowledgement_of_a_take_is_refused(tmp_path: Path) -
     assert refused is not None and "void" in refused
     desk = next(c for c in lease.claims("invoices") if c.computer == "desk")
     assert desk.wrote == 7
+
+
+def test_a_mark_the_asker_no_longer_waits_for_is_refused(tmp_path: Path) -> None:
+    """The command line gives up on the tray's answer after a deadline (a tray stopped for a
+    while): Sioul, told nothing, may drop the record; a mark taken after that would count it."""
+    lease, driver, _clock, path = alone(tmp_path)
+    token = token_of(path)
+    refused = driver.mark("invoices", 1, token, by=driver.ticks() - 2)
+    assert refused is not None and "gave up waiting" in refused
+    (mine,) = lease.claims("invoices")
+    assert mine.wrote == 0
+    assert driver.mark("invoices", 1, token, by=driver.ticks() + 4) is None
