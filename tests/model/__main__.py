@@ -15,7 +15,7 @@ from dataclasses import replace
 from sioul_tray.lease.machine import FIXES
 
 from .checker import Report, explore, walk
-from .world import FAULTS, FULL, JUMPS, NARROW
+from .world import FAULTS, FULL, JUMPS, NARROW, SHELL_FIXES
 
 
 def _lengths(text: str) -> tuple[int, int]:
@@ -41,7 +41,11 @@ def main(argv: list[str] | None = None) -> int:
         help="events explored (faults: the full alphabet and the claims-alone review's faults)",
     )
     parser.add_argument(
-        "--without", action="append", default=[], choices=sorted(FIXES), help="a fix switched off"
+        "--without",
+        action="append",
+        default=[],
+        choices=sorted(FIXES | SHELL_FIXES),
+        help="a fix switched off",
     )
     parser.add_argument("--liveness", action="store_true", help="also check that a sync heals")
     parser.add_argument(

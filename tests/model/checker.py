@@ -7,9 +7,11 @@ and so on, keeps only digests in memory, reports every depth it completed, and f
 counterexample first. A depth that brings no new state is a **fixpoint**: every state the
 alphabet can reach, by sequences of any length, has been seen, and checked.
 
-Safety: no state has two computers acting on invoices. Liveness (`liveness=True`): from every
-state reached, once the person declares the crashed computers gone, every running tray renews and
-the sync delivers every claim's latest version, some computer acts within SETTLING + 2 * RENEW.
+Safety (`World.unsafe`): no state has two computers acting on invoices, nor one acting whose
+machine has not read another's last claim that may carry a mark of Sioul's records. Liveness
+(`liveness=True`): from every state reached, once the person declares the crashed computers
+gone, every running tray renews and the sync delivers every claim's latest version, some computer
+acts within SETTLING + 2 * RENEW.
 The evening (`evening=True`): from every state where every tray is down after closing, and each
 close was written after its writer read the earlier ones, the keeper started alone the next
 morning acts within SETTLING + 2 * RENEW, without anyone declaring anything.
@@ -47,6 +49,9 @@ from .world import (
     latest,
 )
 
+# What a run that finds nothing says: the two halves of the promise on invoices.
+VERDICT = "never two computers acting on invoices, never one before another's marked records"
+
 
 @dataclass
 class Report:
@@ -59,16 +64,16 @@ class Report:
     seconds: float = 0.0
     per_depth: list[int] = field(default_factory=list)  # distinct states within each depth
     exhausted: bool = False  # a depth brought no new state: every reachable state was seen
-    violation: list[str] | None = None  # the events that lead to two computers acting
+    violation: list[str] | None = None  # the events that lead to an unsafe state (`unsafe`)
     stuck: list[str] | None = None  # the events that lead to a state the sync cannot heal
     healed: int = 0  # states whose healing was checked
     mornings: int = 0  # evenings whose morning was checked
     seq_behind: int = 0  # states left out of the liveness check (see `heal`)
 
     def summary(self) -> str:
-        verdict = "never two computers acting on invoices"
+        verdict = VERDICT
         if self.violation is not None:
-            verdict = f"TWO COMPUTERS ACT AT ONCE after {len(self.violation) - 2} events"
+            verdict = _broken(self.violation)
         elif self.stuck is not None:
             verdict = f"STUCK after {len(self.stuck) - 2} events: no keeper acts"
         off = f", with {'/'.join(sorted(self.without))} switched off" if self.without else ""
@@ -128,7 +133,7 @@ def explore(
                 continue
             seen[key] = left - 1
             path.append(event)
-            if len(child.actors()) > 1:
+            if child.unsafe():
                 report.violation = trace(path)
                 finished = False
                 break
@@ -273,18 +278,15 @@ class Walks:
     steps: int = 0
     seconds: float = 0.0
     longest: int = 0  # events in the longest walk
-    violation: list[str] | None = None  # the shortened trace of two computers acting
+    violation: list[str] | None = None  # the shortened trace to an unsafe state
     found_after: int = 0  # events of the walk that met it, before shortening
 
     def summary(self) -> str:
         off = f", with {'/'.join(sorted(self.without))} switched off" if self.without else ""
         rate = self.steps / self.seconds if self.seconds else 0.0
-        verdict = "never two computers acting on invoices"
+        verdict = VERDICT
         if self.violation is not None:
-            verdict = (
-                f"TWO COMPUTERS ACT AT ONCE after {len(self.violation) - 2} events "
-                f"(a walk of {self.found_after}, shortened)"
-            )
+            verdict = f"{_broken(self.violation)} (a walk of {self.found_after}, shortened)"
         return (
             f"{self.computers} computers{off}: {self.walks:,} random walks, {self.steps:,} "
             f"events (up to {self.longest} a walk), {self.seconds:.0f} s ({rate:,.0f}/s); "
@@ -324,7 +326,7 @@ def walk(
             apply(w, event)
             path.append(event)
             report.steps += 1
-            if len(w.actors()) > 1:
+            if w.unsafe():
                 report.found_after = len(path)
                 shortest = shorten(computers, report.without, alphabet, path)
                 report.violation = _replay(computers, report.without, alphabet, shortest)
@@ -356,7 +358,7 @@ def shorten(
             if event not in set(events(w, alphabet)):
                 return False
             apply(w, event)
-            if len(w.actors()) > 1:
+            if w.unsafe():
                 return True
         return False
 
@@ -381,8 +383,22 @@ def _replay(
         apply(w, event)
         lines += w.trace
         w.trace = []
-    lines.append(f"acting now: {', '.join(w.actors()) or 'nobody'}")
-    return lines
+    return [*lines, *_verdict(w)]
+
+
+def _verdict(w: World) -> list[str]:
+    """A trace's last lines: who acts at its end, and, when one computer acts before another's
+    marked records, that (two acting at once says itself)."""
+    acting = [f"acting now: {', '.join(w.actors()) or 'nobody'}"]
+    why = w.unsafe()
+    return acting if why is None or len(w.actors()) > 1 else [*acting, f"unsafe: {why}"]
+
+
+def _broken(trace: list[str]) -> str:
+    """What a counterexample's trace says: after how many events, and what breaks."""
+    if trace[-1].startswith("unsafe: "):
+        return f"UNSAFE after {len(trace) - 3} events: {trace[-1].removeprefix('unsafe: ')}"
+    return f"TWO COMPUTERS ACT AT ONCE after {len(trace) - 2} events"
 
 
 Step = tuple[Any, ...]
@@ -415,8 +431,7 @@ def scripted(
         apply(w, event)
         lines += w.trace
         w.trace = []
-    lines.append(f"acting now: {', '.join(w.actors()) or 'nobody'}")
-    return lines
+    return [*lines, *_verdict(w)]
 
 
 def _matching(w: World, alphabet: Alphabet, step: Step, down: tuple[int, ...] | None) -> Event:

@@ -76,6 +76,10 @@ OLD_RULES = frozenset(
      "learns_members", "forget_waits"}
 )  # fmt: skip
 
+# The shell's fixes, beside the machine's (`machine.FIXES`): Sioul's mark is taken only while
+# this computer acts (`tray.driver.Driver.mark`), so a claim written after it stopped carries none.
+SHELL_FIXES = frozenset({"marks_while_acting"})
+
 Event = tuple[Any, ...]
 
 
@@ -232,6 +236,11 @@ class Node:
     began: int = 0  # true time its tray (re)started, or its replica was set up again
     old: bool = False  # it runs the rules before these
     joined: bool = True  # it is in the folder (False: it joins later)
+    # The seq of its last claim that may carry a mark of Sioul's records (`Driver.mark`): one
+    # written while it acted; with `marks_while_acting` off, any written after it acted in this
+    # run (a mark that came late, kept by the tray and carried by its next claim).
+    marked: int | None = None
+    acted: bool = False  # it acted in this run
 
     def copy(self) -> Node:
         return copy.copy(self)
@@ -281,11 +290,34 @@ class World:
 
     def actors(self) -> list[str]:
         """The computers acting on invoices now."""
-        return [
-            n.id
-            for n in self.nodes
-            if n.machine is not None and n.verdict and self.now - n.called <= RENEW
-        ]
+        return [n.id for n in self.nodes if self.acting(n)]
+
+    def acting(self, n: Node) -> bool:
+        return n.machine is not None and n.verdict and self.now - n.called <= RENEW
+
+    def unsafe(self) -> str | None:
+        """How this state breaks the promise, or None: two computers acting on invoices, or one
+        acting whose machine has not read another's last claim that may carry a mark (so its
+        `must_have` misses records made under it), that computer not counted gone there."""
+        actors = self.actors()
+        if len(actors) > 1:
+            return f"two computers act at once: {', '.join(actors)}"
+        for b in self.nodes:
+            if not self.acting(b):
+                continue
+            m = b.machine
+            assert m is not None
+            for a in self.nodes:
+                if a is b or a.marked is None or a.id in m.forgets or a.id in m.counted:
+                    continue
+                known = m.best.get(a.id)
+                if known is None or known.seq < a.marked:
+                    return (
+                        f"{b.id} acts without {a.id}'s records: its claim of seq {a.marked} "
+                        f"may carry a mark, {b.id} read "
+                        f"{'none' if known is None else f'seq {known.seq}'}"
+                    )
+        return None
 
     # -- clocks ---------------------------------------------------------------------------
 
@@ -376,6 +408,8 @@ class World:
         if saves:
             self.save(i)  # before the claim goes out, as the shell does
         if claim is not None:
+            if self.acting(node) or (node.acted and "marks_while_acting" in self.without):
+                node.marked = claim.seq
             m = node.machine
             knew = tuple(
                 -1 if m is None or n.id not in m.best else m.best[n.id].seq for n in self.nodes
@@ -396,6 +430,7 @@ class World:
         node = self.nodes[i]
         self.touch(i)
         node.verdict = keeper.acting
+        node.acted = node.acted or keeper.acting
         node.called = self.now
 
     def draw(self, i: int) -> Callable[[], int]:
@@ -417,12 +452,12 @@ class World:
             remembered=remembered,
             remembers=remembers,
             tenure=self.draw(i),
-            without=self.without | (OLD_RULES if node.old else frozenset()),
+            without=(self.without - SHELL_FIXES) | (OLD_RULES if node.old else frozenset()),
             rules=2 if node.old else None,
         )
         self.owned.add(i)
         self.touch(i)
-        node.verdict = False
+        node.verdict = node.acted = False
         node.began = self.now
 
 
@@ -862,6 +897,8 @@ def canonical(w: World, symmetric: bool = True) -> bytes:
                     min(w.now - node.began, SETTLING + 1),
                     node.old,
                     node.joined,
+                    r.wall(node.marked),
+                    node.acted,
                     w.seals[i],
                     tuple(
                         (r.claim(v.claim), v.key, tuple(r.wall(s) for s in v.knew))
