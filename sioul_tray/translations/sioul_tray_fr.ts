@@ -28,7 +28,7 @@ Its claims stop counting here and on every computer that reads this one&apos;s. 
 Ses réservations ne comptent plus ici ni sur les ordinateurs qui lisent celles de cet ordinateur. Si {computer} revient, il compte de nouveau.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="326"/>
+        <location filename="../tray/app.py" line="328"/>
         <source>none works here: counting from the session start</source>
         <translation>aucune ne fonctionne ici : décompte depuis le début de la session</translation>
     </message>
@@ -43,7 +43,7 @@ Ses réservations ne comptent plus ici ni sur les ordinateurs qui lisent celles 
         <translation>À propos de sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="328"/>
+        <location filename="../tray/app.py" line="330"/>
         <source>sioul-tray {version}
 
 Keeps Sioul&apos;s medicines and invoices on one computer at a time.
@@ -60,80 +60,85 @@ Dossier de partage : {folder}
 Inactivité lue par : {idle}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="632"/>
+        <location filename="../tray/app.py" line="634"/>
         <source>Closed: {parts}, but only until the tray quits: {path} cannot be written ({error})</source>
         <translation>Fermé : {parts}, mais seulement jusqu’à ce que l’icône quitte : impossible d’écrire {path} ({error})</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="642"/>
+        <location filename="../tray/app.py" line="644"/>
         <source>{path} cannot be written ({error}): where it still lists {parts} as closed, the tray closes them again when it starts</source>
         <translation>impossible d’écrire {path} ({error}) : s’il indique encore {parts} comme fermé, l’icône les ferme de nouveau à son prochain lancement</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="750"/>
+        <location filename="../tray/app.py" line="752"/>
         <source>This computer&apos;s name: {name}</source>
         <translation>Nom de cet ordinateur : {name}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="751"/>
+        <location filename="../tray/app.py" line="753"/>
         <source>Sleep and wake from: {source}</source>
         <translation>Veille et réveil lus par : {source}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="754"/>
+        <location filename="../tray/app.py" line="756"/>
         <source>Sync tool: {tool}</source>
         <translation>Outil de synchronisation : {tool}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="517"/>
+        <location filename="../tray/app.py" line="519"/>
         <source>Syncthing, asked to send each claim at once; the last request failed: {problem}</source>
         <translation>Syncthing, à qui chaque réservation est confiée aussitôt écrite ; la dernière demande a échoué : {problem}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="344"/>
+        <location filename="../tray/app.py" line="246"/>
+        <source>Quit sioul-tray</source>
+        <translation>Quitter sioul-tray</translation>
+    </message>
+    <message>
+        <location filename="../tray/app.py" line="346"/>
         <source>How it works, and what each line means: {docs}</source>
         <translation>Comment cela marche, et ce que dit chaque ligne : {docs}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="519"/>
+        <location filename="../tray/app.py" line="521"/>
         <source>Syncthing, asked to send each claim at once</source>
         <translation>Syncthing, à qui chaque réservation est confiée aussitôt écrite</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="522"/>
+        <location filename="../tray/app.py" line="524"/>
         <source>none found; the sync tool sends the claims when it notices them</source>
         <translation>aucun trouvé ; l’outil de synchronisation envoie les réservations quand il les remarque</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="523"/>
+        <location filename="../tray/app.py" line="525"/>
         <source>{tool}, found; it sends the claims when it notices them</source>
         <translation>{tool}, trouvé ; il envoie les réservations quand il les remarque</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="539"/>
-        <location filename="../tray/app.py" line="552"/>
-        <location filename="../tray/app.py" line="581"/>
+        <location filename="../tray/app.py" line="541"/>
+        <location filename="../tray/app.py" line="554"/>
+        <location filename="../tray/app.py" line="583"/>
         <location filename="../tray/copied.py" line="66"/>
         <source>sioul-tray: {error}</source>
         <translation>sioul-tray : {error}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="586"/>
+        <location filename="../tray/app.py" line="588"/>
         <source>Invoices are taken here; this computer starts once every other one has seen it.</source>
         <translation>Les factures sont prises ici ; cet ordinateur commence dès que tous les autres l’ont vu.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="591"/>
+        <location filename="../tray/app.py" line="593"/>
         <source>{computer} is declared gone for good.</source>
         <translation>{computer} est déclaré parti pour de bon.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="629"/>
+        <location filename="../tray/app.py" line="631"/>
         <source>Closed: {parts} (until `sioul-tray renew`)</source>
         <translation>Fermé : {parts} (jusqu’à `sioul-tray renew`)</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="618"/>
+        <location filename="../tray/app.py" line="620"/>
         <source>sioul-tray: the running tray cannot do {request}</source>
         <translation>sioul-tray : l’icône en cours ne sait pas faire {request}</translation>
     </message>
@@ -143,7 +148,7 @@ Inactivité lue par : {idle}</translation>
         <translation>sioul-tray : pas d’affichage ici ; utilisez la ligne de commande (sioul-tray --help)</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="690"/>
+        <location filename="../tray/app.py" line="692"/>
         <source>sioul-tray: already running</source>
         <translation>sioul-tray : déjà lancé</translation>
     </message>
@@ -1518,91 +1523,111 @@ Inactivité lue par : {idle}</translation>
 
 {computer} arrête de numéroter dès qu’il le voit ; cet ordinateur commence quand tous les autres ordinateurs l’ont confirmé.</translation>
     </message>
+    <message>
+        <location filename="../tray/model.py" line="337"/>
+        <source>No other computer will remind medicines or number invoices while sioul-tray is stopped here.</source>
+        <translation>Aucun autre ordinateur ne rappellera les médicaments ni ne numérotera les factures tant que sioul-tray est arrêté ici.</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="341"/>
+        <source>No other computer will remind medicines while sioul-tray is stopped here.</source>
+        <translation>Aucun autre ordinateur ne rappellera les médicaments tant que sioul-tray est arrêté ici.</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="343"/>
+        <source>No other computer will number invoices while sioul-tray is stopped here.</source>
+        <translation>Aucun autre ordinateur ne numérotera les factures tant que sioul-tray est arrêté ici.</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="344"/>
+        <source>Quit anyway?</source>
+        <translation>Quitter quand même ?</translation>
+    </message>
 </context>
 <context>
     <name>Notification</name>
     <message>
-        <location filename="../tray/model.py" line="409"/>
+        <location filename="../tray/model.py" line="436"/>
         <source>Medicine reminders are now on {computer}</source>
         <translation>Les rappels de médicaments sont maintenant sur {computer}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="410"/>
+        <location filename="../tray/model.py" line="437"/>
         <source>Invoices are now made on {computer}</source>
         <translation>Les factures sont maintenant faites sur {computer}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="415"/>
+        <location filename="../tray/model.py" line="442"/>
         <source>Medicine reminders are here now</source>
         <translation>Les rappels de médicaments sont maintenant ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="416"/>
+        <location filename="../tray/model.py" line="443"/>
         <source>Invoices are made here now</source>
         <translation>Les factures sont maintenant faites ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="421"/>
+        <location filename="../tray/model.py" line="448"/>
         <source>Medicine reminders paused here</source>
         <translation>Rappels de médicaments en pause ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="422"/>
+        <location filename="../tray/model.py" line="449"/>
         <source>Invoices paused here</source>
         <translation>Factures en pause ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="427"/>
+        <location filename="../tray/model.py" line="454"/>
         <source>No computer keeps medicines now</source>
         <translation>Aucun ordinateur ne tient les médicaments maintenant</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="428"/>
+        <location filename="../tray/model.py" line="455"/>
         <source>No computer keeps invoices now</source>
         <translation>Aucun ordinateur ne tient les factures maintenant</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="441"/>
+        <location filename="../tray/model.py" line="468"/>
         <source>{part}: this computer acts now.</source>
         <translation>{part} : cet ordinateur agit maintenant.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="461"/>
+        <location filename="../tray/model.py" line="488"/>
         <source>Invoices stopped: the seal changed</source>
         <translation>Factures arrêtées : le sceau a changé</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="468"/>
+        <location filename="../tray/model.py" line="495"/>
         <source>{computer} has not been heard from since {time}. If it is gone for good, say so in the menu.</source>
         <translation>Pas de nouvelles de {computer} depuis {time}. S’il est parti pour de bon, dites-le dans le menu.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="473"/>
+        <location filename="../tray/model.py" line="500"/>
         <source>{computer} has not been heard from yet. If it is gone for good, say so in the menu.</source>
         <translation>Pas encore de nouvelles de {computer}. S’il est parti pour de bon, dites-le dans le menu.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="479"/>
+        <location filename="../tray/model.py" line="506"/>
         <source>Invoices wait for {computer}</source>
         <translation>Les factures attendent {computer}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="484"/>
+        <location filename="../tray/model.py" line="511"/>
         <source>A claim in the sharing folder does not read</source>
         <translation>Une réservation du dossier de partage est illisible</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="490"/>
+        <location filename="../tray/model.py" line="517"/>
         <source>It is {span} ahead of this computer&apos;s clock.</source>
         <translation>Elle a {span} d’avance sur l’horloge de cet ordinateur.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="492"/>
+        <location filename="../tray/model.py" line="519"/>
         <source>It is {span} behind this computer&apos;s clock.</source>
         <translation>Elle a {span} de retard sur l’horloge de cet ordinateur.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="494"/>
+        <location filename="../tray/model.py" line="521"/>
         <source>{computer}&apos;s clock is off</source>
         <translation>L’horloge de {computer} est décalée</translation>
     </message>

@@ -242,7 +242,9 @@ class Tray(QObject):
         elif item.action is Action.ABOUT:
             self.about()
         elif item.action is Action.QUIT:
-            QApplication.quit()
+            question = model.quit_warning(view) if view is not None else None
+            if question is None or self._confirm(App.tr("Quit sioul-tray"), question):
+                QApplication.quit()
 
     def confirm_forget(self, computer: str) -> bool:
         """Ask, then declare `computer` gone for good (the menu's and the Computers window's)."""

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from sioul_tray import phrases
 from sioul_tray.i18n import Menu, Notification, translated
-from sioul_tray.lease import PARTS, RENEW, Claim, Keeper
+from sioul_tray.lease import ALIVE, PARTS, RENEW, Claim, Keeper
 from sioul_tray.lease.folder import Problem
 from sioul_tray.lease.lease import Snapshot
 from sioul_tray.lease.status import Status, Why
@@ -323,6 +323,33 @@ def take_confirmation(view: View) -> str | None:
         "{computer} stops numbering as soon as it sees this; this computer starts once every "
         "other computer has confirmed it."
     ).format(computer=view.names(p.keeper, p.name))
+
+
+def quit_warning(view: View) -> str | None:
+    """The question before Quit when quitting leaves a part to nobody: this computer keeps it
+    and no other computer's tray has renewed it lately (an open claim heard within ALIVE)."""
+    alone = [part for part in PARTS if part in view.parts and view.parts[part].here
+             and not _others_renew(view, part)]  # fmt: skip
+    if not alone:
+        return None
+    if len(alone) == 2:
+        text = Menu.tr(
+            "No other computer will remind medicines or number invoices while sioul-tray is "
+            "stopped here."
+        )
+    elif alone == ["medicines"]:
+        text = Menu.tr("No other computer will remind medicines while sioul-tray is stopped here.")
+    else:
+        text = Menu.tr("No other computer will number invoices while sioul-tray is stopped here.")
+    return text + "\n\n" + Menu.tr("Quit anyway?")
+
+
+def _others_renew(view: View, part: str) -> bool:
+    for c in view.others(part):
+        heard = view.heard(part, c.computer)
+        if not c.closed and heard is not None and view.now - heard <= ALIVE:
+            return True
+    return False
 
 
 def status(

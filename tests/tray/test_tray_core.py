@@ -411,3 +411,24 @@ def test_windows_open_and_close_on_request(tray: Tray, qtbot: QtBot) -> None:
     assert handle_request(tray, tray.controller, ["close", "windows"]) == (0, "")
     qtbot.waitUntil(lambda: tray.windows == [], timeout=2000)
     assert handle_request(tray, tray.controller, ["open", "nothing"])[0] == 2  # no such window
+
+
+def test_quit_asks_first_when_nobody_else_would_keep_the_parts(
+    tray: Tray, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from PySide6.QtWidgets import QApplication
+
+    from sioul_tray.tray.model import Action, Item
+
+    asked: list[str] = []
+    quits: list[bool] = []
+    monkeypatch.setattr(QApplication, "quit", lambda: quits.append(True))
+    answer = False
+    monkeypatch.setattr(tray, "_confirm", lambda title, text: asked.append(text) or answer)
+    quit_item = Item("Quit", Action.QUIT)
+    tray.run(quit_item)  # alone on its folder: no other computer would remind or number
+    assert len(asked) == 1 and "No other computer will remind medicines" in asked[0]
+    assert quits == []  # the person said no
+    answer = True
+    tray.run(quit_item)
+    assert quits == [True]

@@ -421,3 +421,22 @@ def test_a_state_that_cannot_be_saved_is_a_line(tmp_path: Path) -> None:
     v = view(one, one, state_problem=lease.state_problem)
     (line,) = [n for n in model.notes(v) if n.startswith("This computer's state:")]
     assert str(path) in line
+
+
+def test_quit_asks_first_only_when_no_other_computer_would_take_over(
+    seen: dict[str, Seen],
+) -> None:
+    # This computer keeps both parts and nobody else renews: quitting leaves both to nobody.
+    question = model.quit_warning(view(seen["acting"], seen["acting"]))
+    assert question is not None
+    assert question.startswith("No other computer will remind medicines or number invoices")
+    assert question.endswith("\n\nQuit anyway?")
+    # Laptop and Office PC renew invoices (heard within ALIVE): only medicines are said.
+    assert model.quit_warning(view(seen["acting"], seen["waiting"])) == (
+        "No other computer will remind medicines while sioul-tray is stopped here.\n\nQuit anyway?"
+    )
+    # The others went silent (heard 480 s ago): invoices would wait for nobody.
+    stalled = model.quit_warning(view(seen["nobody"], seen["stalled"]))
+    assert stalled is not None and stalled.startswith("No other computer will number invoices")
+    # Nothing kept here: nothing to ask.
+    assert model.quit_warning(view(seen["elsewhere"], seen["elsewhere"])) is None
