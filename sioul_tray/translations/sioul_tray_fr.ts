@@ -1475,47 +1475,52 @@ Inactivité lue par : {idle}</translation>
         <translation>Inactivité inconnue : décompte depuis le début de la session</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="277"/>
+        <location filename="../tray/model.py" line="268"/>
+        <source>This computer: {name}</source>
+        <translation>Cet ordinateur : {name}</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="280"/>
         <source>Make invoices here…</source>
         <translation>Faire les factures ici…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="279"/>
+        <location filename="../tray/model.py" line="282"/>
         <source>{computer} is gone for good…</source>
         <translation>{computer} est parti pour de bon…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="282"/>
+        <location filename="../tray/model.py" line="285"/>
         <source>Computers…</source>
         <translation>Ordinateurs…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="283"/>
+        <location filename="../tray/model.py" line="286"/>
         <source>Open sharing folder</source>
         <translation>Ouvrir le dossier de partage</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="284"/>
+        <location filename="../tray/model.py" line="287"/>
         <source>Change sharing folder…</source>
         <translation>Changer de dossier de partage…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="286"/>
+        <location filename="../tray/model.py" line="289"/>
         <source>Start at login</source>
         <translation>Lancer à l’ouverture de session</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="287"/>
+        <location filename="../tray/model.py" line="290"/>
         <source>About sioul-tray</source>
         <translation>À propos de sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="288"/>
+        <location filename="../tray/model.py" line="291"/>
         <source>Quit</source>
         <translation>Quitter</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="322"/>
+        <location filename="../tray/model.py" line="325"/>
         <source>{computer} makes invoices now. Make them here instead?
 
 {computer} stops numbering as soon as it sees this; this computer starts once every other computer has confirmed it.</source>
@@ -1524,22 +1529,22 @@ Inactivité lue par : {idle}</translation>
 {computer} arrête de numéroter dès qu’il le voit ; cet ordinateur commence quand tous les autres ordinateurs l’ont confirmé.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="337"/>
+        <location filename="../tray/model.py" line="340"/>
         <source>No other computer will remind medicines or number invoices while sioul-tray is stopped here.</source>
         <translation>Aucun autre ordinateur ne rappellera les médicaments ni ne numérotera les factures tant que sioul-tray est arrêté ici.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="341"/>
+        <location filename="../tray/model.py" line="344"/>
         <source>No other computer will remind medicines while sioul-tray is stopped here.</source>
         <translation>Aucun autre ordinateur ne rappellera les médicaments tant que sioul-tray est arrêté ici.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="343"/>
+        <location filename="../tray/model.py" line="346"/>
         <source>No other computer will number invoices while sioul-tray is stopped here.</source>
         <translation>Aucun autre ordinateur ne numérotera les factures tant que sioul-tray est arrêté ici.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="344"/>
+        <location filename="../tray/model.py" line="347"/>
         <source>Quit anyway?</source>
         <translation>Quitter quand même ?</translation>
     </message>
@@ -1547,87 +1552,87 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>Notification</name>
     <message>
-        <location filename="../tray/model.py" line="436"/>
+        <location filename="../tray/model.py" line="439"/>
         <source>Medicine reminders are now on {computer}</source>
         <translation>Les rappels de médicaments sont maintenant sur {computer}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="437"/>
+        <location filename="../tray/model.py" line="440"/>
         <source>Invoices are now made on {computer}</source>
         <translation>Les factures sont maintenant faites sur {computer}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="442"/>
+        <location filename="../tray/model.py" line="445"/>
         <source>Medicine reminders are here now</source>
         <translation>Les rappels de médicaments sont maintenant ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="443"/>
+        <location filename="../tray/model.py" line="446"/>
         <source>Invoices are made here now</source>
         <translation>Les factures sont maintenant faites ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="448"/>
+        <location filename="../tray/model.py" line="451"/>
         <source>Medicine reminders paused here</source>
         <translation>Rappels de médicaments en pause ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="449"/>
+        <location filename="../tray/model.py" line="452"/>
         <source>Invoices paused here</source>
         <translation>Factures en pause ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="454"/>
+        <location filename="../tray/model.py" line="457"/>
         <source>No computer keeps medicines now</source>
         <translation>Aucun ordinateur ne tient les médicaments maintenant</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="455"/>
+        <location filename="../tray/model.py" line="458"/>
         <source>No computer keeps invoices now</source>
         <translation>Aucun ordinateur ne tient les factures maintenant</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="468"/>
+        <location filename="../tray/model.py" line="471"/>
         <source>{part}: this computer acts now.</source>
         <translation>{part} : cet ordinateur agit maintenant.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="488"/>
+        <location filename="../tray/model.py" line="491"/>
         <source>Invoices stopped: the seal changed</source>
         <translation>Factures arrêtées : le sceau a changé</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="495"/>
+        <location filename="../tray/model.py" line="498"/>
         <source>{computer} has not been heard from since {time}. If it is gone for good, say so in the menu.</source>
         <translation>Pas de nouvelles de {computer} depuis {time}. S’il est parti pour de bon, dites-le dans le menu.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="500"/>
+        <location filename="../tray/model.py" line="503"/>
         <source>{computer} has not been heard from yet. If it is gone for good, say so in the menu.</source>
         <translation>Pas encore de nouvelles de {computer}. S’il est parti pour de bon, dites-le dans le menu.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="506"/>
+        <location filename="../tray/model.py" line="509"/>
         <source>Invoices wait for {computer}</source>
         <translation>Les factures attendent {computer}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="511"/>
+        <location filename="../tray/model.py" line="514"/>
         <source>A claim in the sharing folder does not read</source>
         <translation>Une réservation du dossier de partage est illisible</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="517"/>
+        <location filename="../tray/model.py" line="520"/>
         <source>It is {span} ahead of this computer&apos;s clock.</source>
         <translation>Elle a {span} d’avance sur l’horloge de cet ordinateur.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="519"/>
+        <location filename="../tray/model.py" line="522"/>
         <source>It is {span} behind this computer&apos;s clock.</source>
         <translation>Elle a {span} de retard sur l’horloge de cet ordinateur.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="521"/>
+        <location filename="../tray/model.py" line="524"/>
         <source>{computer}&apos;s clock is off</source>
         <translation>L’horloge de {computer} est décalée</translation>
     </message>

@@ -264,7 +264,10 @@ SEPARATOR = Item("")
 def menu(view: View, autostart: bool) -> list[Item]:
     """The whole flat menu (flat because AppIndicator hosts drop submenus' `aboutToShow`)."""
     # The part lines stay enabled (greyed text is hard to read); they open the Computers window.
-    items = [
+    # First, which computer this is: the parts' "here" means it.
+    this = Menu.tr("This computer: {name}").format(name=view.names(view.computer, view.name))
+    items = [Item(this, Action.COMPUTERS, "this")]
+    items += [
         Item(line, Action.COMPUTERS, p)
         for p in PARTS
         if p in view.parts

@@ -89,7 +89,7 @@ def test_a_handover_is_notified_once_over_dbus(
     try:
         office = Lease(Share.open(folder, PASSPHRASE), "office_pc", name="Office PC")
         office.renew("invoices", take=True)
-        qtbot.waitUntil(lambda: "Office PC" in tray.texts()[1], timeout=2000)
+        qtbot.waitUntil(lambda: "Office PC" in tray.texts()[2], timeout=2000)
         controller.tick()
         controller.reread()
         office.renew("invoices")

@@ -49,8 +49,9 @@ def peer(folder: Path, computer: str, name: str) -> Lease:
 
 def test_the_menu_shows_this_computer_keeping_both_parts(tray: Tray) -> None:
     texts = tray.texts()
-    assert texts[0].startswith("Medicines: here from ")
-    assert texts[1].startswith("Invoices: here from ")
+    assert texts[0] == "This computer: Home PC"  # what "here" means, first
+    assert texts[1].startswith("Medicines: here from ")
+    assert texts[2].startswith("Invoices: here from ")
     assert tray.icon.toolTip().startswith("sioul-tray\nMedicines: here")
 
 
@@ -60,7 +61,7 @@ def test_a_peer_taking_invoices_shows_in_the_menu_within_two_seconds(
     office = peer(folder, "office_pc", "Office PC")
     start = time.monotonic()
     office.renew("invoices", take=True)
-    qtbot.waitUntil(lambda: tray.texts()[1].startswith("Invoices: Office PC (since "), timeout=2000)
+    qtbot.waitUntil(lambda: tray.texts()[2].startswith("Invoices: Office PC (since "), timeout=2000)
     assert time.monotonic() - start < 2.0
     # The tray acknowledged the new keeper in its own claim at once, not a minute later.
     qtbot.waitUntil(
@@ -79,7 +80,7 @@ def test_a_computer_named_like_another_is_told_apart_in_menu_and_notes(
     twin = peer(folder, "home_pc_k3x9", "Home PC")
     twin.renew("invoices", take=True)
     qtbot.waitUntil(
-        lambda: tray.texts()[1].startswith("Invoices: Home PC (home_pc_k3x9) (since "),
+        lambda: tray.texts()[2].startswith("Invoices: Home PC (home_pc_k3x9) (since "),
         timeout=2000,
     )
     assert [n.title for n in tray.sent] == ["Invoices are now made on Home PC (home_pc_k3x9)"]
@@ -87,15 +88,15 @@ def test_a_computer_named_like_another_is_told_apart_in_menu_and_notes(
     # its own would lose the tie to the smaller id).
     twin.close("invoices")
     peer(folder, "office_pc", "Office PC").renew("invoices", take=True)
-    qtbot.waitUntil(lambda: tray.texts()[1].startswith("Invoices: Office PC (since "), timeout=2000)
+    qtbot.waitUntil(lambda: tray.texts()[2].startswith("Invoices: Office PC (since "), timeout=2000)
 
 
 def test_make_invoices_here_takes_them_back(tray: Tray, folder: Path, qtbot: QtBot) -> None:
     office = peer(folder, "office_pc", "Office PC")
     office.renew("invoices", take=True)
-    qtbot.waitUntil(lambda: "Office PC" in tray.texts()[1], timeout=2000)
+    qtbot.waitUntil(lambda: "Office PC" in tray.texts()[2], timeout=2000)
     assert handle_request(tray, tray.controller, ["take", "invoices"])[0] == 0
-    assert tray.texts()[1].startswith("Invoices: here")
+    assert tray.texts()[2].startswith("Invoices: here")
     assert office.look("invoices").computer == "home_pc"
 
 
@@ -379,7 +380,7 @@ def test_without_a_system_tray_a_window_stands_in_until_one_appears(
     standin = tray.standin
     assert standin is not None and standin.isVisible()
     texts = standin.texts()
-    assert texts[0].startswith("Medicines: here") and texts[1].startswith("Invoices: here")
+    assert texts[1].startswith("Medicines: here") and texts[2].startswith("Invoices: here")
     assert {"Computers…", "About sioul-tray", "Quit"} <= set(texts)
     assert "AppIndicator" in standin.findChild(QWidget, "hint").text()
     tray.popup()  # a second launch brings the window forward instead of a menu nobody sees

@@ -75,9 +75,10 @@ def test_the_menu_is_french_under_a_french_locale(tmp_path: Path) -> None:
     assert shown["language"] == "fr"
     texts = shown["texts"]
     assert isinstance(texts, list)
-    assert texts[0].startswith("Médicaments : ici à partir de ") and "(stabilisation)" in texts[0]
-    assert texts[1].startswith("Factures : ici à partir de ")
-    assert texts[2:] == [
+    assert texts[1].startswith("Médicaments : ici à partir de ") and "(stabilisation)" in texts[1]
+    assert texts[0].startswith("Cet ordinateur : ")
+    assert texts[2].startswith("Factures : ici à partir de ")
+    assert texts[3:] == [
         "Ordinateurs…",
         "Ouvrir le dossier de partage",
         "Changer de dossier de partage…",
@@ -94,7 +95,7 @@ def test_the_menu_is_english_by_default_and_on_request(tmp_path: Path) -> None:
     assert shown["language"] == "en"
     texts = shown["texts"]
     assert isinstance(texts, list)
-    assert texts[0].startswith("Medicines: here from ") and texts[-1] == "Quit"
+    assert texts[1].startswith("Medicines: here from ") and texts[-1] == "Quit"
     assert shown["cancel"] == "Cancel"
     again = run_tray(tmp_path / "again", LANG="fr_FR.UTF-8", SIOUL_TRAY_LANG="en")
     assert again["language"] == "en"
@@ -122,7 +123,7 @@ def test_the_model_speaks_french(french: None, tmp_path: Path) -> None:
         idle_known=False,
     )
     texts = [item.text for item in model.menu(view, autostart=False)]
-    assert texts[1].startswith("Factures : Office PC (depuis ")
+    assert texts[2].startswith("Factures : Office PC (depuis ")
     assert "L’horloge de Laptop a 6 min d’avance sur celle-ci" in texts
     assert "1 fichier du dossier de partage est illisible" in texts
     assert "Inactivité inconnue : décompte depuis le début de la session" in texts

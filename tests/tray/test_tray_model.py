@@ -185,10 +185,14 @@ def test_menu_is_flat_with_every_command(seen: dict[str, Seen]) -> None:
     v = view(seen["acting"], seen["elsewhere"])
     items = model.menu(v, autostart=True)
     texts = [i.text for i in items]
-    assert texts[:2] == ["Medicines: here", model.part_line(v, "invoices")]
+    assert texts[:3] == [
+        "This computer: This PC",
+        "Medicines: here",
+        model.part_line(v, "invoices"),
+    ]
     actions = [i.action for i in items if i.action is not None]
     assert actions == [
-        Action.COMPUTERS, Action.COMPUTERS,  # the part lines open the list of computers
+        Action.COMPUTERS, Action.COMPUTERS, Action.COMPUTERS,  # they open the list of computers
         Action.TAKE_INVOICES, Action.COMPUTERS, Action.OPEN_FOLDER, Action.CHANGE_FOLDER,
         Action.AUTOSTART, Action.ABOUT, Action.QUIT,
     ]  # fmt: skip

@@ -46,6 +46,7 @@ def view(medicines: Seen, invoices: Seen, **kw: object) -> View:
     """A View with each part as its scene left it (the later scene's time is the view's)."""
     base: dict[str, object] = dict(
         computer="pc",
+        name="This PC",  # the scenes' own computer (tests/scenes.py)
         now=max(medicines.now, invoices.now),
         parts={"medicines": medicines.parts["medicines"], "invoices": invoices.parts["invoices"]},
         seen={"medicines": medicines.seen["medicines"], "invoices": invoices.seen["invoices"]},
