@@ -5,7 +5,8 @@ Each computer keeps its own log of invoices in the sharing folder (``records/<co
 synced like any file but later than the claims (`lag`). A computer whose tray says it acts on
 invoices makes one every NUMBER_EVERY seconds: first it checks `must_have` (every other
 computer's `wrote` mark, from the claims it read, reached by that computer's records here), then
-it numbers one past the highest number in its replica, writes the record with its token, and
+(and its own log reaching its own mark: a sync may bring back an older copy of it) it numbers
+one past the highest number in its replica, writes the record with its token, and
 has the tray take its mark (`Driver.mark`: carried in the claim at once), in the same instant.
 At the end, every log is merged: a number made twice is a duplicate, whatever the lease said.
 """
@@ -74,8 +75,13 @@ class Numberer:
         ):
             m.gated += 1  # must_have: another keeper's records have not arrived yet
             return
-        number = max((n for records in logs.values() for n, _ in records), default=0) + 1
         mine = next((k for k in claims if k.computer == c.id), None)
+        if mine is not None and held.get(c.id, 0) < mine.wrote:
+            # Its own log here went back (a flaky sync restored an older copy): records its own
+            # claim marked are missing, so it waits for them, as the example numberer refuses.
+            m.gated += 1
+            return
+        number = max((n for records in logs.values() for n, _ in records), default=0) + 1
         token = f"{c.id}.{mine.tenure if mine is not None else '-'}"
         path = c.replica / log_of(c.id)
         path.parent.mkdir(parents=True, exist_ok=True)
