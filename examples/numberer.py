@@ -9,7 +9,8 @@ sync tool never merges two writers. An invoice is made as docs/integration.md te
 
 1. the verdict (`sioul_tray.client`) says yes, under the token this run started with;
 2. this computer's own records past its `wrote` mark are void (made, then refused a mark, or
-   cut off before it): they are dropped;
+   cut off before it): they are dropped; fewer than the mark (a sync brought back an older copy
+   of the log), it waits;
 3. every other computer's log here reaches the `wrote` mark its claim carries (`must_have`);
 4. the number is one past the highest that counts (a log's records past its writer's mark are
    void), the line is written and synced to disk;
@@ -63,16 +64,15 @@ def records_reached(held: Mapping[str, list[int]], must_have: Mapping[str, int],
     return all(len(held.get(c, [])) >= mark for c, mark in must_have.items() if c != me)
 
 
-def drop_void(log: Path, keep: int) -> None:
-    """This computer's own records past its mark are void: the log keeps the first `keep`."""
+def drop_void(log: Path, keep: int) -> bool:
+    """This computer's own records past its mark are void: the log keeps the first `keep`. False
+    when it holds fewer (a sync brought back an older copy of it): wait until they are back."""
     lines = log.read_bytes().splitlines(keepends=True) if log.exists() else []
-    if len(lines) < keep:
-        raise SystemExit(f"{log} holds {len(lines)} records, fewer than its mark ({keep}): "
-                         "restore this computer's records before numbering again")  # fmt: skip
     if len(lines) > keep:
         with open(log, "r+b") as f:
             f.truncate(sum(len(line) for line in lines[:keep]))
             os.fsync(f.fileno())
+    return len(lines) >= keep
 
 
 def number_one(folder: Path, me: str, token: str) -> bool:
@@ -81,7 +81,8 @@ def number_one(folder: Path, me: str, token: str) -> bool:
     if found is None:
         return False  # `run` stops this process too; never a record on a lost verdict
     log = folder / f"{me}.log"
-    drop_void(log, found.wrote)
+    if not drop_void(log, found.wrote):
+        return False  # records this computer's claim marks are missing here: never renumbered
     held = records(folder)
     if not records_reached(held, found.must_have, me):
         return False  # another keeper's records have not all arrived: wait for them
