@@ -102,7 +102,13 @@ def test_a_handover_from_the_command_line(pair: tuple[Path, Path, Path]) -> None
     assert looked["invoices"]["here"] is (ids[keeper] == two)
     # The other one makes invoices there.
     (taker,) = set(ids) - {keeper}
-    assert "taken here" in ok(cli(ids[taker], "take", "invoices"))
+    taken = ok(cli(ids[taker], "take", "invoices"))
+    assert "taken here" in taken
+    # The keeper has not seen the take yet: waited for, by the name a person knows it by.
+    assert (
+        f"Waiting for: {looked['invoices']['name']}" in taken
+        and keeper not in taken.split("Waiting for: ")[1].split(" (")[0]
+    )
     looked = json.loads(ok(cli(ids[keeper], "look", "invoices", "--json")))
     assert set(looked) == {"schema", "invoices"} and looked["schema"] == 2
     assert looked["invoices"]["computer"] == taker and looked["invoices"]["here"] is False
