@@ -333,11 +333,8 @@ def cmd_take(args: argparse.Namespace, inst: Installation, out: TextIO) -> int:
     print(text, file=out)
     if keeper.waiting:
         # By the names a person knows them by (with the id where two share one).
-        claims = lease.last_read(args.part).claims
-        names = phrases.Names(
-            [(lease.computer, lease.name), *((c.computer, c.name) for c in claims)]
-        )
-        named = {c.computer: c.name for c in claims}
+        names = names_in(lease)
+        named = {c.computer: c.name for c in lease.last_read(args.part).claims}
         shown = [printable(names(c, named.get(c))) for c in keeper.waiting]
         text = CommandLine.tr("Waiting for: {computers}")
         print(text.format(computers=", ".join(shown)), file=out)

@@ -209,22 +209,22 @@ Inactivité lue par : {idle}</translation>
         <translation>{name} compte comme parti pour les factures à partir de {time} : jusque-là, il peut encore les numéroter, coupé de la synchronisation.</translation>
     </message>
     <message>
-        <location filename="../tray/driver.py" line="284"/>
+        <location filename="../tray/driver.py" line="285"/>
         <source>the mark came {late:.0f} s after the asking command gave up waiting: not taken</source>
         <translation>la marque est arrivée {late:.0f} s après que la commande a cessé d’attendre : non prise</translation>
     </message>
     <message>
-        <location filename="../tray/driver.py" line="288"/>
+        <location filename="../tray/driver.py" line="289"/>
         <source>this computer does not act on {part} under {token} now: the records made after the last mark are void</source>
         <translation>cet ordinateur n’agit pas sur {part} sous {token} en ce moment : les enregistrements faits après la dernière marque sont nuls</translation>
     </message>
     <message>
-        <location filename="../tray/driver.py" line="294"/>
+        <location filename="../tray/driver.py" line="295"/>
         <source>{wrote} is below the mark this computer&apos;s claim carries ({carried})</source>
         <translation>{wrote} est en dessous de la marque que porte la réservation de cet ordinateur ({carried})</translation>
     </message>
     <message>
-        <location filename="../tray/driver.py" line="300"/>
+        <location filename="../tray/driver.py" line="301"/>
         <source>the mark could not be written: {error}</source>
         <translation>la marque n’a pas pu être écrite : {error}</translation>
     </message>
@@ -496,42 +496,42 @@ Inactivité lue par : {idle}</translation>
         <translation>Les factures sont prises ici. Cet ordinateur commence quand il les a tenues 2 minutes et que tous les autres ordinateurs l’ont vu.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="335"/>
+        <location filename="../commands.py" line="339"/>
         <source>Waiting for: {computers}</source>
         <translation>En attente de : {computers}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="354"/>
+        <location filename="../commands.py" line="358"/>
         <source>Closed: {parts}</source>
         <translation>Fermé : {parts}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="364"/>
+        <location filename="../commands.py" line="368"/>
         <source>sioul-tray: warning: {problem}</source>
         <translation>sioul-tray : attention : {problem}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="389"/>
+        <location filename="../commands.py" line="393"/>
         <source>{computer} is declared gone for good; it counts again if it comes back.</source>
         <translation>{computer} est déclaré parti pour de bon ; il comptera de nouveau s’il revient.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="393"/>
+        <location filename="../commands.py" line="397"/>
         <source>For invoices it counts from {time}: until then {computer} may still be numbering them, cut off from the sync.</source>
         <translation>Pour les factures, elle compte à partir de {time} : jusque-là {computer} peut encore les numéroter, coupé de la synchronisation.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="403"/>
+        <location filename="../commands.py" line="407"/>
         <source>This computer&apos;s claims are now {new}&apos;s; {old}&apos;s stay with the computer they were made on.</source>
         <translation>Les réservations de cet ordinateur sont désormais celles de {new} ; celles de {old} restent à l’ordinateur où elles ont été faites.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="409"/>
+        <location filename="../commands.py" line="413"/>
         <source>No claim of {computer} was ever read here: nothing holds back.</source>
         <translation>Aucune réservation de {computer} n’a jamais été lue ici : rien ne retient.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="417"/>
+        <location filename="../commands.py" line="421"/>
         <source>sioul-tray: no tray runs here, so nothing acts on {part} under {token}: the mark is not taken, and the records made after the last one are void</source>
         <translation>sioul-tray : aucune icône ne tourne ici, donc rien n’agit sur {part} sous {token} : la marque n’est pas prise, et les enregistrements faits après la dernière sont nuls</translation>
     </message>

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from sioul_tray.boot import boot_id, boot_ticks
+from sioul_tray.client import judge
 from sioul_tray.files import make_folders, write_new
 from sioul_tray.i18n import App
 from sioul_tray.lease import PARTS, RENEW, Keeper
@@ -303,13 +304,11 @@ class Driver:
         return None
 
     def _acts_under(self, part: str, token: str) -> bool:
-        """This computer acts on `part` under `token` now, within the verdict's bound."""
-        bound = self.bounds.get(part)
-        if bound is None or not self.running or self.asleep:
-            return False
-        if self.clock() >= bound[0] + RENEW or self.ticks() >= bound[1] + RENEW:
-            return False  # a tray stopped past its bound: others may act already
-        return bool(self.status(running=True)["parts"][part]["token"] == token)
+        """This computer acts on `part` under `token` now, as Sioul's own check of status.json
+        finds it (`client.judge`: acting, and within the verdict's bound on both clocks)."""
+        doc = self.status(running=self.running and not self.asleep)
+        found = judge(part, doc, now=self.clock(), ticks=self.ticks(), alive=lambda _pid: True)
+        return found.may and found.token == token
 
     def _carried(self, part: str) -> int:
         """The `wrote` mark of this computer's claim on `part`, as last read or written."""
