@@ -11,11 +11,13 @@ Longer runs and their figures: docs/reliability.md, "Every interleaving".
 
 from __future__ import annotations
 
+import functools
+import random
 from dataclasses import replace
 
 import pytest
 
-from sioul_tray.lease import RENEW, SETTLING
+from sioul_tray.lease import ALIVE, RENEW, SETTLING, UNCLOSED
 from sioul_tray.lease.machine import FIXES
 
 from .checker import Report, explore, scripted, walk
@@ -24,11 +26,19 @@ from .world import (
     NARROW,
     NIGHT,
     SHELL_FIXES,
+    TICK_HORIZON,
+    WALL_HORIZON,
     Alphabet,
     Event,
+    Retime,
+    World,
     apply,
+    canonical,
     events,
     initial,
+    latest,
+    retimed,
+    world_walls,
 )
 
 
@@ -292,3 +302,88 @@ def test_the_canonical_form_holds_all_a_machine_knows() -> None:
     machine = Machine("invoices", "aa", "aa", created=True)
     left_out = {name for name in vars(machine) if not re.search(rf"\bm\.{name}\b", form)}
     assert left_out == world.UNJUDGED
+
+
+def sampled(alphabet: Alphabet, walks: int, seed: int, long: float = 1.0) -> list[World]:
+    """States met along random walks of 30 events from the initial folder (long waits weighted
+    by `long`, to reach times older than any rule tells apart)."""
+    rng = random.Random(seed)
+    found: list[World] = []
+    for _ in range(walks):
+        w = initial(2, frozenset(), alphabet)
+        for step in range(30):
+            options = list(events(w, alphabet))
+            weights = [
+                long if e[0] == "wait" and e[1] >= UNCLOSED - ALIVE else 1.0 for e in options
+            ]
+            apply(w, rng.choices(options, weights)[0])
+            if step % 5 == 4:
+                found.append(w.clone())
+    return found
+
+
+def step_alike(w: World, moved: World) -> None:
+    """`moved` has `w`'s canonical form, offers the same events, and each leads both to states
+    of one canonical form, as safe as each other."""
+    assert canonical(moved) == canonical(w)
+    offered = list(events(w, FAULTS))
+    assert list(events(moved, FAULTS)) == offered
+    for event in offered:
+        a, b = w.clone(), moved.clone()
+        apply(a, event)
+        apply(b, event)
+        assert canonical(a) == canonical(b), event
+        assert (a.unsafe(), a.actors()) == (b.unsafe(), b.actors()), event
+
+
+def test_a_world_and_its_copy_moved_in_time_step_alike() -> None:
+    shift = 987_654
+    for w in sampled(FAULTS, 6, seed=3):
+        moved = retimed(w, lambda v: v + shift, lambda i: lambda v: v + shift, w.now + shift)
+        step_alike(w, moved)
+
+
+def _moved(walls: dict[int, int], t: int) -> int:
+    return walls.get(t, t)
+
+
+def test_times_older_than_any_rule_tells_apart_step_alike_moved_about() -> None:
+    """Ancient wall times and seqs moved to other ancient times in the same order, ancient ticks
+    to any other ancient ticks (world.py, "Ancient times"): the canonical form holds no more of
+    them, and the world steps alike."""
+    rng = random.Random(5)
+    moved_any = 0
+    for w in sampled(FAULTS, 12, seed=7, long=20.0):
+        floor = w.now - WALL_HORIZON
+        old = sorted({v for v in world_walls(w) if 0 < v < floor}, reverse=True)
+        walls: dict[int, int] = {}
+        at = floor
+        for value in old:
+            at -= rng.randint(1, 5_000)
+            walls[value] = at
+
+        def ticks(i: int, w: World = w) -> Retime:
+            limit = w.tick(i) - TICK_HORIZON
+            return lambda t: t if t >= limit else limit - rng.randint(1, 10**6)
+
+        moved = retimed(w, functools.partial(_moved, walls), ticks, w.now)
+        moved_any += bool(old)
+        step_alike(w, moved)
+    assert moved_any >= 10  # the walks reached ancient times
+
+
+def test_a_restarted_tray_reads_its_own_newer_claim() -> None:
+    """A tray whose last renewals were not saved yet (a plain renewal is saved at most every
+    STATE_EVERY) crashes and starts again with its state file: its replica holds the claim it
+    wrote last, and its first read takes it, as the real shell's does."""
+    w = initial(2)
+    apply(w, ("wait", RENEW))
+    apply(w, ("renew", A, latest(w)))  # not saved: a plain renewal, saved less than ALIVE ago
+    saved = w.nodes[A].saved
+    assert saved is not None and saved.claims["aa"].seq < w.versions[A][-1].claim.seq
+    apply(w, ("crash", A))
+    restarts = [e for e in events(w) if e[:3] == ("restart", A, "state")]
+    assert restarts and all(e[3][A] == len(w.versions[A]) - 1 for e in restarts)
+    apply(w, restarts[0])
+    m = w.nodes[A].machine
+    assert m is not None and m.best["aa"].seq > w.versions[A][-2].claim.seq

@@ -37,8 +37,9 @@ caller that wants to act calls at least every RENEW). The invariant: never two c
 on invoices at the same true time; checked at every state, which covers every overlap (two
 acting intervals overlap only if the later one starts inside the earlier one).
 
-States are merged by a digest of their canonical form (`canonical`): every time relative to now,
-tenures by how many their computer drew since, and the computers other than the folder's creator
+States are merged by their canonical form (`canonical`), exactly: every time relative to now (and
+the ancient ones, which no rule can tell apart but by order, by their order alone), tenures by how
+many their computer drew since, and the computers other than the folder's creator
 interchangeable.
 """
 
@@ -46,7 +47,6 @@ from __future__ import annotations
 
 import collections
 import copy
-import hashlib
 import itertools
 import marshal
 from collections.abc import Callable, Iterator
@@ -480,6 +480,81 @@ def clone_machine(m: Machine) -> Machine:
     return new
 
 
+Retime = Callable[[int], int]
+
+
+def retimed(w: World, walls: Retime, tick: Callable[[int], Retime], now: int) -> World:
+    """A copy of `w` whose every time is moved: each wall time and seq by `walls` (but the seqs
+    -1 and 0, which stand for none), each tick of computer i by `tick(i)`, true time to `now`
+    (the times of calls and starts by as much). For the tests that a world and its copy moved in
+    time, or with its ancient times moved about, step alike (`canonical`, "Ancient times")."""
+    shift = now - w.now
+
+    def wall(v: int) -> int:
+        return v if v <= 0 else walls(v)  # -1 (knew none) and 0 (a declaration's no claim) stay
+
+    new = w.clone()
+    new.now = now
+    new.forms = []
+    new.owned = set()
+
+    def opt(f: Retime, v: float | None) -> Any:
+        return None if v is None else f(int(v))
+
+    def claim(c: Claim) -> Claim:
+        return replace(
+            c,
+            seq=wall(c.seq), since=wall(c.since), renewed=wall(c.renewed),
+            active=wall(c.active), taken=opt(wall, c.taken), sees_seq=opt(wall, c.sees_seq),
+            answers=opt(wall, c.answers),
+            forgets={k: wall(v) for k, v in c.forgets.items()},
+            closes={k: wall(v) for k, v in c.closes.items()},
+        )  # fmt: skip
+
+    def memory(saved: Memory | None) -> Memory | None:
+        if saved is None:
+            return None
+        return Memory(
+            {k: claim(c) for k, c in saved.claims.items()},
+            {k: wall(v) for k, v in saved.forgets.items()},
+            {k: wall(v) for k, v in saved.named.items()},
+        )
+
+    new.versions = [
+        [replace(v, claim=claim(v.claim), at=v.at + shift, knew=tuple(map(wall, v.knew)))
+         for v in versions]
+        for versions in w.versions
+    ]  # fmt: skip
+    for i, node in enumerate(new.nodes):
+        t = tick(i)
+        node.saved, node.older = memory(node.saved), memory(node.older)
+        node.called += shift
+        node.began += shift
+        node.marked = opt(wall, node.marked)
+        m = node.machine
+        if m is None:
+            continue
+        m = node.machine = clone_machine(m)
+        new.owned.add(i)
+        m.best = {k: claim(c) for k, c in m.best.items()}
+        m.heard = {k: opt(t, h) for k, h in m.heard.items()}
+        m.observed = {k: t(int(h)) for k, h in m.observed.items()}
+        m.declared_at = {k: t(int(h)) for k, h in m.declared_at.items()}
+        m.forgets = {k: wall(v) for k, v in m.forgets.items()}
+        m.counted = {k: wall(v) for k, v in m.counted.items()}
+        m.named = {k: wall(v) for k, v in m.named.items()}
+        m.kept = None if m.kept is None else (m.kept[0], t(int(m.kept[1])))
+        m.written = {wall(k): t(int(v)) for k, v in m.written.items()}
+        m.own = collections.deque(map(wall, m.own), maxlen=m.own.maxlen)
+        for name in ("opened", "first_seq", "last_wall"):
+            setattr(m, name, opt(wall, getattr(m, name)))
+        for name in ("flowing_since", "opened_tick", "started", "last_tick", "jumped_at",
+                     "distrust_until", "cloned", "saved_at"):  # fmt: skip
+            setattr(m, name, opt(t, getattr(m, name)))
+        m._after_write = None  # a cache of the last write's view, which the next read clears
+    return new
+
+
 def initial(n: int, without: frozenset[str] = frozenset(), alphabet: Alphabet = FULL) -> World:
     """n computers (but the last `alphabet.joins`, which join later) that have each renewed,
     read everyone's claim and answered it: a folder in use, where every computer's claim has
@@ -741,31 +816,130 @@ def describe(w: World, event: Event) -> str:
 # world beside its copy moved in time); a machine's ticks relative to its own; a tenure by how many
 # its computer drew after it (only their equality matters, and a new one is always unlike every
 # other); the computers (and their tags) renamed.
+#
+# Ancient times: the largest constant any rule compares an age against is 2 * UNCLOSED (a lapsing
+# declaration, `Machine._declared`, with `forget_holds` off; UNCLOSED and FRESH + ALIVE below it),
+# and a wall clock stands at most MAX_OFFSET from true time. So a tick older than TICK_HORIZON
+# before its machine's ticks now fails every such comparison, now and for ever (ticks only go
+# forward); and so does a wall time or seq older than WALL_HORIZON before true time, against every
+# computer's wall clock, whatever it is set to later. What the rules still ask of such values:
+# nothing of a tick (each one is only ever compared with now, alone or as the latest of several,
+# `max(heard, started)`), and of a wall time or seq only its order among the others and equality
+# (the oldest `since`, the latest take, a stale seq, an acknowledged seq). So an ancient tick is
+# written ANCIENT, and an ancient wall time or seq by its rank among the world's ancient ones:
+# states that differ only by how long ago those were merge. `retimed` moves them about, and
+# tests/model/test_model.py checks that a world and its moved copy step alike.
+TICK_HORIZON = 2 * UNCLOSED
+WALL_HORIZON = MAX_OFFSET + 2 * UNCLOSED
+ANCIENT = "ancient"
 
-# Claims are immutable: each one's form is made once per renaming, time and tenure counts, and
-# numbered (kept alive here, so that ids stay unique while cached).
+# Claims are immutable: each one's form is made once per renaming, time, tenure counts and
+# ancient wall times, and numbered (kept alive here, so that ids stay unique while cached).
 _claims: dict[tuple[Any, ...], tuple[Claim, int]] = {}
 _interned: dict[Any, int] = {}
 _numbers = itertools.count()
 _CACHED = 1_000_000  # claims kept for the cache; past it, the cache starts again
+_walls: dict[int, tuple[Claim, tuple[int, ...]]] = {}
+
+
+def claim_walls(c: Claim) -> tuple[int, ...]:
+    """Every wall time and seq a claim carries."""
+    got = _walls.get(id(c))
+    if got is None:
+        if len(_walls) > _CACHED:
+            _walls.clear()
+        values = [c.seq, c.since, c.renewed, c.active, c.taken, c.sees_seq, c.answers]
+        values += c.forgets.values()
+        values += c.closes.values()
+        got = _walls[id(c)] = (c, tuple(sorted(v for v in values if v is not None)))
+    return got[1]
+
+
+def ancient_walls(w: World) -> tuple[int, ...]:
+    """The world's wall times and seqs older than WALL_HORIZON, in order (`world_walls`, with a
+    claim's looked at only when its oldest is)."""
+    floor = w.now - WALL_HORIZON
+    found: set[int] = set()
+    claims: list[Claim] = [v.claim for versions in w.versions for v in versions]
+    rest: list[int] = []
+    for version in itertools.chain.from_iterable(w.versions):
+        rest += version.knew
+    for node in w.nodes:
+        for memory in (node.saved, node.older):
+            if memory is not None:
+                claims += memory.claims.values()
+                rest += memory.forgets.values()
+                rest += memory.named.values()
+        m = node.machine
+        if m is not None:
+            claims += m.best.values()
+        rest += _machine_walls(node)
+    for c in claims:
+        values = claim_walls(c)
+        if values and values[0] < floor:
+            found.update(v for v in values if v < floor)
+    found.update(v for v in rest if v < floor)
+    return tuple(sorted(found))
+
+
+def _machine_walls(node: Node) -> list[int]:
+    """A node's wall times and seqs outside claims and memories: its mark, its machine's."""
+    values = [] if node.marked is None else [node.marked]
+    m = node.machine
+    if m is not None:
+        values += m.forgets.values()
+        values += m.counted.values()
+        values += m.named.values()
+        values += m.written
+        values += m.own
+        values += [int(v) for v in (m.opened, m.first_seq, m.last_wall) if v is not None]
+    return values
+
+
+def world_walls(w: World) -> Iterator[int]:
+    """Every wall time and seq the world holds: in claims, memories, machines and versions."""
+    for versions in w.versions:
+        for version in versions:
+            yield from claim_walls(version.claim)
+            yield from version.knew
+    for node in w.nodes:
+        for memory in (node.saved, node.older):
+            if memory is not None:
+                for c in memory.claims.values():
+                    yield from claim_walls(c)
+                yield from memory.forgets.values()
+                yield from memory.named.values()
+        if node.machine is not None:
+            for c in node.machine.best.values():
+                yield from claim_walls(c)
+        yield from _machine_walls(node)
 
 
 class _Renaming:
     """One renaming of a world's computers, at its time."""
 
-    def __init__(self, w: World, order: tuple[int, ...]) -> None:
+    def __init__(self, w: World, order: tuple[int, ...], ancient: tuple[int, ...]) -> None:
         n = len(w.nodes)
         self.now = w.now
+        self.floor = w.now - WALL_HORIZON
+        # Each ancient wall time by its rank (the latest is -1), below every recent one.
+        self.ranks = {v: -WALL_HORIZON - len(ancient) + r for r, v in enumerate(ancient)}
         self.names = {w.nodes[order[j]].id: IDS[j] for j in range(n)}
         self.tags = {tag(old): tag(new) for old, new in self.names.items()}
         self.drawn = {node.id: node.tenures for node in w.nodes}
-        self.key = (tuple(w.nodes[j].id for j in order), w.now, tuple(self.drawn.values()))
+        self.key = (
+            tuple(w.nodes[j].id for j in order), w.now, tuple(self.drawn.values()), ancient
+        )  # fmt: skip
 
     def name(self, c: str | None) -> str | None:
         return None if c is None else self.names.get(c, c)
 
     def wall(self, t: float | None) -> float | None:
-        return None if t is None else t - self.now
+        if t is None:
+            return None
+        if t < self.floor:
+            return self.ranks[int(t)]
+        return t - self.now
 
     def tenure(self, computer: str | None, t: int | None) -> int | None:
         if t is None or computer is None:
@@ -818,8 +992,10 @@ class _Renaming:
             return None
         wall, name = self.wall, self.name
 
-        def t(v: float | None) -> float | None:
-            return None if v is None else v - tick
+        def t(v: float | None) -> float | str | None:
+            if v is None:
+                return None
+            return ANCIENT if v < tick - TICK_HORIZON else v - tick
 
         return (
             self.claims(m.best),
@@ -868,19 +1044,19 @@ UNJUDGED = frozenset(
 
 
 def canonical(w: World, symmetric: bool = True) -> bytes:
-    """A 128-bit digest of the world's canonical form; with `symmetric`, the least over renamings
-    of the computers other than the folder's creator (aa), which the rules treat alike, so a
-    world and its mirror image count once. (Two states share a digest with odds of about 2^-128
-    a pair: 10^-19 among ten billion states.)"""
+    """The world's canonical form, exactly (no digest: two states merge only when their forms are
+    equal); with `symmetric`, the least over renamings of the computers other than the folder's
+    creator (aa), which the rules treat alike, so a world and its mirror image count once."""
     n = len(w.nodes)
     orders: list[tuple[int, ...]] = [tuple(range(n))]
     if symmetric and n > 2:
         orders = [(0, *p) for p in itertools.permutations(range(1, n))]
     if not w.forms:
         w.forms = [{} for _ in range(n)]
+    ancient = ancient_walls(w)
     best: bytes | None = None
     for order in orders:
-        r = _Renaming(w, order)
+        r = _Renaming(w, order, ancient)
         parts = []
         for i in order:
             got = w.forms[i].get(r.key)
@@ -906,8 +1082,8 @@ def canonical(w: World, symmetric: bool = True) -> bytes:
                     ),
                 )
             parts.append(got)
-        digest = hashlib.blake2b(marshal.dumps(tuple(parts), 2), digest_size=16).digest()
-        if best is None or digest < best:
-            best = digest
+        form = marshal.dumps(tuple(parts), 0)  # 0: no references, which follow identity
+        if best is None or form < best:
+            best = form
     assert best is not None
     return best
