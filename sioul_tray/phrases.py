@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from sioul_tray.i18n import Phrase
 from sioul_tray.lease.status import Status, Waited, Why
-from sioul_tray.timefmt import clock_time
+from sioul_tray.timefmt import clock_time, countdown
 
 if TYPE_CHECKING:
     from sioul_tray.sync.report import SyncReport
@@ -52,8 +52,9 @@ class Names:
 PLAIN = Names()
 
 
-def part_line(part: str, status: Status, names: Names = PLAIN) -> str:
-    """One line: who keeps the part, and why it waits when it does."""
+def part_line(part: str, status: Status, names: Names = PLAIN, now: float | None = None) -> str:
+    """One line: who keeps the part, and why it waits when it does. With `now` (the wall clock),
+    a part settling here says how long it has left ("Invoices: here in 1 min 40 s")."""
     name = label(part)
     why = status.why
     if why is Why.NOBODY:
@@ -70,6 +71,12 @@ def part_line(part: str, status: Status, names: Names = PLAIN) -> str:
     if why is Why.SETTLING:
         if status.until is None:
             return Phrase.tr("{part}: here (settling)").format(part=name)
+        if now is not None:
+            if status.until <= now:
+                return Phrase.tr("{part}: here in a moment").format(part=name)
+            return Phrase.tr("{part}: here in {left}").format(
+                part=name, left=countdown(status.until - now)
+            )
         return Phrase.tr("{part}: here from {time} (settling)").format(
             part=name, time=clock_time(status.until)
         )

@@ -34,6 +34,18 @@ def ago(t: float, now: float) -> str:
     return Time.tr("in %n days", None, n) if future else Time.tr("%n days ago", None, n)
 
 
+def countdown(seconds: float) -> str:
+    """Time left, as a countdown reads it, rounded up to ten seconds: "40 s", "1 min 40 s",
+    "2 min"."""
+    left = max(10, -(-int(seconds) // 10) * 10)
+    minutes, rest = divmod(left, 60)
+    if not minutes:
+        return Time.tr("%n s", None, rest)
+    if not rest:
+        return Time.tr("%n min", None, minutes)
+    return Time.tr("{minutes} min {seconds} s").format(minutes=minutes, seconds=rest)
+
+
 def span(seconds: float) -> str:
     """A length of time, short: "40 s", "6 min", "3 h"."""
     seconds = abs(int(seconds))

@@ -4,7 +4,7 @@
 <context>
     <name>App</name>
     <message>
-        <location filename="../tray/app.py" line="227"/>
+        <location filename="../tray/app.py" line="251"/>
         <source>Make invoices here</source>
         <translation>Faire les factures ici</translation>
     </message>
@@ -28,7 +28,7 @@ Its claims stop counting here and on every computer that reads this one&apos;s. 
 Ses réservations ne comptent plus ici ni sur les ordinateurs qui lisent celles de cet ordinateur. Si {computer} revient, il compte de nouveau.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="328"/>
+        <location filename="../tray/app.py" line="352"/>
         <source>none works here: counting from the session start</source>
         <translation>aucune ne fonctionne ici : décompte depuis le début de la session</translation>
     </message>
@@ -43,7 +43,7 @@ Ses réservations ne comptent plus ici ni sur les ordinateurs qui lisent celles 
         <translation>À propos de sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="330"/>
+        <location filename="../tray/app.py" line="354"/>
         <source>sioul-tray {version}
 
 Keeps Sioul&apos;s medicines and invoices on one computer at a time.
@@ -60,85 +60,85 @@ Dossier de partage : {folder}
 Inactivité lue par : {idle}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="634"/>
+        <location filename="../tray/app.py" line="658"/>
         <source>Closed: {parts}, but only until the tray quits: {path} cannot be written ({error})</source>
         <translation>Fermé : {parts}, mais seulement jusqu’à ce que l’icône quitte : impossible d’écrire {path} ({error})</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="644"/>
+        <location filename="../tray/app.py" line="668"/>
         <source>{path} cannot be written ({error}): where it still lists {parts} as closed, the tray closes them again when it starts</source>
         <translation>impossible d’écrire {path} ({error}) : s’il indique encore {parts} comme fermé, l’icône les ferme de nouveau à son prochain lancement</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="752"/>
+        <location filename="../tray/app.py" line="776"/>
         <source>This computer&apos;s name: {name}</source>
         <translation>Nom de cet ordinateur : {name}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="753"/>
+        <location filename="../tray/app.py" line="777"/>
         <source>Sleep and wake from: {source}</source>
         <translation>Veille et réveil lus par : {source}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="756"/>
+        <location filename="../tray/app.py" line="780"/>
         <source>Sync tool: {tool}</source>
         <translation>Outil de synchronisation : {tool}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="519"/>
+        <location filename="../tray/app.py" line="543"/>
         <source>Syncthing, asked to send each claim at once; the last request failed: {problem}</source>
         <translation>Syncthing, à qui chaque réservation est confiée aussitôt écrite ; la dernière demande a échoué : {problem}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="246"/>
+        <location filename="../tray/app.py" line="270"/>
         <source>Quit sioul-tray</source>
         <translation>Quitter sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="346"/>
+        <location filename="../tray/app.py" line="370"/>
         <source>How it works, and what each line means: {docs}</source>
         <translation>Comment cela marche, et ce que dit chaque ligne : {docs}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="521"/>
+        <location filename="../tray/app.py" line="545"/>
         <source>Syncthing, asked to send each claim at once</source>
         <translation>Syncthing, à qui chaque réservation est confiée aussitôt écrite</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="524"/>
+        <location filename="../tray/app.py" line="548"/>
         <source>none found; the sync tool sends the claims when it notices them</source>
         <translation>aucun trouvé ; l’outil de synchronisation envoie les réservations quand il les remarque</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="525"/>
+        <location filename="../tray/app.py" line="549"/>
         <source>{tool}, found; it sends the claims when it notices them</source>
         <translation>{tool}, trouvé ; il envoie les réservations quand il les remarque</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="541"/>
-        <location filename="../tray/app.py" line="554"/>
-        <location filename="../tray/app.py" line="583"/>
+        <location filename="../tray/app.py" line="565"/>
+        <location filename="../tray/app.py" line="578"/>
+        <location filename="../tray/app.py" line="607"/>
         <location filename="../tray/copied.py" line="66"/>
         <source>sioul-tray: {error}</source>
         <translation>sioul-tray : {error}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="588"/>
+        <location filename="../tray/app.py" line="612"/>
         <source>Invoices are taken here; this computer starts once every other one has seen it.</source>
         <translation>Les factures sont prises ici ; cet ordinateur commence dès que tous les autres l’ont vu.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="593"/>
+        <location filename="../tray/app.py" line="617"/>
         <source>{computer} is declared gone for good.</source>
         <translation>{computer} est déclaré parti pour de bon.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="631"/>
+        <location filename="../tray/app.py" line="655"/>
         <source>Closed: {parts} (until `sioul-tray renew`)</source>
         <translation>Fermé : {parts} (jusqu’à `sioul-tray renew`)</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="620"/>
+        <location filename="../tray/app.py" line="644"/>
         <source>sioul-tray: the running tray cannot do {request}</source>
         <translation>sioul-tray : l’icône en cours ne sait pas faire {request}</translation>
     </message>
@@ -148,7 +148,7 @@ Inactivité lue par : {idle}</translation>
         <translation>sioul-tray : pas d’affichage ici ; utilisez la ligne de commande (sioul-tray --help)</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="692"/>
+        <location filename="../tray/app.py" line="716"/>
         <source>sioul-tray: already running</source>
         <translation>sioul-tray : déjà lancé</translation>
     </message>
@@ -1442,27 +1442,27 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>Menu</name>
     <message>
-        <location filename="../tray/model.py" line="199"/>
+        <location filename="../tray/model.py" line="200"/>
         <source>Sharing folder: {error}</source>
         <translation>Dossier de partage : {error}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="201"/>
+        <location filename="../tray/model.py" line="202"/>
         <source>This computer&apos;s state: {problem}</source>
         <translation>État de cet ordinateur : {problem}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="206"/>
+        <location filename="../tray/model.py" line="207"/>
         <source>{computer}&apos;s clock is {span} ahead of this one</source>
         <translation>L’horloge de {computer} a {span} d’avance sur celle-ci</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="208"/>
+        <location filename="../tray/model.py" line="209"/>
         <source>{computer}&apos;s clock is {span} behind this one</source>
         <translation>L’horloge de {computer} a {span} de retard sur celle-ci</translation>
     </message>
     <message numerus="yes">
-        <location filename="../tray/model.py" line="215"/>
+        <location filename="../tray/model.py" line="216"/>
         <source>%n files in the sharing folder do not read</source>
         <translation>
             <numerusform>%n fichier du dossier de partage est illisible</numerusform>
@@ -1470,57 +1470,57 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="222"/>
+        <location filename="../tray/model.py" line="223"/>
         <source>Idle time unknown: counting from the session start</source>
         <translation>Inactivité inconnue : décompte depuis le début de la session</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="268"/>
+        <location filename="../tray/model.py" line="269"/>
         <source>This computer: {name}</source>
         <translation>Cet ordinateur : {name}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="280"/>
+        <location filename="../tray/model.py" line="281"/>
         <source>Make invoices here…</source>
         <translation>Faire les factures ici…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="282"/>
+        <location filename="../tray/model.py" line="283"/>
         <source>{computer} is gone for good…</source>
         <translation>{computer} est parti pour de bon…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="285"/>
+        <location filename="../tray/model.py" line="286"/>
         <source>Computers…</source>
         <translation>Ordinateurs…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="286"/>
+        <location filename="../tray/model.py" line="287"/>
         <source>Open sharing folder</source>
         <translation>Ouvrir le dossier de partage</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="287"/>
+        <location filename="../tray/model.py" line="288"/>
         <source>Change sharing folder…</source>
         <translation>Changer de dossier de partage…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="289"/>
+        <location filename="../tray/model.py" line="290"/>
         <source>Start at login</source>
         <translation>Lancer à l’ouverture de session</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="290"/>
+        <location filename="../tray/model.py" line="291"/>
         <source>About sioul-tray</source>
         <translation>À propos de sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="291"/>
+        <location filename="../tray/model.py" line="292"/>
         <source>Quit</source>
         <translation>Quitter</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="325"/>
+        <location filename="../tray/model.py" line="333"/>
         <source>{computer} makes invoices now. Make them here instead?
 
 {computer} stops numbering as soon as it sees this; this computer starts once every other computer has confirmed it.</source>
@@ -1529,22 +1529,22 @@ Inactivité lue par : {idle}</translation>
 {computer} arrête de numéroter dès qu’il le voit ; cet ordinateur commence quand tous les autres ordinateurs l’ont confirmé.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="340"/>
+        <location filename="../tray/model.py" line="348"/>
         <source>No other computer will remind medicines or number invoices while sioul-tray is stopped here.</source>
         <translation>Aucun autre ordinateur ne rappellera les médicaments ni ne numérotera les factures tant que sioul-tray est arrêté ici.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="344"/>
+        <location filename="../tray/model.py" line="352"/>
         <source>No other computer will remind medicines while sioul-tray is stopped here.</source>
         <translation>Aucun autre ordinateur ne rappellera les médicaments tant que sioul-tray est arrêté ici.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="346"/>
+        <location filename="../tray/model.py" line="354"/>
         <source>No other computer will number invoices while sioul-tray is stopped here.</source>
         <translation>Aucun autre ordinateur ne numérotera les factures tant que sioul-tray est arrêté ici.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="347"/>
+        <location filename="../tray/model.py" line="355"/>
         <source>Quit anyway?</source>
         <translation>Quitter quand même ?</translation>
     </message>
@@ -1552,87 +1552,97 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>Notification</name>
     <message>
-        <location filename="../tray/model.py" line="439"/>
-        <source>Medicine reminders are now on {computer}</source>
-        <translation>Les rappels de médicaments sont maintenant sur {computer}</translation>
+        <location filename="../tray/model.py" line="448"/>
+        <source>Medicine reminders move to {computer} in about 2 minutes</source>
+        <translation>Les rappels de médicaments passent sur {computer} dans 2 minutes environ</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="440"/>
-        <source>Invoices are now made on {computer}</source>
-        <translation>Les factures sont maintenant faites sur {computer}</translation>
+        <location filename="../tray/model.py" line="449"/>
+        <source>Invoices move to {computer} in about 2 minutes</source>
+        <translation>Les factures passent sur {computer} dans 2 minutes environ</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="445"/>
+        <location filename="../tray/model.py" line="454"/>
+        <source>This computer no longer reminds medicines.</source>
+        <translation>Cet ordinateur ne rappelle plus les médicaments.</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="455"/>
+        <source>This computer no longer makes invoices.</source>
+        <translation>Cet ordinateur ne fait plus les factures.</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="460"/>
         <source>Medicine reminders are here now</source>
         <translation>Les rappels de médicaments sont maintenant ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="446"/>
+        <location filename="../tray/model.py" line="461"/>
         <source>Invoices are made here now</source>
         <translation>Les factures sont maintenant faites ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="451"/>
+        <location filename="../tray/model.py" line="466"/>
         <source>Medicine reminders paused here</source>
         <translation>Rappels de médicaments en pause ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="452"/>
+        <location filename="../tray/model.py" line="467"/>
         <source>Invoices paused here</source>
         <translation>Factures en pause ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="457"/>
+        <location filename="../tray/model.py" line="472"/>
         <source>No computer keeps medicines now</source>
         <translation>Aucun ordinateur ne tient les médicaments maintenant</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="458"/>
+        <location filename="../tray/model.py" line="473"/>
         <source>No computer keeps invoices now</source>
         <translation>Aucun ordinateur ne tient les factures maintenant</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="471"/>
+        <location filename="../tray/model.py" line="486"/>
         <source>{part}: this computer acts now.</source>
         <translation>{part} : cet ordinateur agit maintenant.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="491"/>
+        <location filename="../tray/model.py" line="507"/>
         <source>Invoices stopped: the seal changed</source>
         <translation>Factures arrêtées : le sceau a changé</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="498"/>
+        <location filename="../tray/model.py" line="514"/>
         <source>{computer} has not been heard from since {time}. If it is gone for good, say so in the menu.</source>
         <translation>Pas de nouvelles de {computer} depuis {time}. S’il est parti pour de bon, dites-le dans le menu.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="503"/>
+        <location filename="../tray/model.py" line="519"/>
         <source>{computer} has not been heard from yet. If it is gone for good, say so in the menu.</source>
         <translation>Pas encore de nouvelles de {computer}. S’il est parti pour de bon, dites-le dans le menu.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="509"/>
+        <location filename="../tray/model.py" line="525"/>
         <source>Invoices wait for {computer}</source>
         <translation>Les factures attendent {computer}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="514"/>
+        <location filename="../tray/model.py" line="530"/>
         <source>A claim in the sharing folder does not read</source>
         <translation>Une réservation du dossier de partage est illisible</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="520"/>
+        <location filename="../tray/model.py" line="536"/>
         <source>It is {span} ahead of this computer&apos;s clock.</source>
         <translation>Elle a {span} d’avance sur l’horloge de cet ordinateur.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="522"/>
+        <location filename="../tray/model.py" line="538"/>
         <source>It is {span} behind this computer&apos;s clock.</source>
         <translation>Elle a {span} de retard sur l’horloge de cet ordinateur.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="524"/>
+        <location filename="../tray/model.py" line="540"/>
         <source>{computer}&apos;s clock is off</source>
         <translation>L’horloge de {computer} est décalée</translation>
     </message>
@@ -1655,94 +1665,104 @@ Inactivité lue par : {idle}</translation>
         <translation>{name} ({computer})</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="60"/>
+        <location filename="../phrases.py" line="63"/>
         <source>{part}: no computer keeps them</source>
         <translation>{part} : aucun ordinateur ne les tient</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="64"/>
+        <location filename="../phrases.py" line="67"/>
         <source>{part}: {computer}</source>
         <translation>{part} : {computer}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="65"/>
+        <location filename="../phrases.py" line="68"/>
         <source>{part}: {computer} (since {time})</source>
         <translation>{part} : {computer} (depuis {time})</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="69"/>
+        <location filename="../phrases.py" line="72"/>
         <source>{part}: here</source>
         <translation>{part} : ici</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="72"/>
+        <location filename="../phrases.py" line="75"/>
         <source>{part}: here (settling)</source>
         <translation>{part} : ici (stabilisation)</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="73"/>
+        <location filename="../phrases.py" line="78"/>
+        <source>{part}: here in a moment</source>
+        <translation>{part} : ici dans un instant</translation>
+    </message>
+    <message>
+        <location filename="../phrases.py" line="79"/>
+        <source>{part}: here in {left}</source>
+        <translation>{part} : ici dans {left}</translation>
+    </message>
+    <message>
+        <location filename="../phrases.py" line="82"/>
         <source>{part}: here from {time} (settling)</source>
         <translation>{part} : ici à partir de {time} (stabilisation)</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="79"/>
+        <location filename="../phrases.py" line="88"/>
         <source>{part}: here, {waiting} (is the sync running?)</source>
         <translation>{part} : ici, {waiting} (la synchronisation tourne-t-elle ?)</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="82"/>
-        <location filename="../phrases.py" line="128"/>
+        <location filename="../phrases.py" line="91"/>
+        <location filename="../phrases.py" line="137"/>
         <source>{part}: here, {waiting}</source>
         <translation>{part} : ici, {waiting}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="84"/>
+        <location filename="../phrases.py" line="93"/>
         <source>{part}: here, waiting to hear another computer</source>
         <translation>{part} : ici, en attente de nouvelles d’un autre ordinateur</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="86"/>
+        <location filename="../phrases.py" line="95"/>
         <source>{part}: here, paused while you are away</source>
         <translation>{part} : ici, en pause pendant votre absence</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="88"/>
+        <location filename="../phrases.py" line="97"/>
         <source>{part}: stopped, another computer uses this computer&apos;s id</source>
         <translation>{part} : arrêtées, un autre ordinateur utilise l’identifiant de celui-ci</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="91"/>
+        <location filename="../phrases.py" line="100"/>
         <source>{part}: stopped, the sharing folder&apos;s seal changed</source>
         <translation>{part} : arrêtées, le sceau du dossier de partage a changé</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="105"/>
+        <location filename="../phrases.py" line="114"/>
         <source>a computer the others know, not heard here yet</source>
         <translation>un ordinateur que les autres connaissent, pas encore entendu ici</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="108"/>
+        <location filename="../phrases.py" line="117"/>
         <source>{name}, declared gone: counts as gone from {time}</source>
         <translation>{name}, déclaré parti : compte comme parti à partir de {time}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="113"/>
+        <location filename="../phrases.py" line="122"/>
         <source>{name}, closed: start it for a minute with its sync running</source>
         <translation>{name}, fermé : démarrez-le une minute avec sa synchronisation en marche</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="117"/>
+        <location filename="../phrases.py" line="126"/>
         <source>{name}, last heard {time}</source>
         <translation>{name}, dernières nouvelles à {time}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="118"/>
+        <location filename="../phrases.py" line="127"/>
         <source>{name}, not heard yet</source>
         <translation>{name}, pas encore de nouvelles</translation>
     </message>
     <message numerus="yes">
-        <location filename="../phrases.py" line="98"/>
-        <location filename="../phrases.py" line="135"/>
+        <location filename="../phrases.py" line="107"/>
+        <location filename="../phrases.py" line="144"/>
         <source>%n more</source>
         <translation>
             <numerusform>%n autre</numerusform>
@@ -1750,12 +1770,12 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="99"/>
+        <location filename="../phrases.py" line="108"/>
         <source>waiting for {computers}</source>
         <translation>en attente de {computers}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../phrases.py" line="131"/>
+        <location filename="../phrases.py" line="140"/>
         <source>{part}: here, waiting for %n computers</source>
         <translation>
             <numerusform>{part} : ici, en attente de %n ordinateur</numerusform>
@@ -1763,32 +1783,32 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="137"/>
+        <location filename="../phrases.py" line="146"/>
         <source>Nothing heard from them lately: is the sync running?</source>
         <translation>Aucune nouvelle récente : la synchronisation tourne-t-elle ?</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="146"/>
+        <location filename="../phrases.py" line="155"/>
         <source>{part}: kept here; no tray runs, so nothing acts here</source>
         <translation>{part} : gardées ici ; aucune icône ne tourne, donc rien n’agit ici</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="154"/>
+        <location filename="../phrases.py" line="163"/>
         <source>Syncthing does not answer (is it running?)</source>
         <translation>Syncthing ne répond pas (est-il lancé ?)</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="157"/>
+        <location filename="../phrases.py" line="166"/>
         <source>Syncthing has paused the sharing folder</source>
         <translation>Syncthing a mis en pause le dossier de partage</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="161"/>
+        <location filename="../phrases.py" line="170"/>
         <source>Syncthing has never been connected to {device}</source>
         <translation>Syncthing n’a jamais été connecté à {device}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="167"/>
+        <location filename="../phrases.py" line="176"/>
         <source>Syncthing is not connected to {device} since {time}</source>
         <translation>Syncthing n’est plus connecté à {device} depuis {time}</translation>
     </message>
@@ -1942,7 +1962,8 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../timefmt.py" line="41"/>
+        <location filename="../timefmt.py" line="43"/>
+        <location filename="../timefmt.py" line="53"/>
         <source>%n s</source>
         <translation>
             <numerusform>%n s</numerusform>
@@ -1950,15 +1971,21 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../timefmt.py" line="43"/>
+        <location filename="../timefmt.py" line="45"/>
+        <location filename="../timefmt.py" line="55"/>
         <source>%n min</source>
         <translation>
             <numerusform>%n min</numerusform>
             <numerusform>%n min</numerusform>
         </translation>
     </message>
+    <message>
+        <location filename="../timefmt.py" line="46"/>
+        <source>{minutes} min {seconds} s</source>
+        <translation>{minutes} min {seconds} s</translation>
+    </message>
     <message numerus="yes">
-        <location filename="../timefmt.py" line="44"/>
+        <location filename="../timefmt.py" line="56"/>
         <source>%n h</source>
         <translation>
             <numerusform>%n h</numerusform>

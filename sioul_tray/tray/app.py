@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import math
 import os
@@ -62,6 +63,9 @@ def fill_menu(menu: QMenu, items: list[Item], run: Callable[[Item], None]) -> li
     return actions
 
 
+COUNTDOWN_MS = 10_000
+
+
 class Tray(QObject):
     """Renders the controller's View into the icon, its tooltip and its menu."""
 
@@ -88,6 +92,12 @@ class Tray(QObject):
         self._watch_tray = QTimer(self)
         self._watch_tray.setInterval(2000)
         self._watch_tray.timeout.connect(self.show)
+        # While a part settles here, the menu counts down to when it acts ("here in 1 min 40 s"):
+        # the view is shown again every COUNTDOWN_MS with its clock moved on, between ticks.
+        self._countdown = QTimer(self)
+        self._countdown.setInterval(COUNTDOWN_MS)
+        self._countdown.timeout.connect(self._count_down)
+        self._shown: tuple[View, float] | None = None
         self.items: list[Item] = []
         self.actions: list[QAction] = []
         self.notify = notify or self._balloon
@@ -161,6 +171,20 @@ class Tray(QObject):
             self.icon.show()
 
     def render(self, view: View) -> None:
+        """Show a new view (the controller's `changed`)."""
+        self._shown = (view, time.monotonic())
+        self._render(view)
+        if model.settling(view):
+            self._countdown.start()
+        else:
+            self._countdown.stop()
+
+    def _count_down(self) -> None:
+        if self._shown is not None:
+            view, at = self._shown
+            self._render(dataclasses.replace(view, now=view.now + time.monotonic() - at))
+
+    def _render(self, view: View) -> None:
         items = model.menu(view, autostart.enabled())
         if [(i.text == "", i.action, i.data) for i in items] == [
             (i.text == "", i.action, i.data) for i in self.items

@@ -141,6 +141,7 @@ class Icon(Enum):
     MEDICINES = "medicines"
     INVOICES = "invoices"
     BOTH = "both"
+    SETTLING = "settling"  # nothing acts here yet; a part comes here once it has settled
     ATTENTION = "attention"
 
 
@@ -160,7 +161,7 @@ def shown_status(view: View, part: str) -> Status:
 
 def part_line(view: View, part: str) -> str:
     """One menu line: who keeps the part, and why it waits when it does (the core's status)."""
-    return phrases.part_line(part, shown_status(view, part), view.names)
+    return phrases.part_line(part, shown_status(view, part), view.names, view.now)
 
 
 def part_lines(view: View, part: str) -> list[str]:
@@ -297,6 +298,11 @@ def tooltip(view: View) -> str:
     return "\n".join(["sioul-tray", *(part_line(view, p) for p in PARTS if p in view.parts)])
 
 
+def settling(view: View) -> bool:
+    """Some part settles here: it acts here once it has, if nothing changes."""
+    return any(p.status.why is Why.SETTLING for p in view.parts.values())
+
+
 def icon(view: View) -> Icon:
     here_waiting = any(p.here and p.settled and not p.acting for p in view.parts.values())
     clock = any(abs(o) > CLOCK_WARNING for o in view.offsets.values())
@@ -313,6 +319,8 @@ def icon(view: View) -> Icon:
         return Icon.MEDICINES
     if i:
         return Icon.INVOICES
+    if settling(view):
+        return Icon.SETTLING
     return Icon.NOTHING
 
 
@@ -434,10 +442,17 @@ class Note:
     body: str
 
 
-def _now_on(part: str) -> str:
+def _moves_to(part: str) -> str:
+    # The new keeper acts once it has kept the part SETTLING, as it sees it: not yet.
     if part == "medicines":
-        return Notification.tr("Medicine reminders are now on {computer}")
-    return Notification.tr("Invoices are now made on {computer}")
+        return Notification.tr("Medicine reminders move to {computer} in about 2 minutes")
+    return Notification.tr("Invoices move to {computer} in about 2 minutes")
+
+
+def _left_here(part: str) -> str:
+    if part == "medicines":
+        return Notification.tr("This computer no longer reminds medicines.")
+    return Notification.tr("This computer no longer makes invoices.")
 
 
 def _here(part: str) -> str:
@@ -476,8 +491,9 @@ def handovers(before: View | None, after: View) -> list[Note]:
             if p.keeper is None:
                 out.append(Note(f"{part}:nobody", _nobody(part), part_line(after, part)))
             else:
-                title = _now_on(part).format(computer=after.names(p.keeper, p.name))
-                out.append(Note(f"{part}:{p.keeper}", title, part_line(after, part)))
+                title = _moves_to(part).format(computer=after.names(p.keeper, p.name))
+                body = _left_here(part) if q.here else ""
+                out.append(Note(f"{part}:{p.keeper}", title, body))
     return out
 
 

@@ -176,7 +176,7 @@ def test_a_new_keeper_seen_in_the_folder_is_acknowledged_at_once(setup, qtbot: Q
     (c.folder / "leases" / "invoices" / "office.lease").write_bytes(b"x")
     # The renew writes our claim's `sees` for the new keeper without waiting for the timer.
     qtbot.waitUntil(lambda: lease.count("renew") >= renews + 2, timeout=1000)
-    assert [n.title for n in notes] == ["Invoices are now made on Office PC"]
+    assert [n.title for n in notes] == ["Invoices move to Office PC in about 2 minutes"]
 
 
 def test_a_mark_not_acted_under_goes_into_no_claim(setup) -> None:

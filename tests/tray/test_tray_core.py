@@ -5,6 +5,7 @@ Offscreen Qt: the menu exists and is rendered, nothing is drawn.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from collections.abc import Iterator
@@ -15,10 +16,11 @@ from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
 from sioul_tray.lease import Lease
+from sioul_tray.lease.status import Status, Why
 from sioul_tray.share import Share
-from sioul_tray.tray.app import Tray, handle_request
+from sioul_tray.tray.app import COUNTDOWN_MS, Tray, handle_request
 from sioul_tray.tray.controller import Controller
-from sioul_tray.tray.model import Note
+from sioul_tray.tray.model import Icon, Note
 from tests.helpers import Present
 
 PASSPHRASE = "tray tests"
@@ -50,9 +52,28 @@ def peer(folder: Path, computer: str, name: str) -> Lease:
 def test_the_menu_shows_this_computer_keeping_both_parts(tray: Tray) -> None:
     texts = tray.texts()
     assert texts[0] == "This computer: Home PC"  # what "here" means, first
-    assert texts[1].startswith("Medicines: here from ")
-    assert texts[2].startswith("Invoices: here from ")
+    assert texts[1] == "Medicines: here in 2 min"  # settling: it counts down
+    assert texts[2] == "Invoices: here in 2 min"
     assert tray.icon.toolTip().startswith("sioul-tray\nMedicines: here")
+    assert tray.state is Icon.SETTLING
+
+
+def test_the_menu_counts_down_between_ticks(tray: Tray) -> None:
+    """While a part settles, the shown view's clock moves on every COUNTDOWN_MS, not only at
+    the minute's tick; once nothing settles, the countdown stops."""
+    assert tray._countdown.isActive() and tray._countdown.interval() == COUNTDOWN_MS
+    assert tray._shown is not None
+    view, _ = tray._shown
+    tray._shown = (view, time.monotonic() - 50)  # 50 s after the view came
+    tray._count_down()
+    assert tray.texts()[1:3] == ["Medicines: here in 1 min 10 s", "Invoices: here in 1 min 10 s"]
+    settled = dataclasses.replace(
+        view,
+        parts={p: dataclasses.replace(v, status=Status(Why.ACTING)) for p, v in view.parts.items()},
+    )
+    tray.render(settled)
+    assert not tray._countdown.isActive()
+    assert tray.texts()[1:3] == ["Medicines: here", "Invoices: here"]
 
 
 def test_a_peer_taking_invoices_shows_in_the_menu_within_two_seconds(
@@ -70,7 +91,7 @@ def test_a_peer_taking_invoices_shows_in_the_menu_within_two_seconds(
         timeout=2000,
     )  # fmt: skip
     assert "Make invoices here…" in tray.texts()
-    assert [n.title for n in tray.sent] == ["Invoices are now made on Office PC"]
+    assert [n.title for n in tray.sent] == ["Invoices move to Office PC in about 2 minutes"]
 
 
 def test_a_computer_named_like_another_is_told_apart_in_menu_and_notes(
@@ -83,7 +104,9 @@ def test_a_computer_named_like_another_is_told_apart_in_menu_and_notes(
         lambda: tray.texts()[2].startswith("Invoices: Home PC (home_pc_k3x9) (since "),
         timeout=2000,
     )
-    assert [n.title for n in tray.sent] == ["Invoices are now made on Home PC (home_pc_k3x9)"]
+    assert [n.title for n in tray.sent] == [
+        "Invoices move to Home PC (home_pc_k3x9) in about 2 minutes"
+    ]
     # A name nobody else has is shown alone (the twin closes: a take in the same second as
     # its own would lose the tie to the smaller id).
     twin.close("invoices")

@@ -75,9 +75,9 @@ def test_the_menu_is_french_under_a_french_locale(tmp_path: Path) -> None:
     assert shown["language"] == "fr"
     texts = shown["texts"]
     assert isinstance(texts, list)
-    assert texts[1].startswith("Médicaments : ici à partir de ") and "(stabilisation)" in texts[1]
+    assert texts[1] == "Médicaments : ici dans 2 min"  # settling: it counts down
     assert texts[0].startswith("Cet ordinateur : ")
-    assert texts[2].startswith("Factures : ici à partir de ")
+    assert texts[2] == "Factures : ici dans 2 min"
     assert texts[3:] == [
         "Ordinateurs…",
         "Ouvrir le dossier de partage",
@@ -95,7 +95,7 @@ def test_the_menu_is_english_by_default_and_on_request(tmp_path: Path) -> None:
     assert shown["language"] == "en"
     texts = shown["texts"]
     assert isinstance(texts, list)
-    assert texts[1].startswith("Medicines: here from ") and texts[-1] == "Quit"
+    assert texts[1] == "Medicines: here in 2 min" and texts[-1] == "Quit"
     assert shown["cancel"] == "Cancel"
     again = run_tray(tmp_path / "again", LANG="fr_FR.UTF-8", SIOUL_TRAY_LANG="en")
     assert again["language"] == "en"
@@ -172,3 +172,7 @@ def test_every_status_has_a_french_line(french: None, tmp_path: Path, kind: str)
     assert status.why is why
     line = phrases.part_line(part, status)
     assert FRENCH[kind] in line, line
+    if why is Why.SETTLING:  # and as the menu counts down
+        assert status.until is not None
+        counted = phrases.part_line(part, status, now=status.until - 100)
+        assert counted == "Factures : ici dans 1 min 40 s", counted

@@ -14,11 +14,12 @@ from pathlib import Path
 
 import pytest
 
+from sioul_tray import phrases
 from sioul_tray.lease import ALIVE, PARTS, RENEW, SETTLING, Lease
 from sioul_tray.lease.status import Why
 from sioul_tray.share import SEAL_NAME, Share
 from sioul_tray.sync.report import SyncReport, Unconnected
-from sioul_tray.timefmt import clock_time
+from sioul_tray.timefmt import clock_time, countdown
 from sioul_tray.tray import model
 from sioul_tray.tray.model import Action, Icon, Note, PartView
 from tests.helpers import FakeClock
@@ -78,9 +79,39 @@ def test_lines_for_here_elsewhere_nobody(seen: dict[str, Seen]) -> None:
     assert model.part_line(nobody, "invoices") == "Invoices: no computer keeps them"
 
 
-def test_settling_line_says_when_it_acts(seen: dict[str, Seen]) -> None:
+def test_settling_line_counts_down_to_when_it_acts(seen: dict[str, Seen]) -> None:
     v = view(seen["acting"], seen["settling"])
-    assert model.part_line(v, "invoices") == f"Invoices: here from {hhmm(T0 + SETTLING)} (settling)"
+    until = v.parts["invoices"].status.until
+    assert until is not None
+    sooner = dataclasses.replace(v, now=until - 95)
+    assert model.part_line(sooner, "invoices") == "Invoices: here in 1 min 40 s"
+    assert model.part_line(dataclasses.replace(v, now=until - 40), "invoices") == (
+        "Invoices: here in 40 s"
+    )
+    assert model.part_line(dataclasses.replace(v, now=until + 3), "invoices") == (
+        "Invoices: here in a moment"
+    )
+    # Without the time of the view (the phrasebook alone), the time it acts.
+    status = v.parts["invoices"].status
+    assert phrases.part_line("invoices", status) == (
+        f"Invoices: here from {hhmm(until)} (settling)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("seconds", "said"), [(1, "10 s"), (60, "1 min"), (61, "1 min 10 s"), (120, "2 min")]
+)
+def test_a_countdown_rounds_up_to_ten_seconds(seconds: int, said: str) -> None:
+    assert countdown(seconds) == said
+
+
+def test_settling_has_its_own_icon(seen: dict[str, Seen]) -> None:
+    """During a handover the new keeper shows it is coming, not "keeps nothing"; a part that
+    acts here still shows first."""
+    nothing_acts = view(seen["elsewhere"], seen["settling"])
+    assert model.icon(nothing_acts) is Icon.SETTLING
+    assert model.icon(view(seen["acting"], seen["settling"])) is Icon.MEDICINES
+    assert model.icon(view(seen["elsewhere"], seen["elsewhere"])) is Icon.NOTHING
 
 
 def test_waiting_line_names_the_computers_and_when_they_were_heard(seen: dict[str, Seen]) -> None:
@@ -299,8 +330,8 @@ def test_handover_notes_once_per_change(seen: dict[str, Seen]) -> None:
     assert sent == []  # the first view is the starting point, not a change
     n.update(office, 1)
     n.update(office, 2)
-    assert [s.title for s in sent] == ["Invoices are now made on Office PC"]
-    assert sent[0].body == model.part_line(office, "invoices")
+    assert [s.title for s in sent] == ["Invoices move to Office PC in about 2 minutes"]
+    assert sent[0].body == "This computer no longer makes invoices."
     n.update(here, 3)
     assert [s.title for s in sent][-1] == "Invoices are made here now"
     assert len(sent) == 2
@@ -312,7 +343,7 @@ def test_medicines_notes(seen: dict[str, Seen]) -> None:
     keeper = elsewhere.parts["medicines"].status
     assert keeper.why is Why.ELSEWHERE
     assert [n.title for n in model.handovers(here, elsewhere)] == [
-        f"Medicine reminders are now on {keeper.name}"
+        f"Medicine reminders move to {keeper.name} in about 2 minutes"
     ]
     assert [n.title for n in model.handovers(elsewhere, here)] == [
         "Medicine reminders are here now"
