@@ -832,6 +832,10 @@ def describe(w: World, event: Event) -> str:
 TICK_HORIZON = 2 * UNCLOSED
 WALL_HORIZON = MAX_OFFSET + 2 * UNCLOSED
 ANCIENT = "ancient"
+# Every wall time and seq a computer writes is at least T0 - MAX_OFFSET (its clock is never set
+# further back): until true time passes that by WALL_HORIZON, none is ancient.
+LOWEST_WALL = T0 - MAX_OFFSET
+NONE_SEQ = -(10**12)  # the seqs -1 and 0, which stand for none, far from every other form
 
 # Claims are immutable: each one's form is made once per renaming, time, tenure counts and
 # ancient wall times, and numbered (kept alive here, so that ids stay unique while cached).
@@ -857,8 +861,10 @@ def claim_walls(c: Claim) -> tuple[int, ...]:
 
 def ancient_walls(w: World) -> tuple[int, ...]:
     """The world's wall times and seqs older than WALL_HORIZON, in order (`world_walls`, with a
-    claim's looked at only when its oldest is)."""
+    claim's looked at only when its oldest is), but the seqs that stand for none."""
     floor = w.now - WALL_HORIZON
+    if floor <= LOWEST_WALL:
+        return ()
     found: set[int] = set()
     claims: list[Claim] = [v.claim for versions in w.versions for v in versions]
     rest: list[int] = []
@@ -877,8 +883,8 @@ def ancient_walls(w: World) -> tuple[int, ...]:
     for c in claims:
         values = claim_walls(c)
         if values and values[0] < floor:
-            found.update(v for v in values if v < floor)
-    found.update(v for v in rest if v < floor)
+            found.update(v for v in values if 0 < v < floor)
+    found.update(v for v in rest if 0 < v < floor)
     return tuple(sorted(found))
 
 
@@ -938,6 +944,8 @@ class _Renaming:
         if t is None:
             return None
         if t < self.floor:
+            if t <= 0:  # the seqs that stand for none (-1: knew none; 0: a declaration's)
+                return NONE_SEQ - t
             return self.ranks[int(t)]
         return t - self.now
 
