@@ -28,7 +28,7 @@ Its claims stop counting here and on every computer that reads this one&apos;s. 
 Ses réservations ne comptent plus ici ni sur les ordinateurs qui lisent celles de cet ordinateur. Si {computer} revient, il compte de nouveau.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="352"/>
+        <location filename="../tray/app.py" line="376"/>
         <source>none works here: counting from the session start</source>
         <translation>aucune ne fonctionne ici : décompte depuis le début de la session</translation>
     </message>
@@ -43,49 +43,27 @@ Ses réservations ne comptent plus ici ni sur les ordinateurs qui lisent celles 
         <translation>À propos de sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="354"/>
-        <source>sioul-tray {version}
-
-Keeps Sioul&apos;s medicines and invoices on one computer at a time.
-
-This computer: {computer}
-Sharing folder: {folder}
-Idle time from: {idle}</source>
-        <translation>sioul-tray {version}
-
-Garde les médicaments et les factures de Sioul sur un seul ordinateur à la fois.
-
-Cet ordinateur : {computer}
-Dossier de partage : {folder}
-Inactivité lue par : {idle}</translation>
-    </message>
-    <message>
-        <location filename="../tray/app.py" line="658"/>
+        <location filename="../tray/app.py" line="683"/>
         <source>Closed: {parts}, but only until the tray quits: {path} cannot be written ({error})</source>
         <translation>Fermé : {parts}, mais seulement jusqu’à ce que l’icône quitte : impossible d’écrire {path} ({error})</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="668"/>
+        <location filename="../tray/app.py" line="693"/>
         <source>{path} cannot be written ({error}): where it still lists {parts} as closed, the tray closes them again when it starts</source>
         <translation>impossible d’écrire {path} ({error}) : s’il indique encore {parts} comme fermé, l’icône les ferme de nouveau à son prochain lancement</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="776"/>
-        <source>This computer&apos;s name: {name}</source>
-        <translation>Nom de cet ordinateur : {name}</translation>
-    </message>
-    <message>
-        <location filename="../tray/app.py" line="777"/>
+        <location filename="../tray/app.py" line="801"/>
         <source>Sleep and wake from: {source}</source>
         <translation>Veille et réveil lus par : {source}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="780"/>
+        <location filename="../tray/app.py" line="804"/>
         <source>Sync tool: {tool}</source>
         <translation>Outil de synchronisation : {tool}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="543"/>
+        <location filename="../tray/app.py" line="568"/>
         <source>Syncthing, asked to send each claim at once; the last request failed: {problem}</source>
         <translation>Syncthing, à qui chaque réservation est confiée aussitôt écrite ; la dernière demande a échoué : {problem}</translation>
     </message>
@@ -95,50 +73,76 @@ Inactivité lue par : {idle}</translation>
         <translation>Quitter sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="370"/>
+        <location filename="../tray/app.py" line="285"/>
+        <source>No file manager opened the sharing folder. It is:
+
+{path}</source>
+        <translation>Aucun gestionnaire de fichiers n’a ouvert le dossier de partage. Il se trouve ici :
+
+{path}</translation>
+    </message>
+    <message>
+        <location filename="../tray/app.py" line="378"/>
+        <source>sioul-tray {version}
+
+Keeps Sioul&apos;s medicines and invoices on one computer at a time.
+
+This computer: {name} (id {computer})
+Sharing folder: {folder}
+Idle time from: {idle}</source>
+        <translation>sioul-tray {version}
+
+Garde les médicaments et les factures de Sioul sur un seul ordinateur à la fois.
+
+Cet ordinateur : {name} (identifiant {computer})
+Dossier de partage : {folder}
+Inactivité lue par : {idle}</translation>
+    </message>
+    <message>
+        <location filename="../tray/app.py" line="395"/>
         <source>How it works, and what each line means: {docs}</source>
         <translation>Comment cela marche, et ce que dit chaque ligne : {docs}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="545"/>
+        <location filename="../tray/app.py" line="570"/>
         <source>Syncthing, asked to send each claim at once</source>
         <translation>Syncthing, à qui chaque réservation est confiée aussitôt écrite</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="548"/>
+        <location filename="../tray/app.py" line="573"/>
         <source>none found; the sync tool sends the claims when it notices them</source>
         <translation>aucun trouvé ; l’outil de synchronisation envoie les réservations quand il les remarque</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="549"/>
+        <location filename="../tray/app.py" line="574"/>
         <source>{tool}, found; it sends the claims when it notices them</source>
         <translation>{tool}, trouvé ; il envoie les réservations quand il les remarque</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="565"/>
-        <location filename="../tray/app.py" line="578"/>
-        <location filename="../tray/app.py" line="607"/>
+        <location filename="../tray/app.py" line="590"/>
+        <location filename="../tray/app.py" line="603"/>
+        <location filename="../tray/app.py" line="632"/>
         <location filename="../tray/copied.py" line="66"/>
         <source>sioul-tray: {error}</source>
         <translation>sioul-tray : {error}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="612"/>
+        <location filename="../tray/app.py" line="637"/>
         <source>Invoices are taken here; this computer starts once every other one has seen it.</source>
         <translation>Les factures sont prises ici ; cet ordinateur commence dès que tous les autres l’ont vu.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="617"/>
+        <location filename="../tray/app.py" line="642"/>
         <source>{computer} is declared gone for good.</source>
         <translation>{computer} est déclaré parti pour de bon.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="655"/>
+        <location filename="../tray/app.py" line="680"/>
         <source>Closed: {parts} (until `sioul-tray renew`)</source>
         <translation>Fermé : {parts} (jusqu’à `sioul-tray renew`)</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="644"/>
+        <location filename="../tray/app.py" line="669"/>
         <source>sioul-tray: the running tray cannot do {request}</source>
         <translation>sioul-tray : l’icône en cours ne sait pas faire {request}</translation>
     </message>
@@ -148,7 +152,7 @@ Inactivité lue par : {idle}</translation>
         <translation>sioul-tray : pas d’affichage ici ; utilisez la ligne de commande (sioul-tray --help)</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="716"/>
+        <location filename="../tray/app.py" line="741"/>
         <source>sioul-tray: already running</source>
         <translation>sioul-tray : déjà lancé</translation>
     </message>
@@ -1665,104 +1669,104 @@ Inactivité lue par : {idle}</translation>
         <translation>{name} ({computer})</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="63"/>
+        <location filename="../phrases.py" line="61"/>
         <source>{part}: no computer keeps them</source>
         <translation>{part} : aucun ordinateur ne les tient</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="67"/>
+        <location filename="../phrases.py" line="65"/>
         <source>{part}: {computer}</source>
         <translation>{part} : {computer}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="68"/>
+        <location filename="../phrases.py" line="66"/>
         <source>{part}: {computer} (since {time})</source>
         <translation>{part} : {computer} (depuis {time})</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="72"/>
+        <location filename="../phrases.py" line="70"/>
         <source>{part}: here</source>
         <translation>{part} : ici</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="75"/>
+        <location filename="../phrases.py" line="73"/>
         <source>{part}: here (settling)</source>
         <translation>{part} : ici (stabilisation)</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="78"/>
+        <location filename="../phrases.py" line="76"/>
         <source>{part}: here in a moment</source>
         <translation>{part} : ici dans un instant</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="79"/>
+        <location filename="../phrases.py" line="77"/>
         <source>{part}: here in {left}</source>
         <translation>{part} : ici dans {left}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="82"/>
+        <location filename="../phrases.py" line="80"/>
         <source>{part}: here from {time} (settling)</source>
         <translation>{part} : ici à partir de {time} (stabilisation)</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="88"/>
+        <location filename="../phrases.py" line="86"/>
         <source>{part}: here, {waiting} (is the sync running?)</source>
         <translation>{part} : ici, {waiting} (la synchronisation tourne-t-elle ?)</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="91"/>
-        <location filename="../phrases.py" line="137"/>
+        <location filename="../phrases.py" line="89"/>
+        <location filename="../phrases.py" line="135"/>
         <source>{part}: here, {waiting}</source>
         <translation>{part} : ici, {waiting}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="93"/>
+        <location filename="../phrases.py" line="91"/>
         <source>{part}: here, waiting to hear another computer</source>
         <translation>{part} : ici, en attente de nouvelles d’un autre ordinateur</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="95"/>
+        <location filename="../phrases.py" line="93"/>
         <source>{part}: here, paused while you are away</source>
         <translation>{part} : ici, en pause pendant votre absence</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="97"/>
+        <location filename="../phrases.py" line="95"/>
         <source>{part}: stopped, another computer uses this computer&apos;s id</source>
         <translation>{part} : arrêtées, un autre ordinateur utilise l’identifiant de celui-ci</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="100"/>
+        <location filename="../phrases.py" line="98"/>
         <source>{part}: stopped, the sharing folder&apos;s seal changed</source>
         <translation>{part} : arrêtées, le sceau du dossier de partage a changé</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="114"/>
+        <location filename="../phrases.py" line="112"/>
         <source>a computer the others know, not heard here yet</source>
         <translation>un ordinateur que les autres connaissent, pas encore entendu ici</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="117"/>
+        <location filename="../phrases.py" line="115"/>
         <source>{name}, declared gone: counts as gone from {time}</source>
         <translation>{name}, déclaré parti : compte comme parti à partir de {time}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="122"/>
+        <location filename="../phrases.py" line="120"/>
         <source>{name}, closed: start it for a minute with its sync running</source>
         <translation>{name}, fermé : démarrez-le une minute avec sa synchronisation en marche</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="126"/>
+        <location filename="../phrases.py" line="124"/>
         <source>{name}, last heard {time}</source>
         <translation>{name}, dernières nouvelles à {time}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="127"/>
+        <location filename="../phrases.py" line="125"/>
         <source>{name}, not heard yet</source>
         <translation>{name}, pas encore de nouvelles</translation>
     </message>
     <message numerus="yes">
-        <location filename="../phrases.py" line="107"/>
-        <location filename="../phrases.py" line="144"/>
+        <location filename="../phrases.py" line="105"/>
+        <location filename="../phrases.py" line="142"/>
         <source>%n more</source>
         <translation>
             <numerusform>%n autre</numerusform>
@@ -1770,12 +1774,12 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="108"/>
+        <location filename="../phrases.py" line="106"/>
         <source>waiting for {computers}</source>
         <translation>en attente de {computers}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../phrases.py" line="140"/>
+        <location filename="../phrases.py" line="138"/>
         <source>{part}: here, waiting for %n computers</source>
         <translation>
             <numerusform>{part} : ici, en attente de %n ordinateur</numerusform>
@@ -1783,32 +1787,32 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="146"/>
+        <location filename="../phrases.py" line="144"/>
         <source>Nothing heard from them lately: is the sync running?</source>
         <translation>Aucune nouvelle récente : la synchronisation tourne-t-elle ?</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="155"/>
+        <location filename="../phrases.py" line="153"/>
         <source>{part}: kept here; no tray runs, so nothing acts here</source>
         <translation>{part} : gardées ici ; aucune icône ne tourne, donc rien n’agit ici</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="163"/>
+        <location filename="../phrases.py" line="161"/>
         <source>Syncthing does not answer (is it running?)</source>
         <translation>Syncthing ne répond pas (est-il lancé ?)</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="166"/>
+        <location filename="../phrases.py" line="164"/>
         <source>Syncthing has paused the sharing folder</source>
         <translation>Syncthing a mis en pause le dossier de partage</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="170"/>
+        <location filename="../phrases.py" line="168"/>
         <source>Syncthing has never been connected to {device}</source>
         <translation>Syncthing n’a jamais été connecté à {device}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="176"/>
+        <location filename="../phrases.py" line="174"/>
         <source>Syncthing is not connected to {device} since {time}</source>
         <translation>Syncthing n’est plus connecté à {device} depuis {time}</translation>
     </message>

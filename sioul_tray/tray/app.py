@@ -255,7 +255,7 @@ class Tray(QObject):
         elif item.action is Action.COMPUTERS:
             self.computers()
         elif item.action is Action.OPEN_FOLDER:
-            QDesktopServices.openUrl(QUrl.fromLocalFile(str(self.controller.folder)))
+            self.open_folder()
         elif item.action is Action.CHANGE_FOLDER:
             if self.on_folder is not None:
                 self.on_folder()
@@ -269,6 +269,30 @@ class Tray(QObject):
             question = model.quit_warning(view) if view is not None else None
             if question is None or self._confirm(App.tr("Quit sioul-tray"), question):
                 QApplication.quit()
+
+    def open_folder(self) -> None:
+        """Open the sharing folder in the file manager; where none opens it, say where it is
+        (the path can be copied from the box)."""
+        folder = self.controller.folder
+        if QDesktopServices.openUrl(QUrl.fromLocalFile(str(folder))):
+            return
+        from PySide6.QtCore import Qt
+        from PySide6.QtWidgets import QMessageBox
+
+        box = QMessageBox(
+            QMessageBox.Icon.Information,
+            "sioul-tray",
+            App.tr("No file manager opened the sharing folder. It is:\n\n{path}").format(
+                path=folder
+            ),
+        )
+        box.setObjectName("folder")
+        box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.setModal(False)
+        self.windows.append(box)
+        box.destroyed.connect(lambda: self.windows.remove(box) if box in self.windows else None)
+        box.show()
 
     def confirm_forget(self, computer: str) -> bool:
         """Ask, then declare `computer` gone for good (the menu's and the Computers window's)."""
@@ -353,11 +377,12 @@ class Tray(QObject):
         text = App.tr(
             "sioul-tray {version}\n\n"
             "Keeps Sioul's medicines and invoices on one computer at a time.\n\n"
-            "This computer: {computer}\n"
+            "This computer: {name} (id {computer})\n"
             "Sharing folder: {folder}\n"
             "Idle time from: {idle}"
         ).format(
             version=__version__,
+            name=view.name if view is not None and view.name else self.controller.computer,
             computer=self.controller.computer,
             folder=self.controller.folder,
             idle=idle,
@@ -773,7 +798,6 @@ def run(argv: list[str] | None = None, language: str | None = None) -> int:
 
         def more_about() -> list[str]:
             return [
-                App.tr("This computer's name: {name}").format(name=inst.name()),
                 App.tr("Sleep and wake from: {source}").format(
                     source=sleep.describe(watching[0] if watching else None)
                 ),

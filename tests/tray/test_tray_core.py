@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QMessageBox, QWidget
 from pytestqt.qtbot import QtBot
 
 from sioul_tray.lease import Lease
@@ -20,7 +20,7 @@ from sioul_tray.lease.status import Status, Why
 from sioul_tray.share import Share
 from sioul_tray.tray.app import COUNTDOWN_MS, Tray, handle_request
 from sioul_tray.tray.controller import Controller
-from sioul_tray.tray.model import Icon, Note
+from sioul_tray.tray.model import Action, Icon, Note
 from tests.helpers import Present
 
 PASSPHRASE = "tray tests"
@@ -416,13 +416,27 @@ def test_without_a_system_tray_a_window_stands_in_until_one_appears(
 
 
 def test_about_says_what_this_run_reads(tray: Tray) -> None:
-    tray.more_about = lambda: ["This computer's name: Home PC", "Sync tool: none found"]
+    tray.more_about = lambda: ["Sync tool: none found"]
     text = tray.about_text()
     assert text.startswith("sioul-tray ")
-    for line in ("This computer: home_pc", "Idle time from: test idle",
-                 "This computer's name: Home PC", "Sync tool: none found"):  # fmt: skip
+    # The name a person reads everywhere first, the id as a detail.
+    for line in ("This computer: Home PC (id home_pc)", "Idle time from: test idle",
+                 "Sync tool: none found"):  # fmt: skip
         assert line in text.splitlines()
     assert text.endswith("https://github.com/sioul/sioul-tray/tree/main/docs")
+
+
+def test_open_sharing_folder_says_where_it_is_when_no_file_manager_opens_it(
+    tray: Tray, folder: Path, qtbot: QtBot
+) -> None:
+    # Offscreen, Qt opens no file manager: as on a machine that has none.
+    tray.run(next(i for i in tray.items if i.action is Action.OPEN_FOLDER))
+    assert [w.objectName() for w in tray.windows] == ["folder"]
+    box = tray.windows[0]
+    assert isinstance(box, QMessageBox) and box.isVisible() and not box.isModal()
+    assert box.text() == f"No file manager opened the sharing folder. It is:\n\n{folder}"
+    box.close()
+    qtbot.waitUntil(lambda: tray.windows == [], timeout=2000)
 
 
 def test_windows_open_and_close_on_request(tray: Tray, qtbot: QtBot) -> None:
