@@ -76,10 +76,14 @@ class Tray(QObject):
         on_folder: Callable[[], None] | None = None,
         parent: QObject | None = None,
         more_about: Callable[[], list[str]] | None = None,
+        setup_here: Callable[[], bool] | None = None,
     ) -> None:
         super().__init__(parent)
         self.controller = controller
+        # "Change sharing folder…": `on_folder` starts again in the folder chosen; `setup_here`
+        # shows the window in this process where it cannot run in its own (True: one chosen).
         self.on_folder = on_folder
+        self.setup_here = setup_here
         self.more_about = more_about  # About's lines on this run (asked when About opens)
         self.menu = QMenu()
         self.state = Icon.NOTHING
@@ -257,8 +261,7 @@ class Tray(QObject):
         elif item.action is Action.OPEN_FOLDER:
             self.open_folder()
         elif item.action is Action.CHANGE_FOLDER:
-            if self.on_folder is not None:
-                self.on_folder()
+            self.change_folder()
         elif item.action is Action.AUTOSTART:
             autostart.set_enabled(not autostart.enabled())
             if view is not None:
@@ -324,6 +327,19 @@ class Tray(QObject):
                 self._about_since = time.monotonic()
                 return None
         return self.about_box()
+
+    def change_folder(self) -> None:
+        """ "Change sharing folder…": its window, in a process of its own where it can be. The
+        parts stay kept here while it is open (this is the folder until another is chosen): only
+        a folder chosen ends them, by starting again there; a cancel changes nothing."""
+        if self.on_folder is None:
+            return
+        if not self.open_setup(self._folder_chosen):
+            self._folder_chosen(self.setup_here() if self.setup_here is not None else False)
+
+    def _folder_chosen(self, changed: bool) -> None:
+        if changed and self.on_folder is not None:
+            self.on_folder()
 
     def open_setup(self, done: Callable[[bool], None]) -> bool:
         """ "Change sharing folder…" in a process of its own (`sioul-tray folder`): `done`
@@ -649,8 +665,7 @@ def _handle(tray: Tray, controller: Controller, argv: list[str]) -> tuple[int, s
         tray.about()
         return 0, ""
     if command == "open" and args == ["setup"]:
-        if tray.on_folder is not None:
-            tray.on_folder()  # "Change sharing folder…" (scripts and the memory benchmark)
+        tray.change_folder()  # "Change sharing folder…" (scripts and the memory benchmark)
         return 0, ""
     if command == "about" and not args:
         return 0, tray.about_text() + "\n"  # what the About box's own process shows
@@ -779,16 +794,7 @@ def run(argv: list[str] | None = None, language: str | None = None) -> int:
             else None
         )
 
-        def change_folder() -> None:
-            controller.suspend()  # nothing marked in the old folder while the window is open
-            # The window in a process of its own (its memory is never the tray's), else here.
-            if not tray.open_setup(folder_changed):
-                folder_changed(_setup(inst) is not None)
-
-        def folder_changed(changed: bool) -> None:
-            if not changed:
-                controller.resume()
-                return
+        def folder_changed() -> None:
             # A new folder is a new Lease, watcher and state: start afresh in this process's place.
             controller.shutdown()
             server.close()
@@ -805,7 +811,12 @@ def run(argv: list[str] | None = None, language: str | None = None) -> int:
             ]
 
         watching: list[object] = []  # the sleep watcher, once made: it knows the system's delay
-        tray = Tray(controller, on_folder=change_folder, more_about=more_about)
+        tray = Tray(
+            controller,
+            on_folder=folder_changed,
+            more_about=more_about,
+            setup_here=lambda: _setup(inst) is not None,
+        )
         tray.state_dir = inst.state_dir  # the Computers window in a process of its own
         notifier = notify.Notifier(dbus_notes, lambda t, b: tray._balloon("", t, b))
         tray.notify = notifier

@@ -16,13 +16,14 @@ import pytest
 from PySide6.QtCore import QProcess
 from pytestqt.qtbot import QtBot
 
-from sioul_tray.lease import Lease
+from sioul_tray.lease import PARTS, Lease
 from sioul_tray.share import Share
 from sioul_tray.tray import aboutbox, app
 from sioul_tray.tray.app import Tray, handle_request
 from sioul_tray.tray.computers import ComputersWindow, TraySource
 from sioul_tray.tray.controller import Controller
 from sioul_tray.tray.listing import Listing, forget_question
+from sioul_tray.tray.model import Action
 from tests.helpers import Present
 
 PASSPHRASE = "computers tests"
@@ -284,6 +285,37 @@ def test_the_folder_window_in_its_own_process_says_whether_the_folder_changed(
     assert said == [True, False, False] and tray.setup_child is None
     monkeypatch.setattr(app.autostart, "command", lambda: [str(tmp_path / "no such program")])
     assert not tray.open_setup(said.append)  # the caller shows the window here instead
+
+
+def test_the_parts_stay_kept_while_the_folder_window_is_open(
+    tray: Tray, folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, qtbot: QtBot
+) -> None:
+    """Found trying it as a person: opening "Change sharing folder…" closed both claims, so
+    `look` said nobody kept them, and Cancel began the 2 minutes of settling again. Now only a
+    folder chosen ends them (by starting again there)."""
+    tray.state_dir = tmp_path / "state"
+    started_again: list[bool] = []
+    tray.on_folder = lambda: started_again.append(True)
+    reader = Lease(Share.open(folder, PASSPHRASE), "reader_pc", name="Reader")
+
+    def mine_open() -> bool:
+        return all(
+            not c.closed for part in PARTS for c in reader.claims(part) if c.computer == "home_pc"
+        )
+
+    program(monkeypatch, "import time; time.sleep(60)")  # the window stays open
+    tray.run(next(i for i in tray.items if i.action is Action.CHANGE_FOLDER))
+    assert tray.setup_child is not None
+    tray.controller.tick()
+    assert tray.controller.timer.isActive() and mine_open()
+    tray.close_windows()  # as a cancel
+    program(monkeypatch, "raise SystemExit(1)")  # cancelled
+    tray.change_folder()
+    qtbot.waitUntil(lambda: tray.setup_child is None, timeout=10_000)
+    assert started_again == [] and tray.controller.timer.isActive() and mine_open()
+    program(monkeypatch, "raise SystemExit(0)")  # a folder chosen: start again there
+    tray.change_folder()
+    qtbot.waitUntil(lambda: started_again == [True], timeout=10_000)
 
 
 def test_the_folder_window_program_starts_and_waits_for_the_person(tmp_path: Path) -> None:
