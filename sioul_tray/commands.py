@@ -194,12 +194,19 @@ def keeper_json(keeper: Keeper) -> dict[str, Any]:
     }
 
 
-def line(part: str, status: Status, tray: bool, names: phrases.Names = phrases.PLAIN) -> str:
+def line(
+    part: str,
+    status: Status,
+    tray: bool,
+    names: phrases.Names = phrases.PLAIN,
+    now: float | None = None,
+) -> str:
     """A part's line in the phrasebook's words. Without a tray, nothing acts here: a part kept
-    here and settling or acting (in this one-off process's view) is said so."""
+    here and settling or acting (in this one-off process's view) is said so. With the tray's
+    status and `now`, the menu's own words (a part settling counts down)."""
     if not tray and status.why in (Why.SETTLING, Why.ACTING):
         return phrases.unattended_line(part)
-    return phrases.part_line(part, status, names)
+    return phrases.part_line(part, status, names, now)
 
 
 def names_in(lease: Lease) -> phrases.Names:
@@ -253,7 +260,7 @@ def cmd_look(args: argparse.Namespace, inst: Installation, out: TextIO) -> int:
     names = names_in(lease)
     for part, keeper in keepers.items():
         status = seen[part] or keeper.status or Status(Why.NOBODY)
-        print(line(part, status, seen[part] is not None, names), file=out)
+        print(line(part, status, seen[part] is not None, names, time.time()), file=out)
         for computer, offset in sorted(lease.clock_offsets(keeper.part).items()):
             text = CommandLine.tr(
                 "  the clock of {computer} is %n min ahead of this one", None, offset // 60
