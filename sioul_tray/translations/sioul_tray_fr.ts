@@ -4,7 +4,7 @@
 <context>
     <name>App</name>
     <message>
-        <location filename="../tray/app.py" line="251"/>
+        <location filename="../tray/app.py" line="255"/>
         <source>Make invoices here</source>
         <translation>Faire les factures ici</translation>
     </message>
@@ -28,7 +28,7 @@ Its claims stop counting here and on every computer that reads this one&apos;s. 
 Ses réservations ne comptent plus ici ni sur les ordinateurs qui lisent celles de cet ordinateur. Si {computer} revient, il compte de nouveau.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="376"/>
+        <location filename="../tray/app.py" line="392"/>
         <source>none works here: counting from the session start</source>
         <translation>aucune ne fonctionne ici : décompte depuis le début de la session</translation>
     </message>
@@ -43,37 +43,37 @@ Ses réservations ne comptent plus ici ni sur les ordinateurs qui lisent celles 
         <translation>À propos de sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="683"/>
+        <location filename="../tray/app.py" line="698"/>
         <source>Closed: {parts}, but only until the tray quits: {path} cannot be written ({error})</source>
         <translation>Fermé : {parts}, mais seulement jusqu’à ce que l’icône quitte : impossible d’écrire {path} ({error})</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="693"/>
+        <location filename="../tray/app.py" line="708"/>
         <source>{path} cannot be written ({error}): where it still lists {parts} as closed, the tray closes them again when it starts</source>
         <translation>impossible d’écrire {path} ({error}) : s’il indique encore {parts} comme fermé, l’icône les ferme de nouveau à son prochain lancement</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="801"/>
+        <location filename="../tray/app.py" line="807"/>
         <source>Sleep and wake from: {source}</source>
         <translation>Veille et réveil lus par : {source}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="804"/>
+        <location filename="../tray/app.py" line="810"/>
         <source>Sync tool: {tool}</source>
         <translation>Outil de synchronisation : {tool}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="568"/>
+        <location filename="../tray/app.py" line="584"/>
         <source>Syncthing, asked to send each claim at once; the last request failed: {problem}</source>
         <translation>Syncthing, à qui chaque réservation est confiée aussitôt écrite ; la dernière demande a échoué : {problem}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="270"/>
+        <location filename="../tray/app.py" line="273"/>
         <source>Quit sioul-tray</source>
         <translation>Quitter sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="285"/>
+        <location filename="../tray/app.py" line="288"/>
         <source>No file manager opened the sharing folder. It is:
 
 {path}</source>
@@ -82,7 +82,7 @@ Ses réservations ne comptent plus ici ni sur les ordinateurs qui lisent celles 
 {path}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="378"/>
+        <location filename="../tray/app.py" line="394"/>
         <source>sioul-tray {version}
 
 Keeps Sioul&apos;s medicines and invoices on one computer at a time.
@@ -99,50 +99,50 @@ Dossier de partage : {folder}
 Inactivité lue par : {idle}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="395"/>
+        <location filename="../tray/app.py" line="411"/>
         <source>How it works, and what each line means: {docs}</source>
         <translation>Comment cela marche, et ce que dit chaque ligne : {docs}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="570"/>
+        <location filename="../tray/app.py" line="586"/>
         <source>Syncthing, asked to send each claim at once</source>
         <translation>Syncthing, à qui chaque réservation est confiée aussitôt écrite</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="573"/>
+        <location filename="../tray/app.py" line="589"/>
         <source>none found; the sync tool sends the claims when it notices them</source>
         <translation>aucun trouvé ; l’outil de synchronisation envoie les réservations quand il les remarque</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="574"/>
+        <location filename="../tray/app.py" line="590"/>
         <source>{tool}, found; it sends the claims when it notices them</source>
         <translation>{tool}, trouvé ; il envoie les réservations quand il les remarque</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="590"/>
-        <location filename="../tray/app.py" line="603"/>
-        <location filename="../tray/app.py" line="632"/>
+        <location filename="../tray/app.py" line="606"/>
+        <location filename="../tray/app.py" line="619"/>
+        <location filename="../tray/app.py" line="648"/>
         <location filename="../tray/copied.py" line="66"/>
         <source>sioul-tray: {error}</source>
         <translation>sioul-tray : {error}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="637"/>
+        <location filename="../tray/app.py" line="653"/>
         <source>Invoices are taken here; this computer starts once every other one has seen it.</source>
         <translation>Les factures sont prises ici ; cet ordinateur commence dès que tous les autres l’ont vu.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="642"/>
+        <location filename="../tray/app.py" line="658"/>
         <source>{computer} is declared gone for good.</source>
         <translation>{computer} est déclaré parti pour de bon.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="680"/>
+        <location filename="../tray/app.py" line="695"/>
         <source>Closed: {parts} (until `sioul-tray renew`)</source>
         <translation>Fermé : {parts} (jusqu’à `sioul-tray renew`)</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="669"/>
+        <location filename="../tray/app.py" line="684"/>
         <source>sioul-tray: the running tray cannot do {request}</source>
         <translation>sioul-tray : l’icône en cours ne sait pas faire {request}</translation>
     </message>
@@ -152,7 +152,7 @@ Inactivité lue par : {idle}</translation>
         <translation>sioul-tray : pas d’affichage ici ; utilisez la ligne de commande (sioul-tray --help)</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="741"/>
+        <location filename="../tray/app.py" line="756"/>
         <source>sioul-tray: already running</source>
         <translation>sioul-tray : déjà lancé</translation>
     </message>
@@ -422,7 +422,7 @@ Inactivité lue par : {idle}</translation>
         <translation>Réservations de cet ordinateur fermées dans {folder}.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../commands.py" line="259"/>
+        <location filename="../commands.py" line="266"/>
         <source>  the clock of {computer} is %n min ahead of this one</source>
         <translation>
             <numerusform>  l’horloge de {computer} a %n min d’avance sur celle-ci</numerusform>
@@ -430,112 +430,112 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../commands.py" line="265"/>
+        <location filename="../commands.py" line="272"/>
         <source>(no tray runs here: whether this computer acts is known to the tray only)</source>
         <translation>(aucune icône ne tourne ici : seule l’icône sait si cet ordinateur agit)</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="292"/>
+        <location filename="../commands.py" line="299"/>
         <source>{part}:</source>
         <translation>{part} :</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="294"/>
+        <location filename="../commands.py" line="301"/>
         <source>  no claims</source>
         <translation>  aucune réservation</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="298"/>
+        <location filename="../commands.py" line="305"/>
         <source>{name} (this computer)</source>
         <translation>{name} (cet ordinateur)</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="300"/>
+        <location filename="../commands.py" line="307"/>
         <source>closed</source>
         <translation>fermée</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="300"/>
+        <location filename="../commands.py" line="307"/>
         <source>open</source>
         <translation>ouverte</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="301"/>
+        <location filename="../commands.py" line="308"/>
         <source>renewed {ago}</source>
         <translation>renouvelée {ago}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="302"/>
+        <location filename="../commands.py" line="309"/>
         <source>used {ago}</source>
         <translation>utilisé {ago}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="305"/>
+        <location filename="../commands.py" line="312"/>
         <source>taken {ago}</source>
         <translation>prise {ago}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="307"/>
+        <location filename="../commands.py" line="314"/>
         <source>sees {computer}</source>
         <translation>voit {computer}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="308"/>
+        <location filename="../commands.py" line="315"/>
         <source>wrote {n}</source>
         <translation>écrit {n}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="309"/>
+        <location filename="../commands.py" line="316"/>
         <source>  {computer}: {facts}</source>
         <translation>  {computer} : {facts}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="314"/>
+        <location filename="../commands.py" line="321"/>
         <source>  not read: {file}: {reason}</source>
         <translation>  illisible : {file} : {reason}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="330"/>
+        <location filename="../commands.py" line="337"/>
         <source>Invoices are taken here. This computer starts once it has kept them for 2 minutes and every other computer has seen it.</source>
         <translation>Les factures sont prises ici. Cet ordinateur commence quand il les a tenues 2 minutes et que tous les autres ordinateurs l’ont vu.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="339"/>
+        <location filename="../commands.py" line="346"/>
         <source>Waiting for: {computers}</source>
         <translation>En attente de : {computers}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="358"/>
+        <location filename="../commands.py" line="365"/>
         <source>Closed: {parts}</source>
         <translation>Fermé : {parts}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="368"/>
+        <location filename="../commands.py" line="375"/>
         <source>sioul-tray: warning: {problem}</source>
         <translation>sioul-tray : attention : {problem}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="393"/>
+        <location filename="../commands.py" line="400"/>
         <source>{computer} is declared gone for good; it counts again if it comes back.</source>
         <translation>{computer} est déclaré parti pour de bon ; il comptera de nouveau s’il revient.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="397"/>
+        <location filename="../commands.py" line="404"/>
         <source>For invoices it counts from {time}: until then {computer} may still be numbering them, cut off from the sync.</source>
         <translation>Pour les factures, elle compte à partir de {time} : jusque-là {computer} peut encore les numéroter, coupé de la synchronisation.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="407"/>
+        <location filename="../commands.py" line="414"/>
         <source>This computer&apos;s claims are now {new}&apos;s; {old}&apos;s stay with the computer they were made on.</source>
         <translation>Les réservations de cet ordinateur sont désormais celles de {new} ; celles de {old} restent à l’ordinateur où elles ont été faites.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="413"/>
+        <location filename="../commands.py" line="420"/>
         <source>No claim of {computer} was ever read here: nothing holds back.</source>
         <translation>Aucune réservation de {computer} n’a jamais été lue ici : rien ne retient.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="421"/>
+        <location filename="../commands.py" line="428"/>
         <source>sioul-tray: no tray runs here, so nothing acts on {part} under {token}: the mark is not taken, and the records made after the last one are void</source>
         <translation>sioul-tray : aucune icône ne tourne ici, donc rien n’agit sur {part} sous {token} : la marque n’est pas prise, et les enregistrements faits après la dernière sont nuls</translation>
     </message>
@@ -1204,13 +1204,13 @@ Inactivité lue par : {idle}</translation>
     <message>
         <location filename="../commands.py" line="50"/>
         <location filename="../share/seal.py" line="224"/>
-        <location filename="../tray/setup.py" line="103"/>
+        <location filename="../tray/setup.py" line="105"/>
         <source>the passphrase is empty</source>
         <translation>la phrase secrète est vide</translation>
     </message>
     <message>
         <location filename="../commands.py" line="52"/>
-        <location filename="../tray/setup.py" line="118"/>
+        <location filename="../tray/setup.py" line="120"/>
         <source>the two passphrases differ; nothing was changed</source>
         <translation>les deux phrases secrètes diffèrent ; rien n’a été changé</translation>
     </message>
@@ -1247,13 +1247,13 @@ Inactivité lue par : {idle}</translation>
     </message>
     <message>
         <location filename="../commands.py" line="143"/>
-        <location filename="../tray/setup.py" line="107"/>
+        <location filename="../tray/setup.py" line="109"/>
         <source>{folder} does not exist: choose a folder your sync tool syncs</source>
         <translation>{folder} n’existe pas : choisissez un dossier que votre outil de synchronisation synchronise</translation>
     </message>
     <message>
         <location filename="../commands.py" line="150"/>
-        <location filename="../tray/setup.py" line="124"/>
+        <location filename="../tray/setup.py" line="126"/>
         <source>cannot make {folder}: {error}</source>
         <translation>impossible de créer {folder} : {error}</translation>
     </message>
@@ -1820,92 +1820,102 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>Setup</name>
     <message>
-        <location filename="../tray/setup.py" line="160"/>
+        <location filename="../tray/setup.py" line="162"/>
         <source>Sharing folder — sioul-tray</source>
         <translation>Dossier de partage — sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="198"/>
+        <location filename="../tray/setup.py" line="200"/>
         <source>Another folder…</source>
         <translation>Un autre dossier…</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="87"/>
+        <location filename="../tray/setup.py" line="89"/>
         <source>Too short: at least 8 characters.</source>
         <translation>Trop courte : 8 caractères au moins.</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="90"/>
+        <location filename="../tray/setup.py" line="92"/>
         <source>Strong.</source>
         <translation>Solide.</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="92"/>
+        <location filename="../tray/setup.py" line="94"/>
         <source>Fair: one or two more words make it much harder to guess.</source>
         <translation>Correcte : un ou deux mots de plus la rendent bien plus difficile à deviner.</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="93"/>
+        <location filename="../tray/setup.py" line="95"/>
         <source>Weak: a few words of your own (four or more) are far harder to guess.</source>
         <translation>Faible : quelques mots à vous (quatre ou plus) sont bien plus difficiles à deviner.</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="164"/>
+        <location filename="../tray/setup.py" line="166"/>
         <source>Choose the sharing folder</source>
         <translation>Choisissez le dossier de partage</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="171"/>
+        <location filename="../tray/setup.py" line="173"/>
         <source>The folder your sync tool (Syncthing, Dropbox, OneDrive, Nextcloud, iCloud Drive, Google Drive…) shares between your computers. Sioul keeps its files in it.</source>
         <translation>Le dossier que votre outil de synchronisation (Syncthing, Dropbox, OneDrive, Nextcloud, iCloud Drive, Google Drive…) partage entre vos ordinateurs. Sioul y range ses fichiers.</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="191"/>
+        <location filename="../tray/setup.py" line="193"/>
         <source>No sync tool&apos;s folder was found on this computer. Choose the folder your sync tool shares with “Another folder…”.</source>
         <translation>Aucun dossier d’outil de synchronisation n’a été trouvé sur cet ordinateur. Choisissez le dossier que votre outil partage avec « Un autre dossier… ».</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="204"/>
+        <location filename="../tray/setup.py" line="206"/>
         <source>&amp;Folder:</source>
         <translation>&amp;Dossier :</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="214"/>
+        <location filename="../tray/setup.py" line="216"/>
         <source>&amp;Passphrase:</source>
         <translation>&amp;Phrase secrète :</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="217"/>
+        <location filename="../tray/setup.py" line="219"/>
         <source>Passphrase &amp;again:</source>
         <translation>Phrase secrète, &amp;encore :</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="227"/>
+        <location filename="../tray/setup.py" line="229"/>
         <source>This computer&apos;s &amp;name:</source>
         <translation>&amp;Nom de cet ordinateur :</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="258"/>
+        <location filename="../tray/setup.py" line="234"/>
+        <source>&amp;Start sioul-tray when I log in</source>
+        <translation>&amp;Lancer sioul-tray à l’ouverture de session</translation>
+    </message>
+    <message>
+        <location filename="../tray/setup.py" line="238"/>
+        <source>While sioul-tray is not running on this computer, it reminds no medicines and numbers no invoices.</source>
+        <translation>Tant que sioul-tray ne tourne pas sur cet ordinateur, il ne rappelle aucun médicament et ne numérote aucune facture.</translation>
+    </message>
+    <message>
+        <location filename="../tray/setup.py" line="270"/>
         <source>Sharing folder</source>
         <translation>Dossier de partage</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="267"/>
+        <location filename="../tray/setup.py" line="279"/>
         <source>not needed to join</source>
         <translation>inutile pour rejoindre</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="272"/>
+        <location filename="../tray/setup.py" line="284"/>
         <source>This folder is shared already: this computer joins it with the passphrase chosen on the first computer.</source>
         <translation>Ce dossier est déjà partagé : cet ordinateur le rejoint avec la phrase secrète choisie sur le premier ordinateur.</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="276"/>
+        <location filename="../tray/setup.py" line="288"/>
         <source>A new shared folder is created here, sealed with this passphrase. Type it twice; the other computers need it to join.</source>
         <translation>Un nouveau dossier partagé est créé ici, scellé par cette phrase secrète. Tapez-la deux fois ; les autres ordinateurs en ont besoin pour le rejoindre.</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="293"/>
+        <location filename="../tray/setup.py" line="305"/>
         <source>{error}. Nothing was changed.</source>
         <translation>{error}. Rien n’a été changé.</translation>
     </message>

@@ -39,6 +39,59 @@ def command() -> list[str]:
     return [sys.executable, "-m", "sioul_tray.cli"]
 
 
+def login_command() -> list[str]:
+    """What starts the tray at login: the bundle's program when frozen; else the `sioul-tray`
+    entry point pip installed beside this interpreter (or on PATH), which a moved checkout or a
+    newer Python does not leave pointing at a module path; else the module, as `command`."""
+    if getattr(sys, "frozen", False):
+        return command()
+    import shutil
+
+    beside = Path(sys.executable).with_name(APP + (".exe" if sys.platform == "win32" else ""))
+    if beside.is_file() and os.access(beside, os.X_OK):
+        return [str(beside)]
+    found = shutil.which(APP)
+    return [found] if found else command()
+
+
+def data_home() -> Path:
+    return Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+
+
+def install_launcher(resources: Path, data: Path | None = None) -> list[Path]:
+    """On Linux, where no package did: the menu's desktop entry and the icon it names, in this
+    user's data folders (the autostart entry and the notifications name that icon too). Files
+    already there are left as they are (a package's, or the person's). Returns those written."""
+    if sys.platform in ("win32", "darwin") or getattr(sys, "frozen", False):
+        return []
+    data = data or data_home()
+    wanted: list[tuple[Path, bytes]] = [
+        (
+            data / "applications" / f"{APP_ID}.desktop",
+            desktop_entry(login_command()).encode("utf-8"),
+        ),
+        (data / "icons" / "hicolor" / "scalable" / "apps" / f"{ICON}.svg",
+         (resources / "both.svg").read_bytes()),
+    ]  # fmt: skip
+    for png in sorted(resources.glob("both-*.png")):
+        size = png.stem.removeprefix("both-")
+        wanted.append(
+            (
+                data / "icons" / "hicolor" / f"{size}x{size}" / "apps" / f"{ICON}.png",
+                png.read_bytes(),
+            )
+        )
+    written = []
+    for path, content in wanted:
+        if path.exists() or path.is_symlink():
+            continue
+        make_folders(path.parent, 0o755)
+        with contextlib.suppress(FileExistsError):  # made meanwhile: theirs, kept
+            write_new(path, content, replace=False, mode=0o644)
+            written.append(path)
+    return written
+
+
 def xdg_file(config_home: Path | None = None) -> Path:
     base = config_home or Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
     return base / "autostart" / f"{APP_ID}.desktop"
@@ -122,7 +175,7 @@ def enabled() -> bool:
 
 
 def set_enabled(on: bool, argv: list[str] | None = None) -> None:
-    argv = argv or command()
+    argv = argv or login_command()
     if sys.platform == "win32":
         import subprocess
         import winreg

@@ -16,6 +16,7 @@ from typing import NamedTuple, TypeVar
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
+    QCheckBox,
     QDialog,
     QDialogButtonBox,
     QFileDialog,
@@ -34,6 +35,7 @@ from sioul_tray.files import make_folders
 from sioul_tray.i18n import Core, Setup, message
 from sioul_tray.install import Installation, check_writable, make_part_folders
 from sioul_tray.share import Share
+from sioul_tray.tray import autostart
 
 SUBFOLDER = "Sioul"
 
@@ -226,6 +228,16 @@ class SetupWindow(QDialog):
         self.name.setMaxLength(64)
         form.addRow(Setup.tr("This computer's &name:"), self.name)
         layout.addLayout(form)
+        # On by default at the first run: a tray that is not running reminds nothing and numbers
+        # nothing, and nothing else would say so.
+        self.at_login = named(
+            QCheckBox(Setup.tr("&Start sioul-tray when I log in"), self), "at_login"
+        )
+        self.at_login.setChecked(inst.share_folder() is None or autostart.enabled())
+        self.at_login.setToolTip(Setup.tr(
+            "While sioul-tray is not running on this computer, it reminds no medicines and "
+            "numbers no invoices."))  # fmt: skip
+        layout.addWidget(self.at_login)
         self.error = named(QLabel(self, wordWrap=True), "error")
         self.error.setStyleSheet("color: #b91c1c")
         self.error.setMinimumHeight(self.fontMetrics().lineSpacing() * 2)
@@ -305,7 +317,23 @@ def ask(inst: Installation) -> str | None:
     if sys.platform == "darwin":
         window.raise_()
     window.exec()
+    if window.made is not None:
+        settle_login(window.at_login.isChecked())
     return window.made
+
+
+def settle_login(at_login: bool) -> None:
+    """After the folder is set: start at login as the window's box says, and where no package
+    installed them, the menu entry and its icon. Neither stops the setup: a failure is said on
+    stderr, and "Start at login" in the menu can be tried again."""
+    from sioul_tray.tray.icons import RESOURCES
+
+    try:
+        if at_login != autostart.enabled():
+            autostart.set_enabled(at_login)
+        autostart.install_launcher(RESOURCES)
+    except OSError as e:
+        print(f"sioul-tray: {e.filename or ''}: {e.strerror or e}", file=sys.stderr)
 
 
 def change_folder(state_dir: Path, language: str | None = None) -> int:

@@ -229,7 +229,9 @@ def test_first_run_window_creates_the_sharing_folder(
     home = tmp_path / "home"
     with VirtualDisplay() as display, TrayHost(display), PrivateBus() as bus:
         env = env_for(home, DISPLAY=display.display, QT_QPA_PLATFORM="xcb", HOME=str(tmp_path),
-                      DBUS_SESSION_BUS_ADDRESS=bus.address)  # fmt: skip
+                      DBUS_SESSION_BUS_ADDRESS=bus.address,
+                      XDG_CONFIG_HOME=str(tmp_path / "config"),
+                      XDG_DATA_HOME=str(tmp_path / "data"))  # fmt: skip
         env.pop("SIOUL_PASSPHRASE")
         proc = subprocess.Popen([sys.executable, "-m", "sioul_tray.cli"], env=env, cwd=ROOT)
 
@@ -248,6 +250,10 @@ def test_first_run_window_creates_the_sharing_folder(
             folder = tmp_path / "Sync" / "Sioul"
             assert Share.open(folder, "horse staple").folder_id
             assert wait_for(lambda: tray_icons(display.display))
+            # "Start sioul-tray when I log in" is on by default, with the menu entry and icon.
+            entry = tmp_path / "config" / "autostart" / "org.sioul.tray.desktop"
+            assert "X-GNOME-Autostart-enabled=true" in entry.read_text().splitlines()
+            assert (tmp_path / "data" / "applications" / "org.sioul.tray.desktop").is_file()
         finally:
             proc.terminate()
             proc.wait(15)

@@ -110,3 +110,45 @@ def test_frozen_the_command_is_the_bundles_program(
     if sys.platform == "win32":  # the windowed twin, when the bundle has it
         (tmp_path / "sioul-tray-gui.exe").touch()
         assert autostart.command() == [str(tmp_path / "sioul-tray-gui.exe")]
+
+
+def test_login_starts_the_installed_entry_point_not_the_interpreter_by_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """pip installs `sioul-tray` beside the interpreter (a venv's bin/, Scripts\\ on Windows):
+    login runs that, as the menu's entry does; the module by path only where there is none."""
+    venv = tmp_path / "venv" / "bin"
+    venv.mkdir(parents=True)
+    python = venv / "python3"
+    python.write_text("")
+    monkeypatch.setattr(autostart.sys, "executable", str(python))
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    assert autostart.login_command() == [str(python), "-m", "sioul_tray.cli"]
+    script = venv / ("sioul-tray.exe" if sys.platform == "win32" else "sioul-tray")
+    script.write_text("#!/bin/sh\n")
+    script.chmod(0o755)
+    assert autostart.login_command() == [str(script)]
+
+
+@pytest.mark.skipif(sys.platform in ("win32", "darwin"), reason="the XDG folders are Linux's")
+def test_the_menu_entry_and_its_icon_are_installed_once_never_over_the_persons(
+    tmp_path: Path,
+) -> None:
+    from sioul_tray.tray.icons import RESOURCES
+
+    data = tmp_path / "share"
+    mine = data / "icons" / "hicolor" / "48x48" / "apps" / "sioul-tray.png"
+    mine.parent.mkdir(parents=True)
+    mine.write_bytes(b"the person's own icon")
+    written = autostart.install_launcher(RESOURCES, data)
+    entry = data / "applications" / "org.sioul.tray.desktop"
+    assert entry in written and mine not in written
+    assert mine.read_bytes() == b"the person's own icon"
+    lines = entry.read_text().splitlines()
+    assert "Icon=sioul-tray" in lines and lines[0] == "[Desktop Entry]"
+    assert any(line.startswith("Exec=") for line in lines)
+    for size in (16, 22, 24, 32, 64, 128):
+        png = data / "icons" / "hicolor" / f"{size}x{size}" / "apps" / "sioul-tray.png"
+        assert png.read_bytes() == (RESOURCES / f"both-{size}.png").read_bytes()
+    assert (data / "icons" / "hicolor" / "scalable" / "apps" / "sioul-tray.svg").is_file()
+    assert autostart.install_launcher(RESOURCES, data) == []  # once

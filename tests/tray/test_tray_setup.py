@@ -167,3 +167,25 @@ def test_a_headless_start_points_to_the_command_line(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert "no display here; use the command line (sioul-tray --help)" in done.stderr
     assert not (tmp_path / "home").exists()  # nothing was set up or written
+
+
+def test_the_first_run_offers_start_at_login_on_by_default(
+    inst: Installation, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, qtbot: QtBot
+) -> None:
+    """A tray that does not run reminds nothing and numbers nothing: the first run starts it at
+    login unless the person unticks the box; the menu entry and its icon come with it."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    window = setup.SetupWindow(inst)
+    qtbot.addWidget(window)
+    box = window.at_login
+    assert box.objectName() == "at_login" and box.isChecked()
+    setup.settle_login(box.isChecked())
+    autostart_file = tmp_path / "config" / "autostart" / "org.sioul.tray.desktop"
+    assert autostart_file.is_file()
+    assert (tmp_path / "data" / "applications" / "org.sioul.tray.desktop").is_file()
+    setup.settle_login(False)  # unticked, as in "Change sharing folder…"
+    assert not autostart_file.exists()
+    # Once set up, the window shows the setting as it is.
+    inst.update_settings(share=str(tmp_path / "share"))
+    assert not setup.SetupWindow(inst).at_login.isChecked()
