@@ -43,27 +43,27 @@ Ses réservations ne comptent plus ici ni sur les ordinateurs qui lisent celles 
         <translation>À propos de sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="698"/>
+        <location filename="../tray/app.py" line="712"/>
         <source>Closed: {parts}, but only until the tray quits: {path} cannot be written ({error})</source>
         <translation>Fermé : {parts}, mais seulement jusqu’à ce que l’icône quitte : impossible d’écrire {path} ({error})</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="708"/>
+        <location filename="../tray/app.py" line="722"/>
         <source>{path} cannot be written ({error}): where it still lists {parts} as closed, the tray closes them again when it starts</source>
         <translation>impossible d’écrire {path} ({error}) : s’il indique encore {parts} comme fermé, l’icône les ferme de nouveau à son prochain lancement</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="807"/>
+        <location filename="../tray/app.py" line="822"/>
         <source>Sleep and wake from: {source}</source>
         <translation>Veille et réveil lus par : {source}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="810"/>
+        <location filename="../tray/app.py" line="825"/>
         <source>Sync tool: {tool}</source>
         <translation>Outil de synchronisation : {tool}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="584"/>
+        <location filename="../tray/app.py" line="598"/>
         <source>Syncthing, asked to send each claim at once; the last request failed: {problem}</source>
         <translation>Syncthing, à qui chaque réservation est confiée aussitôt écrite ; la dernière demande a échoué : {problem}</translation>
     </message>
@@ -104,45 +104,50 @@ Inactivité lue par : {idle}</translation>
         <translation>Comment cela marche, et ce que dit chaque ligne : {docs}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="586"/>
+        <location filename="../tray/app.py" line="553"/>
+        <source>sioul-tray is not running: it needs a sharing folder. While it does not run, this computer reminds no medicines and numbers no invoices. Start sioul-tray again to choose the folder.</source>
+        <translation>sioul-tray ne tourne pas : il lui faut un dossier de partage. Tant qu’il ne tourne pas, cet ordinateur ne rappelle aucun médicament et ne numérote aucune facture. Relancez sioul-tray pour choisir le dossier.</translation>
+    </message>
+    <message>
+        <location filename="../tray/app.py" line="600"/>
         <source>Syncthing, asked to send each claim at once</source>
         <translation>Syncthing, à qui chaque réservation est confiée aussitôt écrite</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="589"/>
+        <location filename="../tray/app.py" line="603"/>
         <source>none found; the sync tool sends the claims when it notices them</source>
         <translation>aucun trouvé ; l’outil de synchronisation envoie les réservations quand il les remarque</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="590"/>
+        <location filename="../tray/app.py" line="604"/>
         <source>{tool}, found; it sends the claims when it notices them</source>
         <translation>{tool}, trouvé ; il envoie les réservations quand il les remarque</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="606"/>
-        <location filename="../tray/app.py" line="619"/>
-        <location filename="../tray/app.py" line="648"/>
+        <location filename="../tray/app.py" line="620"/>
+        <location filename="../tray/app.py" line="633"/>
+        <location filename="../tray/app.py" line="662"/>
         <location filename="../tray/copied.py" line="66"/>
         <source>sioul-tray: {error}</source>
         <translation>sioul-tray : {error}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="653"/>
+        <location filename="../tray/app.py" line="667"/>
         <source>Invoices are taken here; this computer starts once every other one has seen it.</source>
         <translation>Les factures sont prises ici ; cet ordinateur commence dès que tous les autres l’ont vu.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="658"/>
+        <location filename="../tray/app.py" line="672"/>
         <source>{computer} is declared gone for good.</source>
         <translation>{computer} est déclaré parti pour de bon.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="695"/>
+        <location filename="../tray/app.py" line="709"/>
         <source>Closed: {parts} (until `sioul-tray renew`)</source>
         <translation>Fermé : {parts} (jusqu’à `sioul-tray renew`)</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="684"/>
+        <location filename="../tray/app.py" line="698"/>
         <source>sioul-tray: the running tray cannot do {request}</source>
         <translation>sioul-tray : l’icône en cours ne sait pas faire {request}</translation>
     </message>
@@ -152,7 +157,7 @@ Inactivité lue par : {idle}</translation>
         <translation>sioul-tray : pas d’affichage ici ; utilisez la ligne de commande (sioul-tray --help)</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="756"/>
+        <location filename="../tray/app.py" line="770"/>
         <source>sioul-tray: already running</source>
         <translation>sioul-tray : déjà lancé</translation>
     </message>
@@ -1820,12 +1825,12 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>Setup</name>
     <message>
-        <location filename="../tray/setup.py" line="162"/>
+        <location filename="../tray/setup.py" line="168"/>
         <source>Sharing folder — sioul-tray</source>
         <translation>Dossier de partage — sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="200"/>
+        <location filename="../tray/setup.py" line="203"/>
         <source>Another folder…</source>
         <translation>Un autre dossier…</translation>
     </message>
@@ -1850,72 +1855,77 @@ Inactivité lue par : {idle}</translation>
         <translation>Faible : quelques mots à vous (quatre ou plus) sont bien plus difficiles à deviner.</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="166"/>
+        <location filename="../tray/setup.py" line="172"/>
         <source>Choose the sharing folder</source>
         <translation>Choisissez le dossier de partage</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="173"/>
+        <location filename="../tray/setup.py" line="179"/>
         <source>The folder your sync tool (Syncthing, Dropbox, OneDrive, Nextcloud, iCloud Drive, Google Drive…) shares between your computers. Sioul keeps its files in it.</source>
         <translation>Le dossier que votre outil de synchronisation (Syncthing, Dropbox, OneDrive, Nextcloud, iCloud Drive, Google Drive…) partage entre vos ordinateurs. Sioul y range ses fichiers.</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="193"/>
+        <location filename="../tray/setup.py" line="196"/>
         <source>No sync tool&apos;s folder was found on this computer. Choose the folder your sync tool shares with “Another folder…”.</source>
         <translation>Aucun dossier d’outil de synchronisation n’a été trouvé sur cet ordinateur. Choisissez le dossier que votre outil partage avec « Un autre dossier… ».</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="206"/>
+        <location filename="../tray/setup.py" line="209"/>
         <source>&amp;Folder:</source>
         <translation>&amp;Dossier :</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="216"/>
+        <location filename="../tray/setup.py" line="220"/>
         <source>&amp;Passphrase:</source>
         <translation>&amp;Phrase secrète :</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="219"/>
+        <location filename="../tray/setup.py" line="223"/>
         <source>Passphrase &amp;again:</source>
         <translation>Phrase secrète, &amp;encore :</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="229"/>
+        <location filename="../tray/setup.py" line="233"/>
+        <source>S&amp;how the passphrase</source>
+        <translation>&amp;Montrer la phrase secrète</translation>
+    </message>
+    <message>
+        <location filename="../tray/setup.py" line="236"/>
         <source>This computer&apos;s &amp;name:</source>
         <translation>&amp;Nom de cet ordinateur :</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="234"/>
+        <location filename="../tray/setup.py" line="241"/>
         <source>&amp;Start sioul-tray when I log in</source>
         <translation>&amp;Lancer sioul-tray à l’ouverture de session</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="238"/>
+        <location filename="../tray/setup.py" line="245"/>
         <source>While sioul-tray is not running on this computer, it reminds no medicines and numbers no invoices.</source>
         <translation>Tant que sioul-tray ne tourne pas sur cet ordinateur, il ne rappelle aucun médicament et ne numérote aucune facture.</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="270"/>
+        <location filename="../tray/setup.py" line="281"/>
         <source>Sharing folder</source>
         <translation>Dossier de partage</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="279"/>
+        <location filename="../tray/setup.py" line="290"/>
         <source>not needed to join</source>
         <translation>inutile pour rejoindre</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="284"/>
+        <location filename="../tray/setup.py" line="295"/>
         <source>This folder is shared already: this computer joins it with the passphrase chosen on the first computer.</source>
         <translation>Ce dossier est déjà partagé : cet ordinateur le rejoint avec la phrase secrète choisie sur le premier ordinateur.</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="288"/>
-        <source>A new shared folder is created here, sealed with this passphrase. Type it twice; the other computers need it to join.</source>
-        <translation>Un nouveau dossier partagé est créé ici, scellé par cette phrase secrète. Tapez-la deux fois ; les autres ordinateurs en ont besoin pour le rejoindre.</translation>
+        <location filename="../tray/setup.py" line="299"/>
+        <source>A new shared folder is created here, sealed with this passphrase. Type it twice and keep it: it cannot be recovered. A second computer? First wait for this folder&apos;s sioul.seal to arrive through the sync.</source>
+        <translation>Un nouveau dossier partagé est créé ici, scellé par cette phrase secrète. Tapez-la deux fois et gardez-la : elle ne peut pas être retrouvée. Un deuxième ordinateur ? Attendez d’abord que le sioul.seal de ce dossier arrive par la synchronisation.</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="305"/>
+        <location filename="../tray/setup.py" line="326"/>
         <source>{error}. Nothing was changed.</source>
         <translation>{error}. Rien n’a été changé.</translation>
     </message>

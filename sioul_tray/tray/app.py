@@ -544,6 +544,20 @@ def _buses() -> tuple[QDBusConnection | None, QDBusConnection | None]:
             system if system.isConnected() else None)  # fmt: skip
 
 
+def _not_started() -> None:
+    """Said when the first-run window is closed without a folder: else the tray would only
+    vanish, and nothing would remind or number here without a word."""
+    from PySide6.QtWidgets import QMessageBox
+
+    text = App.tr(
+        "sioul-tray is not running: it needs a sharing folder. While it does not run, this "
+        "computer reminds no medicines and numbers no invoices. Start sioul-tray again to "
+        "choose the folder."
+    )
+    print(f"sioul-tray: {text}", file=sys.stderr)
+    QMessageBox.information(None, "sioul-tray", text)
+
+
 def _setup(inst: Installation) -> str | None:
     from sioul_tray.tray import setup  # its widgets only when the window is needed
 
@@ -768,7 +782,8 @@ def run(argv: list[str] | None = None, language: str | None = None) -> int:
             return _cannot_start(e)
         try:
             if inst.share_folder() is None and _setup(inst) is None:
-                return 0  # the person closed the first-run window
+                _not_started()  # the person closed the first-run window
+                return 0
             lease = inst.lease()
             folder = inst.share_folder()
         except (SioulError, OSError) as e:

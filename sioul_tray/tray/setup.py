@@ -141,6 +141,12 @@ def join_or_create(
     return made
 
 
+def short(folder: Path, home: Path | None = None) -> str:
+    """A folder as the person reads it: under the home folder, with ``~``."""
+    home = home or Path.home()
+    return str(Path("~") / folder.relative_to(home)) if folder.is_relative_to(home) else str(folder)
+
+
 W = TypeVar("W", bound=QWidget)
 
 
@@ -177,12 +183,9 @@ class SetupWindow(QDialog):
         self.places = named(QListWidget(self), "places")
         home = Path.home()
         for place in candidates(home):
-            shown = place.folder
-            if shown.is_relative_to(home):
-                shown = Path("~") / shown.relative_to(home)
-            item = QListWidgetItem(f"{place.tool}: {shown}", self.places)
+            item = QListWidgetItem(f"{place.tool}: {short(place.folder)}", self.places)
             item.setToolTip(str(place.folder))
-            item.setData(Qt.ItemDataRole.UserRole, str(place.folder))
+            item.setData(Qt.ItemDataRole.UserRole, short(place.folder))
         # A long path is shortened in its middle (the whole of it in the tooltip), not scrolled.
         self.places.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.places.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -204,15 +207,16 @@ class SetupWindow(QDialog):
         self.folder = named(QLineEdit(self), "folder")
         self.folder.textChanged.connect(self._explain)
         form.addRow(Setup.tr("&Folder:"), self.folder)
-        # Said before any passphrase is typed; three lines kept for it whatever it says.
+        # Said before any passphrase is typed; four lines kept for it whatever it says.
         self.what = named(QLabel(self, wordWrap=True), "what")
         # Fixed, not a minimum: a form row's wrapped label was given two lines under Xvfb's
         # fonts and its third ran under the passphrase field.
-        self.what.setFixedHeight(self.fontMetrics().lineSpacing() * 3 + 4)
+        self.what.setFixedHeight(self.fontMetrics().lineSpacing() * 4 + 4)
         self.what.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         form.addRow(self.what)
         self.passphrase = named(QLineEdit(self, echoMode=QLineEdit.EchoMode.Password), "passphrase")
         self.passphrase.textChanged.connect(self._rate)
+        self.passphrase.textChanged.connect(self._retyped)
         form.addRow(Setup.tr("&Passphrase:"), self.passphrase)
         # Kept in place when joining (disabled): hiding it would move the rows below.
         self.again = named(QLineEdit(self, echoMode=QLineEdit.EchoMode.Password), "again")
@@ -226,6 +230,9 @@ class SetupWindow(QDialog):
         form.addRow("", self.strength)
         self.name = named(QLineEdit(inst.name(), self), "name")
         self.name.setMaxLength(64)
+        self.show_passphrase = named(QCheckBox(Setup.tr("S&how the passphrase"), self), "show")
+        self.show_passphrase.toggled.connect(self._show)
+        form.addRow("", self.show_passphrase)
         form.addRow(Setup.tr("This computer's &name:"), self.name)
         layout.addLayout(form)
         # On by default at the first run: a tray that is not running reminds nothing and numbers
@@ -238,10 +245,14 @@ class SetupWindow(QDialog):
             "While sioul-tray is not running on this computer, it reminds no medicines and "
             "numbers no invoices."))  # fmt: skip
         layout.addWidget(self.at_login)
+        self.setTabOrder(self.name, self.show_passphrase)
+        self.setTabOrder(self.show_passphrase, self.at_login)
         self.error = named(QLabel(self, wordWrap=True), "error")
         self.error.setStyleSheet("color: #b91c1c")
         self.error.setMinimumHeight(self.fontMetrics().lineSpacing() * 2)
         layout.addWidget(self.error)
+        self.folder.textChanged.connect(self._retyped)
+        self.again.textChanged.connect(self._retyped)
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
         )
@@ -250,7 +261,7 @@ class SetupWindow(QDialog):
         layout.addWidget(buttons)
         current = inst.share_folder()
         if current is not None:
-            self.folder.setText(str(current))
+            self.folder.setText(short(current))
         elif self.places.count():
             self.places.setCurrentRow(0)
         self._explain(self.folder.text())
@@ -270,7 +281,7 @@ class SetupWindow(QDialog):
             self, Setup.tr("Sharing folder"), str(Path.home())
         )
         if chosen:
-            self.folder.setText(chosen)
+            self.folder.setText(short(Path(chosen)))
 
     def _explain(self, text: str) -> None:
         joining = self.joining
@@ -285,9 +296,19 @@ class SetupWindow(QDialog):
                 "the passphrase chosen on the first computer."))  # fmt: skip
         else:
             self.what.setText(Setup.tr(
-                "A new shared folder is created here, sealed with this "
-                "passphrase. Type it twice; the other computers need it to join."))  # fmt: skip
+                "A new shared folder is created here, sealed with this passphrase. Type it "
+                "twice and keep it: it cannot be recovered. A second computer? First wait for "
+                "this folder's sioul.seal to arrive through the sync."))  # fmt: skip
         self._rate(self.passphrase.text())
+
+    def _retyped(self, _text: str) -> None:
+        # What went wrong is about what was typed then: it goes as soon as that changes.
+        self.error.setText("")
+
+    def _show(self, shown: bool) -> None:
+        mode = QLineEdit.EchoMode.Normal if shown else QLineEdit.EchoMode.Password
+        self.passphrase.setEchoMode(mode)
+        self.again.setEchoMode(mode)
 
     def _rate(self, passphrase: str) -> None:
         # Only a new passphrase is rated: joining takes the one already chosen.
@@ -303,7 +324,8 @@ class SetupWindow(QDialog):
             # str(e) is English: it tells whether the message says so already.
             said = message(e)
             text = Setup.tr("{error}. Nothing was changed.").format(error=said)
-            self.error.setText(text if "nothing" not in str(e) else said)
+            text = text if "nothing" not in str(e) else said
+            self.error.setText(text[:1].upper() + text[1:])
             return
         except OSError as e:
             self.error.setText(f"{e.filename or self.folder.text()}: {e.strerror or e}")

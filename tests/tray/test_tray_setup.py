@@ -189,3 +189,31 @@ def test_the_first_run_offers_start_at_login_on_by_default(
     # Once set up, the window shows the setting as it is.
     inst.update_settings(share=str(tmp_path / "share"))
     assert not setup.SetupWindow(inst).at_login.isChecked()
+
+
+def test_the_window_speaks_as_a_person_reads(
+    inst: Installation, tmp_path: Path, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An error begins with a capital and goes as soon as the person types again; the field
+    shows a folder as the list does (with ~); the passphrase can be shown; creating says it
+    cannot be recovered and what a second computer waits for."""
+    from PySide6.QtWidgets import QLineEdit
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    (tmp_path / "Dropbox").mkdir()
+    window = setup.SetupWindow(inst)
+    qtbot.addWidget(window)
+    assert window.places.item(0).text() == "Dropbox: ~/Dropbox/Sioul"
+    assert window.folder.text() == "~/Dropbox/Sioul"
+    assert "cannot be recovered" in window.what.text() and "sioul.seal" in window.what.text()
+    window.accept()  # no passphrase typed
+    assert window.error.text() == "The passphrase is empty. Nothing was changed."
+    window.passphrase.setText("c")
+    assert window.error.text() == ""
+    assert window.passphrase.echoMode() is QLineEdit.EchoMode.Password
+    window.show_passphrase.setChecked(True)
+    assert window.passphrase.echoMode() is window.again.echoMode() is QLineEdit.EchoMode.Normal
+    window.passphrase.setText("correct horse battery staple")
+    window.again.setText("correct horse battery staple")
+    window.accept()
+    assert window.made == "created" and inst.share_folder() == tmp_path / "Dropbox" / "Sioul"
