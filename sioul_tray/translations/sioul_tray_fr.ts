@@ -9,6 +9,15 @@
         <translation>Faire les factures ici</translation>
     </message>
     <message>
+        <location filename="../tray/listing.py" line="167"/>
+        <source>Treat {computer} as gone for good (given away, reinstalled, broken)?
+
+Your computers stop waiting for it: they keep medicines and make invoices without hearing from it. If {computer} comes back, it takes part again.</source>
+        <translation>Considérer {computer} comme parti pour de bon (donné, réinstallé, en panne) ?
+
+Vos ordinateurs cessent de l’attendre : ils gardent les médicaments et font les factures sans nouvelles de lui. Si {computer} revient, il reprend sa place.</translation>
+    </message>
+    <message>
         <location filename="../tray/listing.py" line="173"/>
         <source>For invoices it counts from {time}: until then {computer} may still be numbering them, cut off from the sync.</source>
         <translation>Pour les factures, elle compte à partir de {time} : jusque-là {computer} peut encore les numéroter, coupé de la synchronisation.</translation>
@@ -19,16 +28,7 @@
         <translation>{computer} est parti pour de bon</translation>
     </message>
     <message>
-        <location filename="../tray/listing.py" line="167"/>
-        <source>Treat {computer} as gone for good (given away, reinstalled, broken)?
-
-Its claims stop counting here and on every computer that reads this one&apos;s. If {computer} comes back, it counts again.</source>
-        <translation>Considérer {computer} comme parti pour de bon (donné, réinstallé, en panne) ?
-
-Ses réservations ne comptent plus ici ni sur les ordinateurs qui lisent celles de cet ordinateur. Si {computer} revient, il compte de nouveau.</translation>
-    </message>
-    <message>
-        <location filename="../tray/app.py" line="392"/>
+        <location filename="../tray/app.py" line="396"/>
         <source>none works here: counting from the session start</source>
         <translation>aucune ne fonctionne ici : décompte depuis le début de la session</translation>
     </message>
@@ -43,27 +43,27 @@ Ses réservations ne comptent plus ici ni sur les ordinateurs qui lisent celles 
         <translation>À propos de sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="712"/>
+        <location filename="../tray/app.py" line="716"/>
         <source>Closed: {parts}, but only until the tray quits: {path} cannot be written ({error})</source>
         <translation>Fermé : {parts}, mais seulement jusqu’à ce que l’icône quitte : impossible d’écrire {path} ({error})</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="722"/>
+        <location filename="../tray/app.py" line="726"/>
         <source>{path} cannot be written ({error}): where it still lists {parts} as closed, the tray closes them again when it starts</source>
         <translation>impossible d’écrire {path} ({error}) : s’il indique encore {parts} comme fermé, l’icône les ferme de nouveau à son prochain lancement</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="822"/>
+        <location filename="../tray/app.py" line="826"/>
         <source>Sleep and wake from: {source}</source>
         <translation>Veille et réveil lus par : {source}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="825"/>
+        <location filename="../tray/app.py" line="829"/>
         <source>Sync tool: {tool}</source>
         <translation>Outil de synchronisation : {tool}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="598"/>
+        <location filename="../tray/app.py" line="602"/>
         <source>Syncthing, asked to send each claim at once; the last request failed: {problem}</source>
         <translation>Syncthing, à qui chaque réservation est confiée aussitôt écrite ; la dernière demande a échoué : {problem}</translation>
     </message>
@@ -82,7 +82,7 @@ Ses réservations ne comptent plus ici ni sur les ordinateurs qui lisent celles 
 {path}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="394"/>
+        <location filename="../tray/app.py" line="398"/>
         <source>sioul-tray {version}
 
 Keeps Sioul&apos;s medicines and invoices on one computer at a time.
@@ -99,55 +99,55 @@ Dossier de partage : {folder}
 Inactivité lue par : {idle}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="411"/>
+        <location filename="../tray/app.py" line="415"/>
         <source>How it works, and what each line means: {docs}</source>
         <translation>Comment cela marche, et ce que dit chaque ligne : {docs}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="553"/>
+        <location filename="../tray/app.py" line="557"/>
         <source>sioul-tray is not running: it needs a sharing folder. While it does not run, this computer reminds no medicines and numbers no invoices. Start sioul-tray again to choose the folder.</source>
         <translation>sioul-tray ne tourne pas : il lui faut un dossier de partage. Tant qu’il ne tourne pas, cet ordinateur ne rappelle aucun médicament et ne numérote aucune facture. Relancez sioul-tray pour choisir le dossier.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="600"/>
+        <location filename="../tray/app.py" line="604"/>
         <source>Syncthing, asked to send each claim at once</source>
         <translation>Syncthing, à qui chaque réservation est confiée aussitôt écrite</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="603"/>
+        <location filename="../tray/app.py" line="607"/>
         <source>none found; the sync tool sends the claims when it notices them</source>
         <translation>aucun trouvé ; l’outil de synchronisation envoie les réservations quand il les remarque</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="604"/>
+        <location filename="../tray/app.py" line="608"/>
         <source>{tool}, found; it sends the claims when it notices them</source>
         <translation>{tool}, trouvé ; il envoie les réservations quand il les remarque</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="620"/>
-        <location filename="../tray/app.py" line="633"/>
-        <location filename="../tray/app.py" line="662"/>
+        <location filename="../tray/app.py" line="624"/>
+        <location filename="../tray/app.py" line="637"/>
+        <location filename="../tray/app.py" line="666"/>
         <location filename="../tray/copied.py" line="66"/>
         <source>sioul-tray: {error}</source>
         <translation>sioul-tray : {error}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="667"/>
+        <location filename="../tray/app.py" line="671"/>
         <source>Invoices are taken here; this computer starts once every other one has seen it.</source>
         <translation>Les factures sont prises ici ; cet ordinateur commence dès que tous les autres l’ont vu.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="672"/>
+        <location filename="../tray/app.py" line="676"/>
         <source>{computer} is declared gone for good.</source>
         <translation>{computer} est déclaré parti pour de bon.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="709"/>
+        <location filename="../tray/app.py" line="713"/>
         <source>Closed: {parts} (until `sioul-tray renew`)</source>
         <translation>Fermé : {parts} (jusqu’à `sioul-tray renew`)</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="698"/>
+        <location filename="../tray/app.py" line="702"/>
         <source>sioul-tray: the running tray cannot do {request}</source>
         <translation>sioul-tray : l’icône en cours ne sait pas faire {request}</translation>
     </message>
@@ -157,7 +157,7 @@ Inactivité lue par : {idle}</translation>
         <translation>sioul-tray : pas d’affichage ici ; utilisez la ligne de commande (sioul-tray --help)</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="770"/>
+        <location filename="../tray/app.py" line="774"/>
         <source>sioul-tray: already running</source>
         <translation>sioul-tray : déjà lancé</translation>
     </message>
@@ -633,77 +633,127 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>Computers</name>
     <message>
-        <location filename="../tray/computers.py" line="149"/>
+        <location filename="../tray/computers.py" line="152"/>
         <source>Computers — sioul-tray</source>
         <translation>Ordinateurs — sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="160"/>
+        <location filename="../tray/computers.py" line="164"/>
         <source>Computer</source>
         <translation>Ordinateur</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="162"/>
+        <location filename="../tray/computers.py" line="164"/>
+        <source>Each computer that shares the folder</source>
+        <translation>Chaque ordinateur qui partage le dossier</translation>
+    </message>
+    <message>
+        <location filename="../tray/computers.py" line="165"/>
+        <source>What it reminds or numbers, as seen here</source>
+        <translation>Ce qu’il rappelle ou numérote, vu d’ici</translation>
+    </message>
+    <message>
+        <location filename="../tray/computers.py" line="166"/>
         <source>Last heard</source>
         <translation>Dernières nouvelles</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="161"/>
+        <location filename="../tray/computers.py" line="165"/>
         <source>Keeps</source>
         <translation>Tient</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="243"/>
+        <location filename="../tray/computers.py" line="167"/>
+        <source>When this computer last saw it renew its claims through the sync</source>
+        <translation>Quand cet ordinateur l’a vu renouveler ses réservations par la synchronisation pour la dernière fois</translation>
+    </message>
+    <message>
+        <location filename="../tray/computers.py" line="168"/>
+        <source>When someone last used it</source>
+        <translation>Quand quelqu’un s’en est servi pour la dernière fois</translation>
+    </message>
+    <message>
+        <location filename="../tray/computers.py" line="169"/>
+        <source>sioul-tray</source>
+        <translation>sioul-tray</translation>
+    </message>
+    <message>
+        <location filename="../tray/computers.py" line="170"/>
+        <source>Running, or closed: quit, or the computer asleep</source>
+        <translation>En marche, ou fermé : quitté, ou l’ordinateur en veille</translation>
+    </message>
+    <message>
+        <location filename="../tray/computers.py" line="171"/>
+        <source>How far its clock is from this one&apos;s</source>
+        <translation>L’écart de son horloge avec celle de cet ordinateur</translation>
+    </message>
+    <message>
+        <location filename="../tray/computers.py" line="190"/>
+        <source>Treat as gone for good…</source>
+        <translation>Considérer comme parti pour de bon…</translation>
+    </message>
+    <message>
+        <location filename="../tray/computers.py" line="255"/>
         <source>{name} (this computer)</source>
         <translation>{name} (cet ordinateur)</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="247"/>
+        <location filename="../tray/computers.py" line="259"/>
         <source>not heard</source>
         <translation>sans nouvelles</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="163"/>
+        <location filename="../tray/computers.py" line="279"/>
+        <source>Files in the sharing folder that cannot be read:</source>
+        <translation>Fichiers du dossier de partage illisibles :</translation>
+    </message>
+    <message>
+        <location filename="../tray/computers.py" line="281"/>
+        <source>Every file in the sharing folder can be read.</source>
+        <translation>Tous les fichiers du dossier de partage se lisent.</translation>
+    </message>
+    <message>
+        <location filename="../tray/computers.py" line="347"/>
+        <source>running</source>
+        <translation>en marche</translation>
+    </message>
+    <message>
+        <location filename="../tray/computers.py" line="349"/>
+        <source>closed</source>
+        <translation>fermé</translation>
+    </message>
+    <message>
+        <location filename="../tray/computers.py" line="349"/>
+        <source>It quit, or the computer sleeps</source>
+        <translation>Il a été quitté, ou l’ordinateur est en veille</translation>
+    </message>
+    <message>
+        <location filename="../tray/computers.py" line="351"/>
+        <source>closed for {parts}</source>
+        <translation>fermé pour : {parts}</translation>
+    </message>
+    <message>
+        <location filename="../tray/computers.py" line="168"/>
         <source>Last used</source>
         <translation>Dernier usage</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="153"/>
+        <location filename="../tray/computers.py" line="156"/>
         <source>The tray is not running: start sioul-tray to see the computers.</source>
         <translation>sioul-tray n’est pas lancé : lancez-le pour voir les ordinateurs.</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="164"/>
-        <source>Claims</source>
-        <translation>Réservations</translation>
-    </message>
-    <message>
-        <location filename="../tray/computers.py" line="165"/>
+        <location filename="../tray/computers.py" line="171"/>
         <source>Clock</source>
         <translation>Horloge</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="181"/>
-        <source>Gone for good…</source>
-        <translation>Parti pour de bon…</translation>
-    </message>
-    <message>
-        <location filename="../tray/computers.py" line="202"/>
+        <location filename="../tray/computers.py" line="211"/>
         <source>Show in the folder</source>
         <translation>Montrer dans le dossier</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="250"/>
-        <source>closed: {parts}</source>
-        <translation>fermées : {parts}</translation>
-    </message>
-    <message>
-        <location filename="../tray/computers.py" line="254"/>
-        <source>open</source>
-        <translation>ouvertes</translation>
-    </message>
-    <message>
-        <location filename="../tray/computers.py" line="260"/>
+        <location filename="../tray/computers.py" line="265"/>
         <source>Invoices here wait for its confirmation</source>
         <translation>Les factures attendent ici sa confirmation</translation>
     </message>
@@ -713,22 +763,12 @@ Inactivité lue par : {idle}</translation>
         <translation>Syncthing est connecté à tous les ordinateurs qui partagent le dossier.</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="274"/>
-        <source>Files that do not read:</source>
-        <translation>Fichiers illisibles :</translation>
-    </message>
-    <message>
-        <location filename="../tray/computers.py" line="276"/>
-        <source>Every file reads.</source>
-        <translation>Tous les fichiers se lisent.</translation>
-    </message>
-    <message>
-        <location filename="../tray/computers.py" line="343"/>
+        <location filename="../tray/computers.py" line="358"/>
         <source>{span} ahead</source>
         <translation>{span} d’avance</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="344"/>
+        <location filename="../tray/computers.py" line="359"/>
         <source>{span} behind</source>
         <translation>{span} de retard</translation>
     </message>
@@ -1495,65 +1535,65 @@ Inactivité lue par : {idle}</translation>
     </message>
     <message>
         <location filename="../tray/model.py" line="283"/>
-        <source>{computer} is gone for good…</source>
-        <translation>{computer} est parti pour de bon…</translation>
+        <source>Treat {computer} as gone for good…</source>
+        <translation>Considérer {computer} comme parti pour de bon…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="286"/>
+        <location filename="../tray/model.py" line="335"/>
+        <source>{computer} makes invoices now. Make them here instead?
+
+{computer} stops numbering as soon as it sees this; this computer starts once every other computer has confirmed it, in about 2 minutes while they are on.</source>
+        <translation>{computer} fait les factures en ce moment. Les faire ici à la place ?
+
+{computer} arrête de numéroter dès qu’il le voit ; cet ordinateur commence quand tous les autres ordinateurs l’ont confirmé, dans 2 minutes environ s’ils sont allumés.</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="288"/>
         <source>Computers…</source>
         <translation>Ordinateurs…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="287"/>
+        <location filename="../tray/model.py" line="289"/>
         <source>Open sharing folder</source>
         <translation>Ouvrir le dossier de partage</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="288"/>
+        <location filename="../tray/model.py" line="290"/>
         <source>Change sharing folder…</source>
         <translation>Changer de dossier de partage…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="290"/>
+        <location filename="../tray/model.py" line="292"/>
         <source>Start at login</source>
         <translation>Lancer à l’ouverture de session</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="291"/>
+        <location filename="../tray/model.py" line="293"/>
         <source>About sioul-tray</source>
         <translation>À propos de sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="292"/>
+        <location filename="../tray/model.py" line="294"/>
         <source>Quit</source>
         <translation>Quitter</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="333"/>
-        <source>{computer} makes invoices now. Make them here instead?
-
-{computer} stops numbering as soon as it sees this; this computer starts once every other computer has confirmed it.</source>
-        <translation>{computer} fait les factures en ce moment. Les faire ici à la place ?
-
-{computer} arrête de numéroter dès qu’il le voit ; cet ordinateur commence quand tous les autres ordinateurs l’ont confirmé.</translation>
-    </message>
-    <message>
-        <location filename="../tray/model.py" line="348"/>
+        <location filename="../tray/model.py" line="350"/>
         <source>No other computer will remind medicines or number invoices while sioul-tray is stopped here.</source>
         <translation>Aucun autre ordinateur ne rappellera les médicaments ni ne numérotera les factures tant que sioul-tray est arrêté ici.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="352"/>
+        <location filename="../tray/model.py" line="354"/>
         <source>No other computer will remind medicines while sioul-tray is stopped here.</source>
         <translation>Aucun autre ordinateur ne rappellera les médicaments tant que sioul-tray est arrêté ici.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="354"/>
+        <location filename="../tray/model.py" line="356"/>
         <source>No other computer will number invoices while sioul-tray is stopped here.</source>
         <translation>Aucun autre ordinateur ne numérotera les factures tant que sioul-tray est arrêté ici.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="355"/>
+        <location filename="../tray/model.py" line="357"/>
         <source>Quit anyway?</source>
         <translation>Quitter quand même ?</translation>
     </message>
@@ -1561,97 +1601,97 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>Notification</name>
     <message>
-        <location filename="../tray/model.py" line="448"/>
+        <location filename="../tray/model.py" line="450"/>
         <source>Medicine reminders move to {computer} in about 2 minutes</source>
         <translation>Les rappels de médicaments passent sur {computer} dans 2 minutes environ</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="449"/>
+        <location filename="../tray/model.py" line="451"/>
         <source>Invoices move to {computer} in about 2 minutes</source>
         <translation>Les factures passent sur {computer} dans 2 minutes environ</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="454"/>
+        <location filename="../tray/model.py" line="456"/>
         <source>This computer no longer reminds medicines.</source>
         <translation>Cet ordinateur ne rappelle plus les médicaments.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="455"/>
+        <location filename="../tray/model.py" line="457"/>
         <source>This computer no longer makes invoices.</source>
         <translation>Cet ordinateur ne fait plus les factures.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="460"/>
+        <location filename="../tray/model.py" line="462"/>
         <source>Medicine reminders are here now</source>
         <translation>Les rappels de médicaments sont maintenant ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="461"/>
+        <location filename="../tray/model.py" line="463"/>
         <source>Invoices are made here now</source>
         <translation>Les factures sont maintenant faites ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="466"/>
+        <location filename="../tray/model.py" line="468"/>
         <source>Medicine reminders paused here</source>
         <translation>Rappels de médicaments en pause ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="467"/>
+        <location filename="../tray/model.py" line="469"/>
         <source>Invoices paused here</source>
         <translation>Factures en pause ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="472"/>
+        <location filename="../tray/model.py" line="474"/>
         <source>No computer keeps medicines now</source>
         <translation>Aucun ordinateur ne tient les médicaments maintenant</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="473"/>
+        <location filename="../tray/model.py" line="475"/>
         <source>No computer keeps invoices now</source>
         <translation>Aucun ordinateur ne tient les factures maintenant</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="486"/>
+        <location filename="../tray/model.py" line="488"/>
         <source>{part}: this computer acts now.</source>
         <translation>{part} : cet ordinateur agit maintenant.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="507"/>
+        <location filename="../tray/model.py" line="509"/>
         <source>Invoices stopped: the seal changed</source>
         <translation>Factures arrêtées : le sceau a changé</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="514"/>
+        <location filename="../tray/model.py" line="516"/>
         <source>{computer} has not been heard from since {time}. If it is gone for good, say so in the menu.</source>
         <translation>Pas de nouvelles de {computer} depuis {time}. S’il est parti pour de bon, dites-le dans le menu.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="519"/>
+        <location filename="../tray/model.py" line="521"/>
         <source>{computer} has not been heard from yet. If it is gone for good, say so in the menu.</source>
         <translation>Pas encore de nouvelles de {computer}. S’il est parti pour de bon, dites-le dans le menu.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="525"/>
+        <location filename="../tray/model.py" line="527"/>
         <source>Invoices wait for {computer}</source>
         <translation>Les factures attendent {computer}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="530"/>
+        <location filename="../tray/model.py" line="532"/>
         <source>A claim in the sharing folder does not read</source>
         <translation>Une réservation du dossier de partage est illisible</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="536"/>
+        <location filename="../tray/model.py" line="538"/>
         <source>It is {span} ahead of this computer&apos;s clock.</source>
         <translation>Elle a {span} d’avance sur l’horloge de cet ordinateur.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="538"/>
+        <location filename="../tray/model.py" line="540"/>
         <source>It is {span} behind this computer&apos;s clock.</source>
         <translation>Elle a {span} de retard sur l’horloge de cet ordinateur.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="540"/>
+        <location filename="../tray/model.py" line="542"/>
         <source>{computer}&apos;s clock is off</source>
         <translation>L’horloge de {computer} est décalée</translation>
     </message>

@@ -303,16 +303,20 @@ class Tray(QObject):
 
         view = self.controller.view
         name = view.shown_name(computer) if view is not None else computer
-        if not self._confirm(*forget_question(name, self.controller.forget_counts_from(computer))):
+        question = forget_question(name, self.controller.forget_counts_from(computer))
+        if not self._confirm(*question, risky=True):
             return False
         self.controller.forget(computer)
         return True
 
-    def _confirm(self, title: str, text: str) -> bool:
+    def _confirm(self, title: str, text: str, risky: bool = False) -> bool:
+        """Ask yes or no; for a `risky` step, No is the default (Return keeps things as they
+        are)."""
         from PySide6.QtWidgets import QMessageBox
 
-        answer = QMessageBox.question(None, title, text)
-        return answer == QMessageBox.StandardButton.Yes
+        no, yes = QMessageBox.StandardButton.No, QMessageBox.StandardButton.Yes
+        answer = QMessageBox.question(None, title, text, yes | no, no if risky else yes)
+        return answer == yes
 
     def about(self) -> QWidget | None:
         """Open the About box: in a process of its own where this tray answers requests (its

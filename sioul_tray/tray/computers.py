@@ -11,7 +11,7 @@ controller directly: `ControllerSource`.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -20,6 +20,7 @@ from PySide6.QtGui import QCloseEvent, QDesktopServices
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
+    QDialogButtonBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -34,6 +35,7 @@ from PySide6.QtWidgets import (
 
 from sioul_tray import phrases
 from sioul_tray.i18n import Computers
+from sioul_tray.lease import PARTS
 from sioul_tray.timefmt import ago, clock_time, span
 from sioul_tray.tray.listing import Listing, Row, forget_question, read, rows, shown_names
 
@@ -93,8 +95,9 @@ Confirm = Callable[[str, str], bool]
 
 
 def _ask_question(title: str, text: str) -> bool:
-    answer = QMessageBox.question(None, title, text)
-    return answer == QMessageBox.StandardButton.Yes
+    """Yes or no before declaring a computer gone: No is the default, for the step is risky."""
+    no, yes = QMessageBox.StandardButton.No, QMessageBox.StandardButton.Yes
+    return QMessageBox.question(None, title, text, yes | no, no) == yes
 
 
 class TraySource:
@@ -156,17 +159,23 @@ class ComputersWindow(QDialog):
         self.absent.setWordWrap(True)
         self.absent.setVisible(False)
         layout.addWidget(self.absent)
+        # Each column with what it means, on its header's tooltip.
         columns = [
-            Computers.tr("Computer"),
-            Computers.tr("Keeps"),
-            Computers.tr("Last heard"),
-            Computers.tr("Last used"),
-            Computers.tr("Claims"),
-            Computers.tr("Clock"),
-        ]
+            (Computers.tr("Computer"), Computers.tr("Each computer that shares the folder")),
+            (Computers.tr("Keeps"), Computers.tr("What it reminds or numbers, as seen here")),
+            (Computers.tr("Last heard"), Computers.tr(
+                "When this computer last saw it renew its claims through the sync")),
+            (Computers.tr("Last used"), Computers.tr("When someone last used it")),
+            (Computers.tr("sioul-tray"), Computers.tr(
+                "Running, or closed: quit, or the computer asleep")),
+            (Computers.tr("Clock"), Computers.tr("How far its clock is from this one's")),
+        ]  # fmt: skip
         self.table = QTableWidget(0, len(columns), self)
         self.table.setObjectName("computers")
-        self.table.setHorizontalHeaderLabels(columns)
+        for col, (title, meaning) in enumerate(columns):
+            header_item = QTableWidgetItem(title)
+            header_item.setToolTip(meaning)
+            self.table.setHorizontalHeaderItem(col, header_item)
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -178,7 +187,7 @@ class ComputersWindow(QDialog):
         self.table.itemSelectionChanged.connect(self._selected)
         layout.addWidget(self.table)
         actions = QHBoxLayout()
-        self.gone = QPushButton(Computers.tr("Gone for good…"), self)
+        self.gone = QPushButton(Computers.tr("Treat as gone for good…"), self)
         self.gone.setObjectName("gone")
         self.gone.setEnabled(False)
         self.gone.clicked.connect(self._gone)
@@ -203,6 +212,9 @@ class ComputersWindow(QDialog):
         self.show_file.setObjectName("show_file")
         self.show_file.clicked.connect(lambda: self._show_file(self.problems.currentItem()))
         layout.addWidget(self.show_file, alignment=Qt.AlignmentFlag.AlignLeft)
+        close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        close.rejected.connect(self.reject)
+        layout.addWidget(close)
         self.computers: list[str] = []
         self.here: str | None = None  # this computer
         self.raised: int | None = None  # the tray's count of "Computers…", as last seen
@@ -246,14 +258,7 @@ class ComputersWindow(QDialog):
                 (", ".join(phrases.label(p) for p in row.keeps), ""),
                 _when(row.heard, shown.now, Computers.tr("not heard")),
                 _when(row.active, shown.now, ""),
-                (
-                    Computers.tr("closed: {parts}").format(
-                        parts=", ".join(phrases.label(p) for p in row.closed)
-                    )
-                    if row.closed
-                    else Computers.tr("open"),
-                    "",
-                ),
+                _state(row.closed),
                 (_offset(row.offset), ""),
             ]
             if row.waited:
@@ -271,9 +276,9 @@ class ComputersWindow(QDialog):
         self.sync.setVisible(shown.sync is not None)
         problems = shown.problems
         self.problems_title.setText(
-            Computers.tr("Files that do not read:")
+            Computers.tr("Files in the sharing folder that cannot be read:")
             if problems
-            else Computers.tr("Every file reads.")
+            else Computers.tr("Every file in the sharing folder can be read.")
         )
         self.problems_title.setVisible(self.absent.isHidden())
         self.problems.clear()
@@ -334,6 +339,16 @@ def _when(t: int | None, now: float, never: str) -> tuple[str, str]:
     if t is None:
         return never, ""
     return ago(t, now), clock_time(t, always_date=True)
+
+
+def _state(closed: Sequence[str]) -> tuple[str, str]:
+    """The "sioul-tray" column: running (its claims open), or closed (quit or asleep)."""
+    if not closed:
+        return Computers.tr("running"), ""
+    if set(closed) >= set(PARTS):
+        return Computers.tr("closed"), Computers.tr("It quit, or the computer sleeps")
+    parts = ", ".join(phrases.label(p) for p in closed)
+    return Computers.tr("closed for {parts}").format(parts=parts), ""
 
 
 def _offset(seconds: int) -> str:

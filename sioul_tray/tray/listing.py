@@ -165,8 +165,8 @@ def forget_question(name: str, counts_from: int | None = None) -> tuple[str, str
     still be numbering until then, only cut off), None when at once or not known."""
     question = App.tr(
         "Treat {computer} as gone for good (given away, reinstalled, broken)?\n\n"
-        "Its claims stop counting here and on every computer that reads this one's. "
-        "If {computer} comes back, it counts again."
+        "Your computers stop waiting for it: they keep medicines and make invoices without "
+        "hearing from it. If {computer} comes back, it takes part again."
     ).format(computer=name)
     if counts_from is not None:
         question += "\n\n" + App.tr(

@@ -280,7 +280,9 @@ def menu(view: View, autostart: bool) -> list[Item]:
     if invoices is not None and not invoices.here:
         items.append(Item(Menu.tr("Make invoices here…"), Action.TAKE_INVOICES))
     for computer in gone_candidates(view):
-        text = Menu.tr("{computer} is gone for good…").format(computer=view.shown_name(computer))
+        text = Menu.tr("Treat {computer} as gone for good…").format(
+            computer=view.shown_name(computer)
+        )
         items.append(Item(text, Action.FORGET, computer))
     items += [
         Item(Menu.tr("Computers…"), Action.COMPUTERS),
@@ -332,7 +334,7 @@ def take_confirmation(view: View) -> str | None:
     return Menu.tr(
         "{computer} makes invoices now. Make them here instead?\n\n"
         "{computer} stops numbering as soon as it sees this; this computer starts once every "
-        "other computer has confirmed it."
+        "other computer has confirmed it, in about 2 minutes while they are on."
     ).format(computer=view.names(p.keeper, p.name))
 
 

@@ -139,8 +139,8 @@ def test_computers_window_lists_computers_and_unreadable_files(
     qtbot.addWidget(window)
     rows = cells(window)
     assert [r[0] for r in rows] == ["Home PC (this computer)", "Office PC"]  # one row each
-    assert rows[0][1] == "Medicines, Invoices" and rows[0][4] == "open"
-    assert rows[1][2] == "just now" and rows[1][4] == "open"
+    assert rows[0][1] == "Medicines, Invoices" and rows[0][4] == "running"
+    assert rows[1][2] == "just now" and rows[1][4] == "running"
     assert not window.table.verticalHeader().isVisible()  # no row numbers
     problems = window.problems
     assert [problems.item(i).text() for i in range(problems.count())] == [
@@ -177,7 +177,10 @@ def test_a_computer_is_declared_gone_from_the_window(
     peer(folder, "office_pc", "Office PC").renew("invoices")
     tray.controller.tick()
     asked: list[str] = []
-    monkeypatch.setattr(tray, "_confirm", lambda title, text: asked.append(title) or True)
+    # The question is asked as a risky one (No by default): only then is it answered yes here.
+    monkeypatch.setattr(
+        tray, "_confirm", lambda title, text, risky=False: asked.append(title) or risky
+    )
     window = tray.computers()
     qtbot.addWidget(window)
     assert not window.gone.isEnabled()  # nothing chosen
@@ -426,6 +429,27 @@ def test_about_says_what_this_run_reads(tray: Tray) -> None:
     assert text.endswith("https://github.com/sioul/sioul-tray/tree/main/docs")
 
 
+def test_a_risky_question_keeps_things_as_they_are_on_return(tray: Tray, qtbot: QtBot) -> None:
+    """Declaring a computer gone is asked with No as the default button; a plain question
+    (making invoices here) with Yes."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    seen: list[str] = []
+
+    def press_return() -> None:
+        box = QApplication.activeModalWidget()
+        assert isinstance(box, QMessageBox)
+        seen.append(box.defaultButton().text().replace("&", ""))
+        box.defaultButton().click()
+
+    QTimer.singleShot(0, press_return)
+    assert tray._confirm("Office PC is gone for good", "Treat it so?", risky=True) is False
+    QTimer.singleShot(0, press_return)
+    assert tray._confirm("Make invoices here", "Make them here?") is True
+    assert seen == ["No", "Yes"]
+
+
 def test_open_sharing_folder_says_where_it_is_when_no_file_manager_opens_it(
     tray: Tray, folder: Path, qtbot: QtBot
 ) -> None:
@@ -462,7 +486,9 @@ def test_quit_asks_first_when_nobody_else_would_keep_the_parts(
     quits: list[bool] = []
     monkeypatch.setattr(QApplication, "quit", lambda: quits.append(True))
     answer = False
-    monkeypatch.setattr(tray, "_confirm", lambda title, text: asked.append(text) or answer)
+    monkeypatch.setattr(
+        tray, "_confirm", lambda title, text, risky=False: asked.append(text) or answer
+    )
     quit_item = Item("Quit", Action.QUIT)
     tray.run(quit_item)  # alone on its folder: no other computer would remind or number
     assert len(asked) == 1 and "No other computer will remind medicines" in asked[0]

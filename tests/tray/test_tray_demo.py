@@ -51,7 +51,7 @@ def test_the_demo_story(qtbot: QtBot, tmp_path: Path) -> None:
     assert seen[440][0] == "Medicines: here"
     assert seen[660][1].startswith("Invoices: here in ")  # taken back while Office PC is silent
     assert seen[880][1].startswith("Invoices: here, waiting for Office PC, last heard ")
-    assert seen[880][2] == ["Office PC is gone for good…"]
+    assert seen[880][2] == ["Treat Office PC as gone for good…"]
     assert [title for _t, title in notes] == [
         "Medicine reminders are here now",
         "Invoices are made here now",

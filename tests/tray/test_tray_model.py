@@ -236,7 +236,7 @@ def test_gone_for_good_offered_only_for_silent_computers_invoices_wait_on(
 ) -> None:
     items = model.menu(view(seen["silent"], seen["silent"]), autostart=False)
     forget = [(i.text, i.data) for i in items if i.action is Action.FORGET]
-    assert forget == [("Laptop is gone for good…", "laptop")]  # the office was heard lately
+    assert forget == [("Treat Laptop as gone for good…", "laptop")]  # the office was heard lately
     waiting = model.menu(view(seen["waiting"], seen["waiting"]), autostart=False)
     assert not [i for i in waiting if i.action is Action.FORGET]  # everyone heard lately
     here = model.menu(view(seen["acting"], seen["acting"]), autostart=False)
