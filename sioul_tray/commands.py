@@ -333,9 +333,12 @@ def cmd_take(args: argparse.Namespace, inst: Installation, out: TextIO) -> int:
         lease = inst.lease(verify=True)
         keeper = lease.renew(args.part, take=True)
         _state_warning(lease)
+    # Here only when no tray answered (a running one takes the request itself): nothing acts
+    # here until one starts, and saying "starts in 2 minutes" would be untrue.
     text = CommandLine.tr(
-        "Invoices are taken here. This computer starts once it has kept them "
-        "for 2 minutes and every other computer has seen it."
+        "Invoices are kept here now, but no tray runs on this computer: nothing numbers them "
+        "here until sioul-tray starts (it then numbers them once it has kept them for 2 "
+        "minutes and every other computer has seen it)."
     )
     print(text, file=out)
     if keeper.waiting:

@@ -500,47 +500,47 @@ Inactivité lue par : {idle}</translation>
         <translation>  illisible : {file} : {reason}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="337"/>
-        <source>Invoices are taken here. This computer starts once it has kept them for 2 minutes and every other computer has seen it.</source>
-        <translation>Les factures sont prises ici. Cet ordinateur commence quand il les a tenues 2 minutes et que tous les autres ordinateurs l’ont vu.</translation>
+        <location filename="../commands.py" line="339"/>
+        <source>Invoices are kept here now, but no tray runs on this computer: nothing numbers them here until sioul-tray starts (it then numbers them once it has kept them for 2 minutes and every other computer has seen it).</source>
+        <translation>Les factures sont tenues ici maintenant, mais aucun sioul-tray ne tourne sur cet ordinateur : rien ne les numérote ici tant que sioul-tray n’est pas lancé (il les numérote alors quand il les a tenues 2 minutes et que tous les autres ordinateurs l’ont vu).</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="346"/>
+        <location filename="../commands.py" line="349"/>
         <source>Waiting for: {computers}</source>
         <translation>En attente de : {computers}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="365"/>
+        <location filename="../commands.py" line="368"/>
         <source>Closed: {parts}</source>
         <translation>Fermé : {parts}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="375"/>
+        <location filename="../commands.py" line="378"/>
         <source>sioul-tray: warning: {problem}</source>
         <translation>sioul-tray : attention : {problem}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="400"/>
+        <location filename="../commands.py" line="403"/>
         <source>{computer} is declared gone for good; it counts again if it comes back.</source>
         <translation>{computer} est déclaré parti pour de bon ; il comptera de nouveau s’il revient.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="404"/>
+        <location filename="../commands.py" line="407"/>
         <source>For invoices it counts from {time}: until then {computer} may still be numbering them, cut off from the sync.</source>
         <translation>Pour les factures, elle compte à partir de {time} : jusque-là {computer} peut encore les numéroter, coupé de la synchronisation.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="414"/>
+        <location filename="../commands.py" line="417"/>
         <source>This computer&apos;s claims are now {new}&apos;s; {old}&apos;s stay with the computer they were made on.</source>
         <translation>Les réservations de cet ordinateur sont désormais celles de {new} ; celles de {old} restent à l’ordinateur où elles ont été faites.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="420"/>
+        <location filename="../commands.py" line="423"/>
         <source>No claim of {computer} was ever read here: nothing holds back.</source>
         <translation>Aucune réservation de {computer} n’a jamais été lue ici : rien ne retient.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="428"/>
+        <location filename="../commands.py" line="431"/>
         <source>sioul-tray: no tray runs here, so nothing acts on {part} under {token}: the mark is not taken, and the records made after the last one are void</source>
         <translation>sioul-tray : aucune icône ne tourne ici, donc rien n’agit sur {part} sous {token} : la marque n’est pas prise, et les enregistrements faits après la dernière sont nuls</translation>
     </message>
