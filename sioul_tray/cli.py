@@ -96,6 +96,12 @@ def _parser(fast: bool = False) -> argparse.ArgumentParser:
     p.add_argument("part", **part_arg)
     p.add_argument("--json", action="store_true", help=json_help)
 
+    p = sub.add_parser(
+        "history",
+        help=CommandLine.tr("the last changes of hands this computer's tray saw, with when"),
+    )
+    p.add_argument("--json", action="store_true", help=json_help)
+
     p = sub.add_parser("take", help=CommandLine.tr('"Make invoices here": take a part on purpose'))
     p.add_argument("part", choices=["invoices"], metavar="invoices")
 

@@ -16,7 +16,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any, TextIO
 
-from sioul_tray import i18n, phrases
+from sioul_tray import history, i18n, phrases
 from sioul_tray.errors import SealExists, SioulError
 from sioul_tray.files import make_folders
 from sioul_tray.i18n import CommandLine, Core
@@ -282,6 +282,25 @@ def claim_json(claim: Claim) -> dict[str, Any]:
     return data
 
 
+def cmd_history(args: argparse.Namespace, inst: Installation, out: TextIO) -> int:
+    """What changed hands as this computer's tray saw it (`sioul_tray.history`), oldest first."""
+    try:
+        changes = history.read(history.path_in(inst.state_dir))
+    except history.Damaged as e:
+        raise SioulError(Core.mark("the history cannot be read: {reason}", reason=str(e))) from None
+    if args.json:
+        doc = {"schema": history.SCHEMA, "changes": [asdict(c) for c in changes]}
+        json.dump(doc, out, indent=2, ensure_ascii=False)
+        out.write("\n")
+        return 0
+    if not changes:
+        print(CommandLine.tr("No change of hands seen here yet."), file=out)
+    for c in changes:
+        line = f"{clock_time(c.at, always_date=True)}  {printable(c.what)}"
+        print(line + (f" ({printable(c.why)})" if c.why else ""), file=out)
+    return 0
+
+
 def cmd_claims(args: argparse.Namespace, inst: Installation, out: TextIO) -> int:
     lease = inst.lease(verify=True, read_only=True)
     parts = _parts(args.part)
@@ -447,6 +466,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, Installation, TextIO], int]] =
     "setup": cmd_setup,
     "look": cmd_look,
     "claims": cmd_claims,
+    "history": cmd_history,
     "take": cmd_take,
     "close": cmd_close,
     "renew": cmd_renew,

@@ -264,3 +264,28 @@ def test_a_mark_without_a_tray_is_refused_and_written_nowhere(
     assert done.returncode == 2 and "give --token" in done.stderr
     lease = Installation(kitchen).lease()
     assert all(c.wrote == 0 for c in lease.claims("medicines"))
+
+
+def test_history_says_what_changed_hands_with_when(tmp_path: Path) -> None:
+    from sioul_tray import history
+    from sioul_tray.timefmt import clock_time
+
+    home = tmp_path / "home"
+    assert ok(cli(home, "history")) == "No change of hands seen here yet.\n"
+    at = 1_750_000_000
+    path = history.path_in(Installation(home).state_dir)
+    history.record(path, [
+        history.Change(at, "invoices", "Invoices are made here now", ""),
+        history.Change(at + 600, "invoices", "Invoices move to Laptop in about 2 minutes",
+                       "This computer no longer makes invoices."),
+    ])  # fmt: skip
+    lines = ok(cli(home, "history")).splitlines()
+    assert lines == [
+        f"{clock_time(at, always_date=True)}  Invoices are made here now",
+        f"{clock_time(at + 600, always_date=True)}  Invoices move to Laptop in about 2 minutes "
+        "(This computer no longer makes invoices.)",
+    ]
+    doc = json.loads(ok(cli(home, "history", "--json")))
+    assert doc["schema"] == 1 and [c["at"] for c in doc["changes"]] == [at, at + 600]
+    path.write_text("[]")  # not ours: said, nothing else changed
+    failed(cli(home, "history"), "the history cannot be read")

@@ -9,7 +9,7 @@
         <translation>Faire les factures ici</translation>
     </message>
     <message>
-        <location filename="../tray/listing.py" line="167"/>
+        <location filename="../tray/listing.py" line="187"/>
         <source>Treat {computer} as gone for good (given away, reinstalled, broken)?
 
 Your computers stop waiting for it: they keep medicines and make invoices without hearing from it. If {computer} comes back, it takes part again.</source>
@@ -18,12 +18,12 @@ Your computers stop waiting for it: they keep medicines and make invoices withou
 Vos ordinateurs cessent de l’attendre : ils gardent les médicaments et font les factures sans nouvelles de lui. Si {computer} revient, il reprend sa place.</translation>
     </message>
     <message>
-        <location filename="../tray/listing.py" line="173"/>
+        <location filename="../tray/listing.py" line="193"/>
         <source>For invoices it counts from {time}: until then {computer} may still be numbering them, cut off from the sync.</source>
         <translation>Pour les factures, elle compte à partir de {time} : jusque-là {computer} peut encore les numéroter, coupé de la synchronisation.</translation>
     </message>
     <message>
-        <location filename="../tray/listing.py" line="176"/>
+        <location filename="../tray/listing.py" line="196"/>
         <source>{computer} is gone for good</source>
         <translation>{computer} est parti pour de bon</translation>
     </message>
@@ -218,22 +218,22 @@ Inactivité lue par : {idle}</translation>
         <translation>{name} compte comme parti pour les factures à partir de {time} : jusque-là, il peut encore les numéroter, coupé de la synchronisation.</translation>
     </message>
     <message>
-        <location filename="../tray/driver.py" line="285"/>
+        <location filename="../tray/driver.py" line="297"/>
         <source>the mark came {late:.0f} s after the asking command gave up waiting: not taken</source>
         <translation>la marque est arrivée {late:.0f} s après que la commande a cessé d’attendre : non prise</translation>
     </message>
     <message>
-        <location filename="../tray/driver.py" line="289"/>
+        <location filename="../tray/driver.py" line="301"/>
         <source>this computer does not act on {part} under {token} now: the records made after the last mark are void</source>
         <translation>cet ordinateur n’agit pas sur {part} sous {token} en ce moment : les enregistrements faits après la dernière marque sont nuls</translation>
     </message>
     <message>
-        <location filename="../tray/driver.py" line="295"/>
+        <location filename="../tray/driver.py" line="307"/>
         <source>{wrote} is below the mark this computer&apos;s claim carries ({carried})</source>
         <translation>{wrote} est en dessous de la marque que porte la réservation de cet ordinateur ({carried})</translation>
     </message>
     <message>
-        <location filename="../tray/driver.py" line="301"/>
+        <location filename="../tray/driver.py" line="313"/>
         <source>the mark could not be written: {error}</source>
         <translation>la marque n’a pas pu être écrite : {error}</translation>
     </message>
@@ -297,92 +297,97 @@ Inactivité lue par : {idle}</translation>
         <translation>toutes les réservations du dossier, et chaque fichier illisible</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="99"/>
+        <location filename="../cli.py" line="101"/>
+        <source>the last changes of hands this computer&apos;s tray saw, with when</source>
+        <translation>les derniers changements de main vus par le sioul-tray de cet ordinateur, avec leur heure</translation>
+    </message>
+    <message>
+        <location filename="../cli.py" line="105"/>
         <source>&quot;Make invoices here&quot;: take a part on purpose</source>
         <translation>« Faire les factures ici » : prendre une partie exprès</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="103"/>
+        <location filename="../cli.py" line="109"/>
         <source>close this computer&apos;s claims (all parts by default)</source>
         <translation>fermer les réservations de cet ordinateur (toutes les parties par défaut)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="109"/>
+        <location filename="../cli.py" line="115"/>
         <source>renew this computer&apos;s claims once (for a timer on a server)</source>
         <translation>renouveler une fois les réservations de cet ordinateur (pour un minuteur sur un serveur)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="114"/>
+        <location filename="../cli.py" line="120"/>
         <source>declare a computer gone for good (given away, broken)</source>
         <translation>déclarer un ordinateur parti pour de bon (donné, en panne)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="116"/>
+        <location filename="../cli.py" line="122"/>
         <source>its id, as `sioul-tray claims` lists it</source>
         <translation>son identifiant, tel que `sioul-tray claims` l’affiche</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="124"/>
+        <location filename="../cli.py" line="130"/>
         <source>say which computer a copied installation runs on (it waits till then)</source>
         <translation>dire sur quel ordinateur tourne une installation copiée (elle attend jusque-là)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="132"/>
+        <location filename="../cli.py" line="138"/>
         <source>new: this is another computer; gone: it replaces the one it was copied from for good</source>
         <translation>new : c’est un autre ordinateur ; gone : il remplace pour de bon celui d’où il a été copié</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="139"/>
+        <location filename="../cli.py" line="145"/>
         <source>Sioul&apos;s records here reach N: the running tray carries the mark in its claim while it acts under the token (exit 1: it does not, and records past the last mark are void)</source>
         <translation>les enregistrements de Sioul ici atteignent N : l’icône en cours porte la marque dans sa réservation tant qu’elle agit sous le jeton (sortie 1 : elle n’agit pas, et les enregistrements après la dernière marque sont nuls)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="149"/>
+        <location filename="../cli.py" line="155"/>
         <source>the verdict&apos;s token the records were made under (default: $SIOUL_LEASE_TOKEN, which `sioul-tray run` sets)</source>
         <translation>le jeton du verdict sous lequel les enregistrements ont été faits (par défaut : $SIOUL_LEASE_TOKEN, que `sioul-tray run` définit)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="156"/>
+        <location filename="../cli.py" line="162"/>
         <source>the Computers window of the tray running here</source>
         <translation>la fenêtre « Ordinateurs » de l’icône lancée ici</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="161"/>
+        <location filename="../cli.py" line="167"/>
         <source>the About box of the tray running here</source>
         <translation>la fenêtre « À propos » de l’icône lancée ici</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="165"/>
+        <location filename="../cli.py" line="171"/>
         <source>the window to choose another sharing folder (exit 0: changed)</source>
         <translation>la fenêtre pour choisir un autre dossier de partage (code 0 : changé)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="171"/>
+        <location filename="../cli.py" line="177"/>
         <source>the tray on a temporary folder with two simulated computers</source>
         <translation>l’icône sur un dossier temporaire avec deux ordinateurs simulés</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="183"/>
+        <location filename="../cli.py" line="189"/>
         <source>{text} is not a whole number from 0 to {top}</source>
         <translation>{text} n’est pas un nombre entier de 0 à {top}</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="236"/>
+        <location filename="../cli.py" line="242"/>
         <source>sioul-tray: interrupted</source>
         <translation>sioul-tray : interrompu</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="255"/>
+        <location filename="../cli.py" line="261"/>
         <source>wrote: give --token, the verdict&apos;s token the records were made under (`sioul-tray run` sets SIOUL_LEASE_TOKEN)</source>
         <translation>wrote : donnez --token, le jeton du verdict sous lequel les enregistrements ont été faits (`sioul-tray run` définit SIOUL_LEASE_TOKEN)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="299"/>
+        <location filename="../cli.py" line="305"/>
         <source>sioul-tray: {error}</source>
         <translation>sioul-tray : {error}</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="311"/>
+        <location filename="../cli.py" line="317"/>
         <source>sioul-tray: this build has no tray; use the commands (sioul-tray --help)</source>
         <translation>sioul-tray : cette version n’a pas d’icône ; utilisez les commandes (sioul-tray --help)</translation>
     </message>
@@ -440,107 +445,112 @@ Inactivité lue par : {idle}</translation>
         <translation>(aucune icône ne tourne ici : seule l’icône sait si cet ordinateur agit)</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="299"/>
+        <location filename="../commands.py" line="297"/>
+        <source>No change of hands seen here yet.</source>
+        <translation>Aucun changement de main vu ici pour l’instant.</translation>
+    </message>
+    <message>
+        <location filename="../commands.py" line="318"/>
         <source>{part}:</source>
         <translation>{part} :</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="301"/>
+        <location filename="../commands.py" line="320"/>
         <source>  no claims</source>
         <translation>  aucune réservation</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="305"/>
+        <location filename="../commands.py" line="324"/>
         <source>{name} (this computer)</source>
         <translation>{name} (cet ordinateur)</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="307"/>
+        <location filename="../commands.py" line="326"/>
         <source>closed</source>
         <translation>fermée</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="307"/>
+        <location filename="../commands.py" line="326"/>
         <source>open</source>
         <translation>ouverte</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="308"/>
+        <location filename="../commands.py" line="327"/>
         <source>renewed {ago}</source>
         <translation>renouvelée {ago}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="309"/>
+        <location filename="../commands.py" line="328"/>
         <source>used {ago}</source>
         <translation>utilisé {ago}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="312"/>
+        <location filename="../commands.py" line="331"/>
         <source>taken {ago}</source>
         <translation>prise {ago}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="314"/>
+        <location filename="../commands.py" line="333"/>
         <source>sees {computer}</source>
         <translation>voit {computer}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="315"/>
+        <location filename="../commands.py" line="334"/>
         <source>wrote {n}</source>
         <translation>écrit {n}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="316"/>
+        <location filename="../commands.py" line="335"/>
         <source>  {computer}: {facts}</source>
         <translation>  {computer} : {facts}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="321"/>
+        <location filename="../commands.py" line="340"/>
         <source>  not read: {file}: {reason}</source>
         <translation>  illisible : {file} : {reason}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="339"/>
+        <location filename="../commands.py" line="358"/>
         <source>Invoices are kept here now, but no tray runs on this computer: nothing numbers them here until sioul-tray starts (it then numbers them once it has kept them for 2 minutes and every other computer has seen it).</source>
         <translation>Les factures sont tenues ici maintenant, mais aucun sioul-tray ne tourne sur cet ordinateur : rien ne les numérote ici tant que sioul-tray n’est pas lancé (il les numérote alors quand il les a tenues 2 minutes et que tous les autres ordinateurs l’ont vu).</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="349"/>
+        <location filename="../commands.py" line="368"/>
         <source>Waiting for: {computers}</source>
         <translation>En attente de : {computers}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="368"/>
+        <location filename="../commands.py" line="387"/>
         <source>Closed: {parts}</source>
         <translation>Fermé : {parts}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="378"/>
+        <location filename="../commands.py" line="397"/>
         <source>sioul-tray: warning: {problem}</source>
         <translation>sioul-tray : attention : {problem}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="403"/>
+        <location filename="../commands.py" line="422"/>
         <source>{computer} is declared gone for good; it counts again if it comes back.</source>
         <translation>{computer} est déclaré parti pour de bon ; il comptera de nouveau s’il revient.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="407"/>
+        <location filename="../commands.py" line="426"/>
         <source>For invoices it counts from {time}: until then {computer} may still be numbering them, cut off from the sync.</source>
         <translation>Pour les factures, elle compte à partir de {time} : jusque-là {computer} peut encore les numéroter, coupé de la synchronisation.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="417"/>
+        <location filename="../commands.py" line="436"/>
         <source>This computer&apos;s claims are now {new}&apos;s; {old}&apos;s stay with the computer they were made on.</source>
         <translation>Les réservations de cet ordinateur sont désormais celles de {new} ; celles de {old} restent à l’ordinateur où elles ont été faites.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="423"/>
+        <location filename="../commands.py" line="442"/>
         <source>No claim of {computer} was ever read here: nothing holds back.</source>
         <translation>Aucune réservation de {computer} n’a jamais été lue ici : rien ne retient.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="431"/>
+        <location filename="../commands.py" line="450"/>
         <source>sioul-tray: no tray runs here, so nothing acts on {part} under {token}: the mark is not taken, and the records made after the last one are void</source>
         <translation>sioul-tray : aucune icône ne tourne ici, donc rien n’agit sur {part} sous {token} : la marque n’est pas prise, et les enregistrements faits après la dernière sont nuls</translation>
     </message>
@@ -693,42 +703,47 @@ Inactivité lue par : {idle}</translation>
         <translation>Considérer comme parti pour de bon…</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="255"/>
+        <location filename="../tray/computers.py" line="216"/>
+        <source>Lately, newest first:</source>
+        <translation>Dernièrement, du plus récent au plus ancien :</translation>
+    </message>
+    <message>
+        <location filename="../tray/computers.py" line="262"/>
         <source>{name} (this computer)</source>
         <translation>{name} (cet ordinateur)</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="259"/>
+        <location filename="../tray/computers.py" line="266"/>
         <source>not heard</source>
         <translation>sans nouvelles</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="279"/>
+        <location filename="../tray/computers.py" line="286"/>
         <source>Files in the sharing folder that cannot be read:</source>
         <translation>Fichiers du dossier de partage illisibles :</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="281"/>
+        <location filename="../tray/computers.py" line="288"/>
         <source>Every file in the sharing folder can be read.</source>
         <translation>Tous les fichiers du dossier de partage se lisent.</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="347"/>
+        <location filename="../tray/computers.py" line="357"/>
         <source>running</source>
         <translation>en marche</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="349"/>
+        <location filename="../tray/computers.py" line="359"/>
         <source>closed</source>
         <translation>fermé</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="349"/>
+        <location filename="../tray/computers.py" line="359"/>
         <source>It quit, or the computer sleeps</source>
         <translation>Il a été quitté, ou l’ordinateur est en veille</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="351"/>
+        <location filename="../tray/computers.py" line="361"/>
         <source>closed for {parts}</source>
         <translation>fermé pour : {parts}</translation>
     </message>
@@ -753,22 +768,22 @@ Inactivité lue par : {idle}</translation>
         <translation>Montrer dans le dossier</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="265"/>
+        <location filename="../tray/computers.py" line="272"/>
         <source>Invoices here wait for its confirmation</source>
         <translation>Les factures attendent ici sa confirmation</translation>
     </message>
     <message>
-        <location filename="../tray/listing.py" line="152"/>
+        <location filename="../tray/listing.py" line="172"/>
         <source>Syncthing is connected to every computer sharing the folder.</source>
         <translation>Syncthing est connecté à tous les ordinateurs qui partagent le dossier.</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="358"/>
+        <location filename="../tray/computers.py" line="368"/>
         <source>{span} ahead</source>
         <translation>{span} d’avance</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="359"/>
+        <location filename="../tray/computers.py" line="369"/>
         <source>{span} behind</source>
         <translation>{span} de retard</translation>
     </message>
@@ -1301,6 +1316,11 @@ Inactivité lue par : {idle}</translation>
         <location filename="../tray/setup.py" line="126"/>
         <source>cannot make {folder}: {error}</source>
         <translation>impossible de créer {folder} : {error}</translation>
+    </message>
+    <message>
+        <location filename="../commands.py" line="290"/>
+        <source>the history cannot be read: {reason}</source>
+        <translation>l’historique est illisible : {reason}</translation>
     </message>
     <message>
         <location filename="../share/seal.py" line="384"/>

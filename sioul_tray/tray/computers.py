@@ -212,6 +212,13 @@ class ComputersWindow(QDialog):
         self.show_file.setObjectName("show_file")
         self.show_file.clicked.connect(lambda: self._show_file(self.problems.currentItem()))
         layout.addWidget(self.show_file, alignment=Qt.AlignmentFlag.AlignLeft)
+        # What changed hands lately, as this tray saw it (`sioul-tray history` has more).
+        self.changes_title = QLabel(Computers.tr("Lately, newest first:"), self)
+        layout.addWidget(self.changes_title)
+        self.changes = QLabel(self)
+        self.changes.setObjectName("changes")
+        self.changes.setWordWrap(True)
+        layout.addWidget(self.changes)
         close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         close.rejected.connect(self.reject)
         layout.addWidget(close)
@@ -289,6 +296,9 @@ class ComputersWindow(QDialog):
             line.setData(Qt.ItemDataRole.UserRole, problem.folder)
         self.problems.setVisible(bool(problems))
         self.show_file.setVisible(bool(problems))
+        self.changes.setText("\n".join(shown.changes))
+        self.changes.setVisible(bool(shown.changes))
+        self.changes_title.setVisible(bool(shown.changes))
 
     def _current(self) -> str | None:
         rows_ = self.table.selectionModel().selectedRows() if self.table.selectionModel() else []

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from sioul_tray import history
 from sioul_tray.boot import boot_id, boot_ticks
 from sioul_tray.client import judge
 from sioul_tray.files import make_folders, write_new
@@ -131,9 +132,20 @@ class Driver:
         self._closed = False
         self._status: dict[str, Any] | None = None
         self.status_error: str | None = None  # why status.json could not be written, if so
-        self.notifier = model.NoteFilter(notify)
+        self.history_path = history.path_in(state_dir) if state_dir is not None else None
+        self.notifier = model.NoteFilter(notify, record=self._remember)
         # What the sync tool says of the folder (`sync.report`), where the tray can ask it.
         self.sync_report: Callable[[], SyncReport | None] = lambda: None
+
+    def _remember(self, notes: list[Note]) -> None:
+        """Each change of hands into the history (`sioul-tray history`, the Computers window).
+        A convenience: a file that cannot be written loses the entry, never stops the tray."""
+        if self.history_path is None or not notes:
+            return
+        at = int(self.clock())
+        changes = [history.Change(at, n.key.split(":", 1)[0], n.title, n.body) for n in notes]
+        with contextlib.suppress(OSError):
+            history.record(self.history_path, changes)
 
     # -- the loop ------------------------------------------------------------------------
 

@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sioul_tray import phrases
+from sioul_tray import history, phrases
 from sioul_tray.i18n import App, Computers, translated
 from sioul_tray.lease import PARTS
 from sioul_tray.lease.lease import Snapshot
@@ -64,6 +64,7 @@ class Listing:
     problems: list[FileProblem] = field(default_factory=list)
     sync: list[str] | None = None  # what Syncthing says, where it syncs the folder
     raised: int = 0  # counts the tray's "Computers…" while the window is open: it comes forward
+    changes: list[str] = field(default_factory=list)  # the last changes of hands, newest first
 
     def to_json(self) -> str:
         return json.dumps({"schema": SCHEMA, **asdict(self)})
@@ -80,6 +81,7 @@ class Listing:
                 problems=[FileProblem(**_fields(FileProblem, p)) for p in data["problems"]],
                 sync=None if data["sync"] is None else [str(s) for s in data["sync"]],
                 raised=int(data.get("raised", 0)),
+                changes=[str(line) for line in data.get("changes", [])],
             )
         except (KeyError, TypeError, AttributeError) as e:
             raise ValueError("not a listing of computers") from e
@@ -126,7 +128,25 @@ def read(controller: Controller, raised: int = 0) -> Listing:
     tick read."""
     c = controller
     snapshots = {part: c.lease.last_read(part) for part in PARTS}
-    return listing(c.computer, c.view, snapshots, c.folder, c.clock(), raised)
+    found = listing(c.computer, c.view, snapshots, c.folder, c.clock(), raised)
+    found.changes = recent(c.driver.history_path)
+    return found
+
+
+SHOWN_CHANGES = 5
+
+
+def recent(path: Path | None) -> list[str]:
+    """The last changes of hands this tray saw (`sioul_tray.history`), newest first, each with
+    when: what the person missed while away."""
+    try:
+        changes = history.read(path) if path is not None else []
+    except history.Damaged:
+        return []
+    return [
+        f"{clock_time(c.at)}  {c.what}" + (f" ({c.why})" if c.why else "")
+        for c in reversed(changes[-SHOWN_CHANGES:])
+    ]
 
 
 def listing(

@@ -494,7 +494,7 @@ def handovers(before: View | None, after: View) -> list[Note]:
                 out.append(Note(f"{part}:nobody", _nobody(part), part_line(after, part)))
             else:
                 title = _moves_to(part).format(computer=after.names(p.keeper, p.name))
-                body = _left_here(part) if q.here else ""
+                body = _left_here(part) if q.acting else ""  # it did, not only settled
                 out.append(Note(f"{part}:{p.keeper}", title, body))
     return out
 
@@ -549,8 +549,13 @@ class NoteFilter:
     """Decides which notes to send: each handover once, each warning once while it stands,
     nothing while quiet (just after a wake, when the catch-up is not news)."""
 
-    def __init__(self, send: Callable[[Note], None]) -> None:
+    def __init__(
+        self,
+        send: Callable[[Note], None],
+        record: Callable[[list[Note]], None] = lambda notes: None,
+    ) -> None:
         self.send = send
+        self.record = record  # every change of hands, quiet or not (`sioul_tray.history`)
         self.before: View | None = None
         self.warned: set[str] = set()
         self.quiet_until = 0.0
@@ -560,7 +565,9 @@ class NoteFilter:
 
     def update(self, view: View, monotonic: float) -> list[Note]:
         quiet = monotonic < self.quiet_until
-        sent = [] if quiet else handovers(self.before, view)
+        changes = handovers(self.before, view)
+        self.record(changes)  # the catch-up after a wake is not news, but it is history
+        sent = [] if quiet else changes
         self.before = view
         standing = warnings(view)
         self.warned &= set(standing)  # a warning that cleared may be sent again if it returns

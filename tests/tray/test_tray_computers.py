@@ -112,6 +112,11 @@ def test_the_window_fed_by_the_request_shows_what_the_in_process_one_shows(
     assert table(apart) == table(here)
     assert table(apart)[0][0] == "Home PC (this computer)"
     assert apart.problems.count() == 1 and apart.absent.isHidden()
+    # What changed hands lately, newest first, each with when (the tray's history).
+    assert apart.changes.text() == here.changes.text()
+    lines = apart.changes.text().splitlines()
+    assert lines[0].endswith("  Invoices move to Office PC in about 2 minutes")
+    assert not apart.changes.isHidden()
     here.close()
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from sioul_tray import client
+from sioul_tray import client, history
 from sioul_tray.lease import ALIVE, RENEW, SETTLING, UNCLOSED, Lease
 from sioul_tray.share import Share
 from sioul_tray.tray import driver as driver_module
@@ -278,3 +278,44 @@ def test_a_mark_the_asker_no_longer_waits_for_is_refused(tmp_path: Path) -> None
     (mine,) = lease.claims("invoices")
     assert mine.wrote == 0
     assert driver.mark("invoices", 1, token, by=driver.ticks() + 4) is None
+
+
+def test_each_change_of_hands_is_kept_in_the_history_quiet_ones_too(tmp_path: Path) -> None:
+    """What changed hands while the person was away: the changes the tray notifies, and those it
+    keeps quiet about just after a wake, each with when, in history.json."""
+    _, driver, clock, path = alone(tmp_path)
+    kept = history.read(history.path_in(path.parent))
+    assert [(c.part, c.what) for c in kept] == [
+        ("medicines", "Medicine reminders are here now"),
+        ("invoices", "Invoices are made here now"),
+    ]
+    assert all(c.at == T0 + 2 * RENEW for c in kept)  # the tick that settled both
+    driver.suspend()  # sleep...
+    clock.advance(3600)
+    office = Lease(Share.open(tmp_path / "share", PASSPHRASE), "office", name="Office")
+    office.renew("invoices", take=True)  # ...while Office takes invoices
+    driver.resume()  # the wake: quiet, the catch-up is not news
+    notes: list[str] = []
+    driver.notifier.send = lambda note: notes.append(note.title)
+    driver.tick()
+    assert notes == []
+    last = history.read(history.path_in(path.parent))[-1]
+    assert (last.part, last.what, last.at) == (
+        "invoices",
+        "Invoices move to Office in about 2 minutes",
+        int(clock.now),
+    )
+    assert last.why == "This computer no longer makes invoices."
+
+
+def test_a_history_that_does_not_read_starts_again(tmp_path: Path) -> None:
+    path = tmp_path / "history.json"
+    path.write_text("{not json")
+    with pytest.raises(history.Damaged):
+        history.read(path)
+    history.record(path, [history.Change(T0, "invoices", "Invoices are made here now", "")])
+    assert [c.what for c in history.read(path)] == ["Invoices are made here now"]
+    many = [history.Change(T0 + i, "medicines", f"change {i}", "") for i in range(80)]
+    history.record(path, many)
+    kept = history.read(path)
+    assert len(kept) == history.KEPT and kept[-1].what == "change 79"

@@ -1,0 +1,76 @@
+"""What changed hands, as this computer saw it: the last changes, kept for the person who was away.
+
+The tray records each change of keeper or of acting here (`tray.model.handovers`, the same ones it
+notifies, and also those it keeps quiet about just after a wake: the catch-up is not news, but it
+is history) in ``history.json`` in its state folder. ``sioul-tray history`` and the Computers
+window read it. No Qt here, no lease: a reader needs only this module.
+
+The file is this tray's alone and a convenience: a damaged one is started again (said on
+stderr by `read`'s caller), never a reason to stop.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from sioul_tray.files import make_folders, write_new
+
+NAME = "history.json"
+KEPT = 50  # the last changes; older ones are dropped
+SCHEMA = 1
+
+
+@dataclass(frozen=True)
+class Change:
+    """One change as seen here: when (wall clock), the part, what happened (the notification's
+    title, in the language of the tray that saw it) and why (its body, or the menu's line)."""
+
+    at: int
+    part: str
+    what: str
+    why: str
+
+
+class Damaged(ValueError):
+    """history.json does not read: the reason."""
+
+
+def path_in(state_dir: Path) -> Path:
+    return Path(state_dir) / NAME
+
+
+def read(path: Path) -> list[Change]:
+    """The changes recorded, oldest first; [] when none were. Damaged when the file is not ours."""
+    try:
+        data = json.loads(path.read_bytes())
+    except FileNotFoundError:
+        return []
+    except (OSError, ValueError) as e:
+        raise Damaged(f"{path}: {e}") from None
+    try:
+        if data["schema"] != SCHEMA:
+            raise Damaged(f"{path}: schema {data['schema']!r}, not {SCHEMA}")
+        return [
+            Change(int(c["at"]), str(c["part"]), str(c["what"]), str(c["why"]))
+            for c in data["changes"]
+        ]
+    except (KeyError, TypeError, ValueError) as e:
+        raise Damaged(f"{path}: {e!r}") from None
+
+
+def record(path: Path, changes: list[Change]) -> None:
+    """Add `changes` to the file, keeping the last KEPT. A damaged file starts again; OSError
+    when the file cannot be written (the caller goes on without it)."""
+    if not changes:
+        return
+    try:
+        kept = read(path)
+    except Damaged:
+        kept = []
+    kept = [*kept, *changes][-KEPT:]
+    doc = {"schema": SCHEMA, "changes": [asdict(c) for c in kept]}
+    data = json.dumps(doc, ensure_ascii=False, indent=1).encode("utf-8")
+    make_folders(path.parent, 0o700)
+    write_new(path, data, replace=True, mode=0o600, sync=False)
