@@ -1661,57 +1661,62 @@ Inactivité lue par : {idle}</translation>
         <translation>Factures en pause ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="474"/>
+        <location filename="../tray/model.py" line="475"/>
+        <source>The next computer you use takes them over.</source>
+        <translation>Le prochain ordinateur dont vous vous servez les reprend.</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="476"/>
+        <source>Choose “Make invoices here” on the computer that should number them.</source>
+        <translation>Choisissez « Faire les factures ici » sur l’ordinateur qui doit les numéroter.</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="481"/>
         <source>No computer keeps medicines now</source>
         <translation>Aucun ordinateur ne tient les médicaments maintenant</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="475"/>
+        <location filename="../tray/model.py" line="482"/>
         <source>No computer keeps invoices now</source>
         <translation>Aucun ordinateur ne tient les factures maintenant</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="488"/>
-        <source>{part}: this computer acts now.</source>
-        <translation>{part} : cet ordinateur agit maintenant.</translation>
-    </message>
-    <message>
-        <location filename="../tray/model.py" line="509"/>
+        <location filename="../tray/model.py" line="515"/>
         <source>Invoices stopped: the seal changed</source>
         <translation>Factures arrêtées : le sceau a changé</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="516"/>
+        <location filename="../tray/model.py" line="522"/>
         <source>{computer} has not been heard from since {time}. If it is gone for good, say so in the menu.</source>
         <translation>Pas de nouvelles de {computer} depuis {time}. S’il est parti pour de bon, dites-le dans le menu.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="521"/>
+        <location filename="../tray/model.py" line="527"/>
         <source>{computer} has not been heard from yet. If it is gone for good, say so in the menu.</source>
         <translation>Pas encore de nouvelles de {computer}. S’il est parti pour de bon, dites-le dans le menu.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="527"/>
+        <location filename="../tray/model.py" line="533"/>
         <source>Invoices wait for {computer}</source>
         <translation>Les factures attendent {computer}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="532"/>
+        <location filename="../tray/model.py" line="538"/>
         <source>A claim in the sharing folder does not read</source>
         <translation>Une réservation du dossier de partage est illisible</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="538"/>
+        <location filename="../tray/model.py" line="544"/>
         <source>It is {span} ahead of this computer&apos;s clock.</source>
         <translation>Elle a {span} d’avance sur l’horloge de cet ordinateur.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="540"/>
+        <location filename="../tray/model.py" line="546"/>
         <source>It is {span} behind this computer&apos;s clock.</source>
         <translation>Elle a {span} de retard sur l’horloge de cet ordinateur.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="542"/>
+        <location filename="../tray/model.py" line="548"/>
         <source>{computer}&apos;s clock is off</source>
         <translation>L’horloge de {computer} est décalée</translation>
     </message>

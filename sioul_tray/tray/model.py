@@ -469,6 +469,13 @@ def _paused(part: str) -> str:
     return Notification.tr("Invoices paused here")
 
 
+def _nobody_then(part: str) -> str:
+    # What the person can do, rather than the title again.
+    if part == "medicines":
+        return Notification.tr("The next computer you use takes them over.")
+    return Notification.tr("Choose “Make invoices here” on the computer that should number them.")
+
+
 def _nobody(part: str) -> str:
     if part == "medicines":
         return Notification.tr("No computer keeps medicines now")
@@ -485,13 +492,12 @@ def handovers(before: View | None, after: View) -> list[Note]:
         if q is None:
             continue
         if p.acting and not q.acting:
-            body = Notification.tr("{part}: this computer acts now.").format(part=label(part))
-            out.append(Note(f"{part}:here", _here(part), body))
+            out.append(Note(f"{part}:here", _here(part), ""))  # the title says it all
         elif q.acting and not p.acting and p.here:
             out.append(Note(f"{part}:paused", _paused(part), part_line(after, part)))
         elif p.keeper != q.keeper and not p.here:
             if p.keeper is None:
-                out.append(Note(f"{part}:nobody", _nobody(part), part_line(after, part)))
+                out.append(Note(f"{part}:nobody", _nobody(part), _nobody_then(part)))
             else:
                 title = _moves_to(part).format(computer=after.names(p.keeper, p.name))
                 body = _left_here(part) if q.acting else ""  # it did, not only settled

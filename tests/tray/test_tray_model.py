@@ -475,3 +475,18 @@ def test_quit_asks_first_only_when_no_other_computer_would_take_over(
     assert stalled is not None and stalled.startswith("No other computer will number invoices")
     # Nothing kept here: nothing to ask.
     assert model.quit_warning(view(seen["elsewhere"], seen["elsewhere"])) is None
+
+
+def test_a_notes_body_never_says_its_title_again(seen: dict[str, Seen]) -> None:
+    elsewhere = view(seen["elsewhere"], seen["elsewhere"])
+    here = model.handovers(elsewhere, view(seen["acting"], seen["acting"]))
+    assert [(n.title, n.body) for n in here] == [
+        ("Medicine reminders are here now", ""),
+        ("Invoices are made here now", ""),
+    ]
+    nobody = model.handovers(elsewhere, view(seen["nobody"], seen["nobody"]))
+    assert [(n.title, n.body) for n in nobody] == [
+        ("No computer keeps medicines now", "The next computer you use takes them over."),
+        ("No computer keeps invoices now",
+         "Choose “Make invoices here” on the computer that should number them."),
+    ]  # fmt: skip
