@@ -721,7 +721,8 @@ class Machine:
         if not k.here:
             h = self.heard.get(k.computer)
             live = h is not None and tick - h <= ALIVE
-            return dataclasses.replace(base, why=Why.ELSEWHERE, live=live)
+            since = _kept_since(self.best.get(k.computer), k.since)
+            return dataclasses.replace(base, why=Why.ELSEWHERE, live=live, since=since)
         if k.blocked is not None:
             cause = "clone" if k.blocked == self.clone_problem(tick) else "seal"
             return dataclasses.replace(base, why=Why.BLOCKED, problem=k.blocked, cause=cause)
@@ -787,6 +788,17 @@ class Machine:
     def saved(self, tick: float) -> None:
         self.dirty = self.urgent = False
         self.saved_at = tick
+
+
+def _kept_since(keeper: Claim | None, seen: int | None) -> int | None:
+    """Since when the keeper has kept the part, as the person reads it ("Invoices: Office PC
+    (since 06:12)"): since this computer saw it, or since the keeper's own take where its claim
+    says it took the part earlier (this computer started after, and would show its own start).
+    A take stands from the claim's opening at the latest: a keeper that closed and opened again
+    after its take has kept the part since it opened. Shown only: no rule reads it."""
+    if keeper is None or keeper.taken is None or seen is None:
+        return seen
+    return min(seen, max(keeper.taken, keeper.since))
 
 
 def wall_seconds(wall: float) -> int:

@@ -768,3 +768,26 @@ def test_a_failing_hint_never_fails_the_write(share: Share, clock: FakeClock) ->
     a = Lease(share, "aa", clock=clock, wrote_file=broken)
     a.renew("invoices")
     assert [c.computer for c in computer(share, "bb", clock).claims("invoices")] == ["aa"]
+
+
+def test_a_keeper_that_took_the_part_is_shown_since_its_take_not_since_this_start(
+    share: Share, clock: FakeClock
+) -> None:
+    """Found trying it: a tray started at 06:21 showed "Office PC (since 06:21)" for a keeper
+    that took invoices at 06:12. Since a take, as its claim says (its clock), where that is
+    earlier than this computer first saw it; since its reopening where it closed after."""
+    office, laptop = computer(share, "office", clock), computer(share, "laptop", clock)
+    run(clock, 2 * RENEW, office, laptop)
+    took = int(clock.now)
+    office.renew("invoices", take=True)
+    run(clock, 9 * RENEW, office, laptop)
+    late = computer(share, "laptop2", clock)  # a tray started just now, on another computer
+    status = late.renew("invoices").status
+    assert status is not None and status.keeper == "office"
+    assert status.since == took < int(clock.now)
+    office.close("invoices")  # the evening...
+    clock.advance(3600)
+    reopened = int(clock.now)
+    office.renew("invoices")  # ...and the morning: its take stands from the reopening
+    status = computer(share, "laptop3", clock).renew("invoices").status
+    assert status is not None and status.keeper == "office" and status.since == reopened
