@@ -120,6 +120,18 @@ def test_random_deep_walks_with_every_fault_find_nothing() -> None:
     assert report.walks == 2000 and report.longest >= 60
 
 
+def test_random_walks_with_a_computer_that_joins_find_nothing() -> None:
+    """Three computers, the third joining a folder in use at some point of each walk (not every
+    computer present and answered from the start), with every fault."""
+    joins = replace(FAULTS, joins=1)
+    report = walk(3, alphabet=joins, walks=400, seconds=600)
+    assert report.violation is None, "\n".join(report.violation)
+    assert report.walks == 400
+    # The third starts out of the folder, and its join is offered from the first event on.
+    w = initial(3, frozenset(), joins)
+    assert not w.nodes[2].joined and any(e[0] == "join" for e in events(w, joins))
+
+
 def test_a_random_walk_finds_a_fix_switched_off_and_shortens_its_trace() -> None:
     report = walk(2, without=frozenset({"tenure"}), walks=200, seconds=600)
     assert report.violation is not None, report.summary()
