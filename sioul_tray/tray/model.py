@@ -444,42 +444,39 @@ class Note:
     body: str
 
 
-def _moves_to(part: str) -> str:
-    # The new keeper acts once it has kept the part SETTLING, as it sees it: not yet.
-    if part == "medicines":
-        return Notification.tr("Medicine reminders move to {computer} in about 2 minutes")
-    return Notification.tr("Invoices move to {computer} in about 2 minutes")
-
-
-def _left_here(part: str) -> str:
-    if part == "medicines":
-        return Notification.tr("This computer no longer reminds medicines.")
-    return Notification.tr("This computer no longer makes invoices.")
-
-
-def _here(part: str) -> str:
-    if part == "medicines":
-        return Notification.tr("Medicine reminders are here now")
-    return Notification.tr("Invoices are made here now")
-
-
-def _paused(part: str) -> str:
-    if part == "medicines":
-        return Notification.tr("Medicine reminders paused here")
-    return Notification.tr("Invoices paused here")
-
-
-def _nobody_then(part: str) -> str:
-    # What the person can do, rather than the title again.
-    if part == "medicines":
-        return Notification.tr("The next computer you use takes them over.")
-    return Notification.tr("Choose “Make invoices here” on the computer that should number them.")
-
-
-def _nobody(part: str) -> str:
-    if part == "medicines":
-        return Notification.tr("No computer keeps medicines now")
-    return Notification.tr("No computer keeps invoices now")
+def _said(kind: str, part: str) -> str:
+    """A notice's text for `part`, in the language installed now. Each is written out whole
+    (the translators' tools read them here), as a table of (medicines, invoices)."""
+    texts = {
+        # The new keeper acts once it has kept the part SETTLING, as it sees it: not yet.
+        "moves": (
+            Notification.tr("Medicine reminders move to {computer} in about 2 minutes"),
+            Notification.tr("Invoices move to {computer} in about 2 minutes"),
+        ),
+        "left": (
+            Notification.tr("This computer no longer reminds medicines."),
+            Notification.tr("This computer no longer makes invoices."),
+        ),
+        "here": (
+            Notification.tr("Medicine reminders are here now"),
+            Notification.tr("Invoices are made here now"),
+        ),
+        "paused": (
+            Notification.tr("Medicine reminders paused here"),
+            Notification.tr("Invoices paused here"),
+        ),
+        "nobody": (
+            Notification.tr("No computer keeps medicines now"),
+            Notification.tr("No computer keeps invoices now"),
+        ),
+        # What the person can do, rather than the title again.
+        "nobody then": (
+            Notification.tr("The next computer you use takes them over."),
+            Notification.tr("Choose “Make invoices here” on the computer that should number them."),
+        ),
+    }
+    medicines, invoices = texts[kind]
+    return medicines if part == "medicines" else invoices
 
 
 def handovers(before: View | None, after: View) -> list[Note]:
@@ -492,15 +489,17 @@ def handovers(before: View | None, after: View) -> list[Note]:
         if q is None:
             continue
         if p.acting and not q.acting:
-            out.append(Note(f"{part}:here", _here(part), ""))  # the title says it all
+            out.append(Note(f"{part}:here", _said("here", part), ""))  # the title says it all
         elif q.acting and not p.acting and p.here:
-            out.append(Note(f"{part}:paused", _paused(part), part_line(after, part)))
+            out.append(Note(f"{part}:paused", _said("paused", part), part_line(after, part)))
         elif p.keeper != q.keeper and not p.here:
             if p.keeper is None:
-                out.append(Note(f"{part}:nobody", _nobody(part), _nobody_then(part)))
+                out.append(
+                    Note(f"{part}:nobody", _said("nobody", part), _said("nobody then", part))
+                )
             else:
-                title = _moves_to(part).format(computer=after.names(p.keeper, p.name))
-                body = _left_here(part) if q.acting else ""  # it did, not only settled
+                title = _said("moves", part).format(computer=after.names(p.keeper, p.name))
+                body = _said("left", part) if q.acting else ""  # it did, not only settled
                 out.append(Note(f"{part}:{p.keeper}", title, body))
     return out
 
