@@ -296,8 +296,7 @@ def cmd_history(args: argparse.Namespace, inst: Installation, out: TextIO) -> in
     if not changes:
         print(CommandLine.tr("No change of hands seen here yet."), file=out)
     for c in changes:
-        line = f"{clock_time(c.at, always_date=True)}  {printable(c.what)}"
-        print(line + (f" ({printable(c.why)})" if c.why else ""), file=out)
+        print(printable(history.shown(c, always_date=True)), file=out)  # shown, never obeyed
     return 0
 
 

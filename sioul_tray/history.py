@@ -5,8 +5,8 @@ notifies, and also those it keeps quiet about just after a wake: the catch-up is
 is history) in ``history.json`` in its state folder. ``sioul-tray history`` and the Computers
 window read it. No Qt here, no lease: a reader needs only this module.
 
-The file is this tray's alone and a convenience: a damaged one is started again (said on
-stderr by `read`'s caller), never a reason to stop.
+The file is this tray's alone and a convenience: the tray starts a damaged one again, and never
+stops for it; `sioul-tray history` says that it does not read.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from sioul_tray.files import make_folders, write_new
+from sioul_tray.timefmt import clock_time
 
 NAME = "history.json"
 KEPT = 50  # the last changes; older ones are dropped
@@ -25,7 +26,7 @@ SCHEMA = 1
 @dataclass(frozen=True)
 class Change:
     """One change as seen here: when (wall clock), the part, what happened (the notification's
-    title, in the language of the tray that saw it) and why (its body, or the menu's line)."""
+    title, in the language of the tray that saw it) and its body (empty where it has none)."""
 
     at: int
     part: str
@@ -50,14 +51,23 @@ def read(path: Path) -> list[Change]:
     except (OSError, ValueError) as e:
         raise Damaged(f"{path}: {e}") from None
     try:
-        if data["schema"] != SCHEMA:
-            raise Damaged(f"{path}: schema {data['schema']!r}, not {SCHEMA}")
-        return [
+        schema = data["schema"]
+        changes = [
             Change(int(c["at"]), str(c["part"]), str(c["what"]), str(c["why"]))
             for c in data["changes"]
         ]
     except (KeyError, TypeError, ValueError) as e:
         raise Damaged(f"{path}: {e!r}") from None
+    if schema != SCHEMA:
+        raise Damaged(f"{path}: schema {schema!r}, not {SCHEMA}")
+    return changes
+
+
+def shown(change: Change, always_date: bool = False) -> str:
+    """A change as a person reads it: "10:32  Invoices move to Laptop… (This computer no longer
+    makes invoices.)", with the date when not today (or always)."""
+    line = f"{clock_time(change.at, always_date)}  {change.what}"
+    return line + (f" ({change.why})" if change.why else "")
 
 
 def record(path: Path, changes: list[Change]) -> None:

@@ -143,10 +143,7 @@ def recent(path: Path | None) -> list[str]:
         changes = history.read(path) if path is not None else []
     except history.Damaged:
         return []
-    return [
-        f"{clock_time(c.at)}  {c.what}" + (f" ({c.why})" if c.why else "")
-        for c in reversed(changes[-SHOWN_CHANGES:])
-    ]
+    return [history.shown(c) for c in reversed(changes[-SHOWN_CHANGES:])]
 
 
 def listing(

@@ -32,13 +32,13 @@ from .world import (
     Event,
     Retime,
     World,
+    ancient_walls,
     apply,
     canonical,
     events,
     initial,
     latest,
     retimed,
-    world_walls,
 )
 
 
@@ -366,10 +366,9 @@ def test_times_older_than_any_rule_tells_apart_step_alike_moved_about() -> None:
     rng = random.Random(5)
     moved_any = 0
     for w in sampled(FAULTS, 12, seed=7, long=20.0):
-        floor = w.now - WALL_HORIZON
-        old = sorted({v for v in world_walls(w) if 0 < v < floor}, reverse=True)
+        old = sorted(ancient_walls(w), reverse=True)
         walls: dict[int, int] = {}
-        at = floor
+        at = w.now - WALL_HORIZON
         for value in old:
             at -= rng.randint(1, 5_000)
             walls[value] = at

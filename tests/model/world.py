@@ -860,8 +860,9 @@ def claim_walls(c: Claim) -> tuple[int, ...]:
 
 
 def ancient_walls(w: World) -> tuple[int, ...]:
-    """The world's wall times and seqs older than WALL_HORIZON, in order (`world_walls`, with a
-    claim's looked at only when its oldest is), but the seqs that stand for none."""
+    """The world's wall times and seqs older than WALL_HORIZON, in order, but the seqs that
+    stand for none: in claims (each looked at only when its oldest is), memories, machines and
+    versions."""
     floor = w.now - WALL_HORIZON
     if floor <= LOWEST_WALL:
         return ()
@@ -900,25 +901,6 @@ def _machine_walls(node: Node) -> list[int]:
         values += m.own
         values += [int(v) for v in (m.opened, m.first_seq, m.last_wall) if v is not None]
     return values
-
-
-def world_walls(w: World) -> Iterator[int]:
-    """Every wall time and seq the world holds: in claims, memories, machines and versions."""
-    for versions in w.versions:
-        for version in versions:
-            yield from claim_walls(version.claim)
-            yield from version.knew
-    for node in w.nodes:
-        for memory in (node.saved, node.older):
-            if memory is not None:
-                for c in memory.claims.values():
-                    yield from claim_walls(c)
-                yield from memory.forgets.values()
-                yield from memory.named.values()
-        if node.machine is not None:
-            for c in node.machine.best.values():
-                yield from claim_walls(c)
-        yield from _machine_walls(node)
 
 
 class _Renaming:
