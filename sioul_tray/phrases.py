@@ -61,6 +61,14 @@ def part_line(part: str, status: Status, names: Names = PLAIN, now: float | None
         return Phrase.tr("{part}: no computer keeps them").format(part=name)
     if why is Why.ELSEWHERE:
         who = names(status.keeper, status.name)
+        if status.acts is False:  # its claim says it does not act (yet): say so, not "since"
+            if not status.live:
+                line = Phrase.tr("{part}: {computer} (sioul-tray is not running there)")
+            elif part == "invoices":  # settling there, or taken by a command with no tray
+                line = Phrase.tr("{part}: {computer} (not numbering yet)")
+            else:
+                line = Phrase.tr("{part}: {computer} (not reminding yet)")
+            return line.format(part=name, computer=who)
         if status.since is None:
             return Phrase.tr("{part}: {computer}").format(part=name, computer=who)
         return Phrase.tr("{part}: {computer} (since {time})").format(

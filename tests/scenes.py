@@ -50,7 +50,9 @@ class _Folder:
 def scene(why: Why, root: Path, part: str = "invoices", variant: str = "") -> Scene:
     """This computer's view of `part` for `why`. Variants: WAITING "silent" (a computer waited
     for went quiet) or "stalled" (nothing heard from anyone); ELSEWHERE "silent" (the keeper went
-    quiet); BLOCKED "clone" (another installation with this id)."""
+    quiet), "starting" (the keeper's claim does not say it acts yet) or "commands" (the keeper
+    took them by a one-shot command and runs no tray: its claim never says it acts); BLOCKED "clone"
+    (another installation with this id)."""
     f = _Folder(root, creator="pc" if why in (Why.ACTING, Why.SETTLING, Why.BLOCKED) else "office")
     pc = f.lease("pc", "This PC")
     if why is Why.NOBODY:
@@ -79,13 +81,19 @@ def scene(why: Why, root: Path, part: str = "invoices", variant: str = "") -> Sc
         return Scene(pc.renew(part), pc, f.clock, f.share)
     office = f.lease("office", "Office PC")
     if why is Why.ELSEWHERE:  # "silent": the office went quiet, its claim still holds invoices
+        if variant == "commands":  # this computer keeps them; the office takes them by a command
+            f.run(SETTLING + RENEW, pc, part=part)
+            f.lease("office", "Office PC").renew(part, take=True)  # one-shot: a Lease of its own
+            f.clock.advance(RENEW)
+            return Scene(pc.renew(part), pc, f.clock, f.share)
         other = "medicines" if part == "invoices" else "invoices"
         for p in (other, part):  # the office keeps both: the older claim, the person there
             office.renew(p)
         f.clock.advance(1)
         for p in (other, part):
             pc.renew(p, active=T0 - 3600)
-        for _ in range(SETTLING // RENEW):
+        # One renew past settling: the office's claim then says it acts (`Claim.acting`).
+        for _ in range(SETTLING // RENEW + (variant != "starting")):
             f.clock.advance(RENEW)
             for p in (other, part):
                 office.renew(p)

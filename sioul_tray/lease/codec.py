@@ -2,10 +2,11 @@
 
 The array form keeps a claim file well under 512 bytes with 63-character ids. Fields are in the
 contract's order, then the tenure fields (``tenure, sees_tenure, sees_seq``), then the fields of
-the closes rule (``answers, closes, knows``). Each group was appended by a version that the
-versions before it ignore; a claim's `rules` says how many groups its writer wrote, and a newer
-version may append more, which this one ignores. Every way the text can be wrong raises
-`Unreadable` with a reason, never anything else.
+the closes rule (``answers, closes, knows, counted``), then ``acting``, which no rule reads. Each
+group was appended by a version that the versions before it ignore; a claim's `rules` says which
+rules its writer follows (the groups of rules it wrote), and a newer version may append more,
+which this one ignores. Every way the text can be wrong raises `Unreadable` with a reason, never
+anything else.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ FIELDS = (
 )  # fmt: skip
 TENURE_FIELDS = ("tenure", "sees_tenure", "sees_seq")  # appended; absent from older claims
 CLOSES_FIELDS = ("answers", "closes", "knows", "counted")  # appended after them
+SHOWN_FIELDS = ("acting",)  # appended last: shown to the person, read by no rule
 _OLD, _ALL = len(FIELDS), len(FIELDS) + len(TENURE_FIELDS)
 _NEW = _ALL + len(CLOSES_FIELDS)
 _ID = COMPUTER_ID.fullmatch
@@ -66,6 +68,7 @@ def encode(claim: Claim) -> str:
         claim.tenure, claim.sees_tenure, claim.sees_seq,
         claim.answers, [n for k in sorted(claim.closes) for n in (k, claim.closes[k])],
         sorted(claim.knows), sorted(claim.counted),
+        claim.acting,
     ]  # fmt: skip
     return json.dumps(row, ensure_ascii=False, separators=(",", ":"))
 
@@ -218,6 +221,9 @@ def decode(plaintext: bytes | str) -> Claim:
         rules = 3
         answers, closes, knows = _closes_fields(row[_ALL], row[_ALL + 1], row[_ALL + 2], sees)
         counted = _tags(row[_ALL + 3], "counted", MAX_FORGETS)
+    acting = row[_NEW] if len(row) > _NEW else None
+    if acting is not None and type(acting) is not bool:
+        raise Unreadable(Core.mark("not valid: acting is not true, false or null"))
     return made(
         computer,
         part,
@@ -243,7 +249,8 @@ def decode(plaintext: bytes | str) -> Claim:
         closes,
         knows,
         counted,
-        rules,
+        acting=acting,
+        rules=rules,
     )
 
 

@@ -167,6 +167,7 @@ class Machine:
         # this computer's closes that named it successor; ANY_CLOSE: the seq of its latest close.
         self.named: dict[int, int] = {}
         self.kept: tuple[str | None, float] | None = None  # KEPT: (keeper seen here, since)
+        self.acted = False  # the last verdict let this computer act (`Claim.acting`; shown only)
         self.flowing_since: float | None = None  # since when other claims keep being heard
         self.opened: int | None = None  # `since` of this computer's open claim in this run
         self.opened_tick: float | None = None  # ...and when, by ticks
@@ -405,6 +406,7 @@ class Machine:
             None,
             self._declared(tick),
             self.tenure,
+            acting=self.acted,
         )
         return self._write(claim, tick)
 
@@ -421,6 +423,7 @@ class Machine:
         wrote = _wrote(mine, wrote)
         self._time(wall, tick)
         self.kept = None
+        self.acted = False
         self.opened = self.opened_tick = self.tenure = None
         self.written = {}
         if mine is None:
@@ -434,6 +437,7 @@ class Machine:
             wrote=wrote,
             forgets=self._declared(tick),
             tenure=None,
+            acting=False,
         )
         return self._write(claim, tick, closing=True)
 
@@ -535,7 +539,13 @@ class Machine:
             )
         if self.rules != RULES:
             claim = dataclasses.replace(
-                claim, answers=None, closes={}, knows=(), counted=(), rules=self.rules
+                claim,
+                answers=None,
+                closes={},
+                knows=(),
+                counted=(),
+                acting=None,
+                rules=self.rules,
             )
         self.best[self.me] = claim
         # The verdict that follows a write sees the same claims (this one's acknowledgement
@@ -708,6 +718,7 @@ class Machine:
             or self.clone_problem(tick),
             shown_since=None if since is None else int(wall - (tick - since)),
         )
+        self.acted = verdict.acting
         status = self._status(verdict, view, wall, tick, since)
         return dataclasses.replace(verdict, status=status)
 
@@ -721,8 +732,10 @@ class Machine:
         if not k.here:
             h = self.heard.get(k.computer)
             live = h is not None and tick - h <= ALIVE
-            since = _kept_since(self.best.get(k.computer), k.since)
-            return dataclasses.replace(base, why=Why.ELSEWHERE, live=live, since=since)
+            theirs = self.best.get(k.computer)
+            since = _kept_since(theirs, k.since)
+            acts = None if theirs is None else theirs.acting
+            return dataclasses.replace(base, why=Why.ELSEWHERE, live=live, since=since, acts=acts)
         if k.blocked is not None:
             cause = "clone" if k.blocked == self.clone_problem(tick) else "seal"
             return dataclasses.replace(base, why=Why.BLOCKED, problem=k.blocked, cause=cause)

@@ -93,6 +93,10 @@ class Claim:
     closes: Mapping[int, int] = field(default_factory=dict, hash=False)
     knows: tuple[int, ...] = ()
     counted: tuple[int, ...] = ()
+    # Shown only, no rule reads it: whether this computer acted on the part at its last look
+    # before writing this claim (others tell the person "Invoices are now made on Laptop" from
+    # it). None: its writer does not say (a version before it).
+    acting: bool | None = None
     rules: int = RULES
 
 
@@ -116,6 +120,7 @@ def made(
     closes: Mapping[int, int] | None = None,
     knows: tuple[int, ...] = (),
     counted: tuple[int, ...] = (),
+    acting: bool | None = None,
     rules: int = RULES,
 ) -> Claim:
     """The same as ``Claim(...)``, at a third of the cost: for the paths that make one per file
@@ -148,6 +153,7 @@ def made(
     claim.closes = _NO_CLOSES if closes is None else closes
     claim.knows = knows
     claim.counted = counted
+    claim.acting = acting
     claim.rules = rules
     claim.__class__ = Claim
     done: Claim = claim

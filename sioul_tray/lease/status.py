@@ -59,6 +59,8 @@ class Status:
     problem: str | None = None  # BLOCKED: the reason (sealed again, missing, a copied config)
     cause: str | None = None  # BLOCKED: "seal" (another seal, or none) or "clone" (this id twice)
     live: bool = False  # ELSEWHERE: the keeper's claim was heard within ALIVE
+    # ELSEWHERE: the keeper's claim says it acts (`Claim.acting`); None: its version does not say.
+    acts: bool | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The status as plain JSON (the schema `SCHEMA`, documented in docs/tray.md)."""
@@ -84,6 +86,7 @@ class Status:
             "problem": None if self.problem is None else str(self.problem),
             "cause": self.cause,
             "live": self.live,
+            "acts": self.acts,
         }
 
     @classmethod
@@ -114,6 +117,7 @@ class Status:
                 _str(data.get("problem")),
                 _str(data.get("cause")),
                 bool(data.get("live")),
+                _bool(data.get("acts")),
             )
         except (KeyError, TypeError, ValueError, AttributeError):
             return None
@@ -121,6 +125,10 @@ class Status:
 
 def _int(value: Any) -> int | None:
     return value if type(value) is int else None
+
+
+def _bool(value: Any) -> bool | None:
+    return value if type(value) is bool else None
 
 
 def _str(value: Any) -> str | None:

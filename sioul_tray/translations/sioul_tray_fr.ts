@@ -915,74 +915,79 @@ Inactivité lue par : {idle}</translation>
         <translation>{path} est ouvert aux autres utilisateurs et ne peut pas être rendu privé : {error}</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="122"/>
+        <location filename="../lease/codec.py" line="125"/>
         <source>not valid: {what} is not a whole number</source>
         <translation>invalide : {what} n’est pas un nombre entier</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="124"/>
+        <location filename="../lease/codec.py" line="127"/>
         <source>not valid: {what} is out of range</source>
         <translation>invalide : {what} est hors limites</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="138"/>
+        <location filename="../lease/codec.py" line="141"/>
         <source>not valid: {what} is not a computer id</source>
         <translation>invalide : {what} n’est pas un identifiant d’ordinateur</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="149"/>
+        <location filename="../lease/codec.py" line="152"/>
         <location filename="../lease/lease.py" line="505"/>
         <source>not valid: not a claim</source>
         <translation>invalide : ce n’est pas une réservation</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="151"/>
+        <location filename="../lease/codec.py" line="154"/>
         <source>not valid: fields are missing</source>
         <translation>invalide : des champs manquent</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="156"/>
+        <location filename="../lease/codec.py" line="159"/>
         <source>not valid: unknown part</source>
         <translation>invalide : partie inconnue</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="158"/>
+        <location filename="../lease/codec.py" line="161"/>
         <source>not valid: the name is not text of a sensible length</source>
         <translation>invalide : le nom n’est pas un texte de longueur raisonnable</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="162"/>
+        <location filename="../lease/codec.py" line="165"/>
         <source>not valid: closed is not true or false</source>
         <translation>invalide : closed n’est ni vrai ni faux</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="164"/>
+        <location filename="../lease/codec.py" line="167"/>
         <source>not valid: forgets is not a small table</source>
         <translation>invalide : forgets n’est pas une petite table</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="216"/>
-        <location filename="../lease/codec.py" line="258"/>
+        <location filename="../lease/codec.py" line="219"/>
+        <location filename="../lease/codec.py" line="265"/>
         <source>not valid: the acknowledgement is incomplete</source>
         <translation>non valide : l’accusé de réception est incomplet</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="234"/>
+        <location filename="../lease/codec.py" line="226"/>
+        <source>not valid: acting is not true, false or null</source>
+        <translation>invalide : acting n’est ni vrai, ni faux, ni null</translation>
+    </message>
+    <message>
+        <location filename="../lease/codec.py" line="240"/>
         <source>a forgotten computer</source>
         <translation>un ordinateur oublié</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="234"/>
+        <location filename="../lease/codec.py" line="240"/>
         <source>a forgotten seq</source>
         <translation>un seq oublié</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="260"/>
+        <location filename="../lease/codec.py" line="267"/>
         <source>not valid: closes is not a small table</source>
         <translation>invalide : closes n’est pas une petite table</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="271"/>
+        <location filename="../lease/codec.py" line="278"/>
         <source>not valid: {what} is not a short list</source>
         <translation>invalide : {what} n’est pas une courte liste</translation>
     </message>
@@ -1187,12 +1192,12 @@ Inactivité lue par : {idle}</translation>
         <translation>copiée d’un autre nom ({file})</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="344"/>
+        <location filename="../lease/machine.py" line="345"/>
         <source>stale copy: seq {seq}, already read seq {known}</source>
         <translation>copie périmée : seq {seq}, seq {known} déjà lu</translation>
     </message>
     <message numerus="yes">
-        <location filename="../lease/machine.py" line="468"/>
+        <location filename="../lease/machine.py" line="472"/>
         <source>this computer&apos;s claim has no room to declare {computer} gone: %n computers are declared gone already</source>
         <translation>
             <numerusform>la réservation de cet ordinateur n’a plus de place pour déclarer {computer} parti : %n ordinateur est déjà déclaré parti</numerusform>
@@ -1200,22 +1205,22 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="675"/>
+        <location filename="../lease/machine.py" line="685"/>
         <source>another computer writes this computer&apos;s claims ({computer}): its configuration was copied from this one; there, remove the file named computer in its configuration folder and run setup again</source>
         <translation>un autre ordinateur écrit les réservations de cet ordinateur ({computer}) : sa configuration a été copiée de celle-ci ; sur celui-là, supprimez le fichier nommé computer de son dossier de configuration et relancez setup</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="811"/>
+        <location filename="../lease/machine.py" line="826"/>
         <source>this computer&apos;s clock reads {clock}, not a time between 1970 and 2514: set it</source>
         <translation>l’horloge de cet ordinateur indique {clock}, pas une heure entre 1970 et 2514 : réglez-la</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="823"/>
+        <location filename="../lease/machine.py" line="838"/>
         <source>active must be a time between 1970 and 2514, not {active}</source>
         <translation>active doit être une heure entre 1970 et 2514, pas {active}</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="835"/>
+        <location filename="../lease/machine.py" line="850"/>
         <source>wrote must be a whole number from 0 to {top}, not {wrote}</source>
         <translation>wrote doit être un nombre entier de 0 à {top}, pas {wrote}</translation>
     </message>
@@ -1631,92 +1636,102 @@ Inactivité lue par : {idle}</translation>
         <translation>Les factures passent sur {computer} dans 2 minutes environ</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="457"/>
+        <location filename="../tray/model.py" line="458"/>
+        <source>Medicine reminders are now on {computer}</source>
+        <translation>Les rappels de médicaments se font maintenant sur {computer}</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="459"/>
+        <source>Invoices are now made on {computer}</source>
+        <translation>Les factures se font maintenant sur {computer}</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="462"/>
         <source>This computer no longer reminds medicines.</source>
         <translation>Cet ordinateur ne rappelle plus les médicaments.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="458"/>
+        <location filename="../tray/model.py" line="463"/>
         <source>This computer no longer makes invoices.</source>
         <translation>Cet ordinateur ne fait plus les factures.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="461"/>
+        <location filename="../tray/model.py" line="466"/>
         <source>Medicine reminders are here now</source>
         <translation>Les rappels de médicaments sont maintenant ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="462"/>
+        <location filename="../tray/model.py" line="467"/>
         <source>Invoices are made here now</source>
         <translation>Les factures sont maintenant faites ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="465"/>
+        <location filename="../tray/model.py" line="470"/>
         <source>Medicine reminders paused here</source>
         <translation>Rappels de médicaments en pause ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="466"/>
+        <location filename="../tray/model.py" line="471"/>
         <source>Invoices paused here</source>
         <translation>Factures en pause ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="474"/>
+        <location filename="../tray/model.py" line="479"/>
         <source>The next computer you use takes them over.</source>
         <translation>Le prochain ordinateur dont vous vous servez les reprend.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="475"/>
+        <location filename="../tray/model.py" line="480"/>
         <source>Choose “Make invoices here” on the computer that should number them.</source>
         <translation>Choisissez « Faire les factures ici » sur l’ordinateur qui doit les numéroter.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="469"/>
+        <location filename="../tray/model.py" line="474"/>
         <source>No computer keeps medicines now</source>
         <translation>Aucun ordinateur ne tient les médicaments maintenant</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="470"/>
+        <location filename="../tray/model.py" line="475"/>
         <source>No computer keeps invoices now</source>
         <translation>Aucun ordinateur ne tient les factures maintenant</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="514"/>
+        <location filename="../tray/model.py" line="527"/>
         <source>Invoices stopped: the seal changed</source>
         <translation>Factures arrêtées : le sceau a changé</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="521"/>
+        <location filename="../tray/model.py" line="534"/>
         <source>{computer} has not been heard from since {time}. If it is gone for good, say so in the menu.</source>
         <translation>Pas de nouvelles de {computer} depuis {time}. S’il est parti pour de bon, dites-le dans le menu.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="526"/>
+        <location filename="../tray/model.py" line="539"/>
         <source>{computer} has not been heard from yet. If it is gone for good, say so in the menu.</source>
         <translation>Pas encore de nouvelles de {computer}. S’il est parti pour de bon, dites-le dans le menu.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="532"/>
+        <location filename="../tray/model.py" line="545"/>
         <source>Invoices wait for {computer}</source>
         <translation>Les factures attendent {computer}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="537"/>
+        <location filename="../tray/model.py" line="550"/>
         <source>A claim in the sharing folder does not read</source>
         <translation>Une réservation du dossier de partage est illisible</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="543"/>
+        <location filename="../tray/model.py" line="556"/>
         <source>It is {span} ahead of this computer&apos;s clock.</source>
         <translation>Elle a {span} d’avance sur l’horloge de cet ordinateur.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="545"/>
+        <location filename="../tray/model.py" line="558"/>
         <source>It is {span} behind this computer&apos;s clock.</source>
         <translation>Elle a {span} de retard sur l’horloge de cet ordinateur.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="547"/>
+        <location filename="../tray/model.py" line="560"/>
         <source>{computer}&apos;s clock is off</source>
         <translation>L’horloge de {computer} est décalée</translation>
     </message>
@@ -1744,99 +1759,114 @@ Inactivité lue par : {idle}</translation>
         <translation>{part} : aucun ordinateur ne les tient</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="65"/>
+        <location filename="../phrases.py" line="66"/>
+        <source>{part}: {computer} (sioul-tray is not running there)</source>
+        <translation>{part} : {computer} (sioul-tray n’y tourne pas)</translation>
+    </message>
+    <message>
+        <location filename="../phrases.py" line="68"/>
+        <source>{part}: {computer} (not numbering yet)</source>
+        <translation>{part} : {computer} (ne numérote pas encore)</translation>
+    </message>
+    <message>
+        <location filename="../phrases.py" line="70"/>
+        <source>{part}: {computer} (not reminding yet)</source>
+        <translation>{part} : {computer} (ne rappelle pas encore)</translation>
+    </message>
+    <message>
+        <location filename="../phrases.py" line="73"/>
         <source>{part}: {computer}</source>
         <translation>{part} : {computer}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="66"/>
+        <location filename="../phrases.py" line="74"/>
         <source>{part}: {computer} (since {time})</source>
         <translation>{part} : {computer} (depuis {time})</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="70"/>
+        <location filename="../phrases.py" line="78"/>
         <source>{part}: here</source>
         <translation>{part} : ici</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="73"/>
+        <location filename="../phrases.py" line="81"/>
         <source>{part}: here (settling)</source>
         <translation>{part} : ici (stabilisation)</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="76"/>
+        <location filename="../phrases.py" line="84"/>
         <source>{part}: here in a moment</source>
         <translation>{part} : ici dans un instant</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="77"/>
+        <location filename="../phrases.py" line="85"/>
         <source>{part}: here in {left}</source>
         <translation>{part} : ici dans {left}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="80"/>
+        <location filename="../phrases.py" line="88"/>
         <source>{part}: here from {time} (settling)</source>
         <translation>{part} : ici à partir de {time} (stabilisation)</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="86"/>
+        <location filename="../phrases.py" line="94"/>
         <source>{part}: here, {waiting} (is the sync running?)</source>
         <translation>{part} : ici, {waiting} (la synchronisation tourne-t-elle ?)</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="89"/>
-        <location filename="../phrases.py" line="135"/>
+        <location filename="../phrases.py" line="97"/>
+        <location filename="../phrases.py" line="143"/>
         <source>{part}: here, {waiting}</source>
         <translation>{part} : ici, {waiting}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="91"/>
+        <location filename="../phrases.py" line="99"/>
         <source>{part}: here, waiting to hear another computer</source>
         <translation>{part} : ici, en attente de nouvelles d’un autre ordinateur</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="93"/>
+        <location filename="../phrases.py" line="101"/>
         <source>{part}: here, paused while you are away</source>
         <translation>{part} : ici, en pause pendant votre absence</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="95"/>
+        <location filename="../phrases.py" line="103"/>
         <source>{part}: stopped, another computer uses this computer&apos;s id</source>
         <translation>{part} : arrêtées, un autre ordinateur utilise l’identifiant de celui-ci</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="98"/>
+        <location filename="../phrases.py" line="106"/>
         <source>{part}: stopped, the sharing folder&apos;s seal changed</source>
         <translation>{part} : arrêtées, le sceau du dossier de partage a changé</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="112"/>
+        <location filename="../phrases.py" line="120"/>
         <source>a computer the others know, not heard here yet</source>
         <translation>un ordinateur que les autres connaissent, pas encore entendu ici</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="115"/>
+        <location filename="../phrases.py" line="123"/>
         <source>{name}, declared gone: counts as gone from {time}</source>
         <translation>{name}, déclaré parti : compte comme parti à partir de {time}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="120"/>
+        <location filename="../phrases.py" line="128"/>
         <source>{name}, closed: start it for a minute with its sync running</source>
         <translation>{name}, fermé : démarrez-le une minute avec sa synchronisation en marche</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="124"/>
+        <location filename="../phrases.py" line="132"/>
         <source>{name}, last heard {time}</source>
         <translation>{name}, dernières nouvelles à {time}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="125"/>
+        <location filename="../phrases.py" line="133"/>
         <source>{name}, not heard yet</source>
         <translation>{name}, pas encore de nouvelles</translation>
     </message>
     <message numerus="yes">
-        <location filename="../phrases.py" line="105"/>
-        <location filename="../phrases.py" line="142"/>
+        <location filename="../phrases.py" line="113"/>
+        <location filename="../phrases.py" line="150"/>
         <source>%n more</source>
         <translation>
             <numerusform>%n autre</numerusform>
@@ -1844,12 +1874,12 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="106"/>
+        <location filename="../phrases.py" line="114"/>
         <source>waiting for {computers}</source>
         <translation>en attente de {computers}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../phrases.py" line="138"/>
+        <location filename="../phrases.py" line="146"/>
         <source>{part}: here, waiting for %n computers</source>
         <translation>
             <numerusform>{part} : ici, en attente de %n ordinateur</numerusform>
@@ -1857,32 +1887,32 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="144"/>
+        <location filename="../phrases.py" line="152"/>
         <source>Nothing heard from them lately: is the sync running?</source>
         <translation>Aucune nouvelle récente : la synchronisation tourne-t-elle ?</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="153"/>
+        <location filename="../phrases.py" line="161"/>
         <source>{part}: kept here; no tray runs, so nothing acts here</source>
         <translation>{part} : gardées ici ; aucune icône ne tourne, donc rien n’agit ici</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="161"/>
+        <location filename="../phrases.py" line="169"/>
         <source>Syncthing does not answer (is it running?)</source>
         <translation>Syncthing ne répond pas (est-il lancé ?)</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="164"/>
+        <location filename="../phrases.py" line="172"/>
         <source>Syncthing has paused the sharing folder</source>
         <translation>Syncthing a mis en pause le dossier de partage</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="168"/>
+        <location filename="../phrases.py" line="176"/>
         <source>Syncthing has never been connected to {device}</source>
         <translation>Syncthing n’a jamais été connecté à {device}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="174"/>
+        <location filename="../phrases.py" line="182"/>
         <source>Syncthing is not connected to {device} since {time}</source>
         <translation>Syncthing n’est plus connecté à {device} depuis {time}</translation>
     </message>

@@ -453,6 +453,11 @@ def _said(kind: str, part: str) -> str:
             Notification.tr("Medicine reminders move to {computer} in about 2 minutes"),
             Notification.tr("Invoices move to {computer} in about 2 minutes"),
         ),
+        # ...and once its claim says it acts.
+        "made": (
+            Notification.tr("Medicine reminders are now on {computer}"),
+            Notification.tr("Invoices are now made on {computer}"),
+        ),
         "left": (
             Notification.tr("This computer no longer reminds medicines."),
             Notification.tr("This computer no longer makes invoices."),
@@ -480,7 +485,8 @@ def _said(kind: str, part: str) -> str:
 
 
 def handovers(before: View | None, after: View) -> list[Note]:
-    """Notes for each change of keeper or of acting here between two views (none at start)."""
+    """Notes for each change of keeper, of acting here, or of the keeper saying it acts, between
+    two views (none at start)."""
     if before is None:
         return []
     out = []
@@ -498,9 +504,16 @@ def handovers(before: View | None, after: View) -> list[Note]:
                     Note(f"{part}:nobody", _said("nobody", part), _said("nobody then", part))
                 )
             else:
-                title = _said("moves", part).format(computer=after.names(p.keeper, p.name))
+                # Already acting there (this computer heard the change late): it is made there.
+                kind = "made" if p.status.acts else "moves"
+                title = _said(kind, part).format(computer=after.names(p.keeper, p.name))
                 body = _said("left", part) if q.acting else ""  # it did, not only settled
                 out.append(Note(f"{part}:{p.keeper}", title, body))
+        elif not p.here and p.keeper is not None and p.status.acts and q.status.acts is False:
+            # The keeper's claim now says it acts: said once it is true, never for a take that
+            # nothing there acts on (a command line with no tray).
+            title = _said("made", part).format(computer=after.names(p.keeper, p.name))
+            out.append(Note(f"{part}:{p.keeper}:acts", title, ""))
     return out
 
 

@@ -38,6 +38,7 @@ from tests.lease.leasekit import (
 
 PART = "medicines"
 BAD = "zed.lease"  # the usual name of the hostile file: a valid claim name nobody writes
+ACTING = len(codec.FIELDS + codec.TENURE_FIELDS + codec.CLOSES_FIELDS)  # where `acting` is
 
 
 @dataclass
@@ -423,6 +424,8 @@ KINDS = [
     Kind("part_not_its_folder", bad_field(1, "invoices"), ("does not match",)),
     Kind("computer_not_file_name", bad_field(0, "alpha"), ("does not match",)),
     Kind("computer_not_an_id", bad_field(0, "ZED"), ("computer",)),
+    Kind("acting_an_int", bad_field(ACTING, 1), ("acting",)),
+    Kind("acting_a_string", bad_field(ACTING, "yes"), ("acting",)),
     Kind(
         "fields_missing",
         lambda s: s.put(BAD, seal_row(s.share, PART, BAD, zed_row(s)[:11])),

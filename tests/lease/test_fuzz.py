@@ -312,7 +312,15 @@ claims = st.builds(
     wrote=counts,
     sees=st.none() | ids,
     forgets=st.dictionaries(ids, counts, max_size=codec.MAX_FORGETS),
+    acting=st.none() | st.booleans(),
 )
+
+
+@PURE
+@given(claim=claims)
+def test_a_claim_from_a_version_before_acting_reads_as_not_saying(claim: Claim) -> None:
+    row = json.loads(codec.encode(claim))
+    assert codec.decode(json.dumps(row[:-1])) == dataclasses.replace(claim, acting=None)
 
 
 @PURE
@@ -367,6 +375,7 @@ largest_claims = st.builds(
     wrote=big_counts,
     sees=long_ids,
     forgets=st.dictionaries(long_ids, big_counts, max_size=codec.MAX_FORGETS),
+    acting=st.just(False),  # the longest it writes
 )
 
 

@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import functools
 import random
+from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
 
 from sioul_tray.lease import ALIVE, RENEW, SETTLING, UNCLOSED
-from sioul_tray.lease.machine import FIXES
+from sioul_tray.lease.machine import FIXES, Memory
+from sioul_tray.lease.rules import Claim
 
 from .checker import Report, explore, scripted, walk
 from .world import (
@@ -35,6 +37,7 @@ from .world import (
     ancient_walls,
     apply,
     canonical,
+    clone_machine,
     events,
     initial,
     latest,
@@ -316,13 +319,82 @@ def test_the_canonical_form_holds_all_a_machine_knows() -> None:
     assert left_out == world.UNJUDGED
 
 
-def sampled(alphabet: Alphabet, walks: int, seed: int, long: float = 1.0) -> list[World]:
-    """States met along random walks of 30 events from the initial folder (long waits weighted
-    by `long`, to reach times older than any rule tells apart)."""
+def test_the_canonical_form_holds_all_a_claim_says() -> None:
+    """Every field of a claim is in its canonical form, but those its node gives (its part and
+    its name) and those no rule reads (`acting`, held to that below)."""
+    import dataclasses
+    import inspect
+    import re
+
+    from sioul_tray.lease.rules import Claim
+
+    from . import world
+
+    form = inspect.getsource(world._Renaming.claim)
+    fields = {f.name for f in dataclasses.fields(Claim)}
+    left_out = {name for name in fields if not re.search(rf"\bc\.{name}\b", form)}
+    assert left_out == world.UNCLAIMED
+
+
+def reacted(w: World, rng: random.Random) -> World:
+    """A copy of `w` in which every claim's `acting` and every machine's `acted` are drawn anew
+    (one value for each version of a claim, wherever it is copied): what the others' notices
+    show, and nothing else."""
+    new = w.clone()
+    new.forms = []
+    drawn: dict[tuple[str, int], bool] = {}
+
+    def claim(c: Claim) -> Claim:
+        acting = drawn.setdefault((c.computer, c.seq), rng.random() < 0.5)
+        return replace(c, acting=acting)
+
+    def memory(saved: Memory | None) -> Memory | None:
+        if saved is None:
+            return None
+        return Memory({k: claim(c) for k, c in saved.claims.items()}, saved.forgets, saved.named)
+
+    new.versions = [[replace(v, claim=claim(v.claim)) for v in vs] for vs in w.versions]
+    for i, node in enumerate(new.nodes):
+        node.saved, node.older = memory(node.saved), memory(node.older)
+        if node.machine is None:
+            continue
+        m = node.machine = clone_machine(node.machine)
+        new.owned.add(i)
+        m.best = {k: claim(c) for k, c in m.best.items()}
+        m.acted = rng.random() < 0.5
+    return new
+
+
+def test_whether_a_computer_acted_changes_no_step() -> None:
+    """`Claim.acting` and `Machine.acted` are shown only: drawn anew, the world steps alike, so
+    the canonical form may leave them out."""
+    rng = random.Random(13)
+
+    def acting() -> World:  # A acts, and its claim says so: then anything may happen
+        w = initial(2, frozenset(), FAULTS)
+        for wait in (RENEW, SETTLING, RENEW):
+            apply(w, ("wait", wait))
+            apply(w, ("renew", A, latest(w)))
+        assert w.versions[A][-1].claim.acting
+        return w
+
+    for w in sampled(FAULTS, 6, seed=11, start=acting):
+        step_alike(w, reacted(w, rng))
+
+
+def sampled(
+    alphabet: Alphabet,
+    walks: int,
+    seed: int,
+    long: float = 1.0,
+    start: Callable[[], World] | None = None,
+) -> list[World]:
+    """States met along random walks of 30 events from the initial folder, or from `start()`
+    (long waits weighted by `long`, to reach times older than any rule tells apart)."""
     rng = random.Random(seed)
     found: list[World] = []
     for _ in range(walks):
-        w = initial(2, frozenset(), alphabet)
+        w = initial(2, frozenset(), alphabet) if start is None else start()
         for step in range(30):
             options = list(events(w, alphabet))
             weights = [

@@ -1022,15 +1022,19 @@ class _Renaming:
 
 # A machine's attributes left out of its canonical form: fixed for its life (its part, id and
 # name, which its place in the world gives; the tenure source; the fixes switched off; the rules
-# its claims say, which its node tells), shown only (the clocks seen ahead), or a cache cleared by
-# the next read (the view a write made, for the verdict that follows it).
-# tests/model/test_model.py checks every other one is in it.
+# its claims say, which its node tells), shown only (the clocks seen ahead; whether it acted at
+# its last look, which its claims carry as `acting` for the others' notices), or a cache cleared
+# by the next read (the view a write made, for the verdict that follows it).
+# tests/model/test_model.py checks every other one is in it, and that `acted` and `acting`
+# flipped change no step.
 UNJUDGED = frozenset(
     {
         "part", "rule", "name", "new_tenure", "without", "rules", "ahead", "jumped_at",
-        "_after_write",
+        "_after_write", "acted",
     }
 )  # fmt: skip
+# A claim's fields left out of its canonical form: shown only, read by no rule.
+UNCLAIMED = frozenset({"part", "name", "acting"})
 
 
 def canonical(w: World, symmetric: bool = True) -> bytes:

@@ -40,6 +40,8 @@ KINDS = {
     "settling": (Why.SETTLING, "invoices", ""),
     "elsewhere": (Why.ELSEWHERE, "invoices", ""),
     "elsewhere-silent": (Why.ELSEWHERE, "invoices", "silent"),
+    "elsewhere-starting": (Why.ELSEWHERE, "invoices", "starting"),
+    "elsewhere-commands": (Why.ELSEWHERE, "invoices", "commands"),
     "nobody": (Why.NOBODY, "invoices", ""),
     "waiting": (Why.WAITING, "invoices", ""),
     "silent": (Why.WAITING, "invoices", "silent"),
@@ -325,26 +327,66 @@ def test_handover_notes_once_per_change(seen: dict[str, Seen]) -> None:
     sent: list[Note] = []
     n = model.NoteFilter(sent.append)
     here = view(seen["acting"], seen["acting"])
+    starting = view(seen["acting"], seen["elsewhere-starting"])
     office = view(seen["acting"], seen["elsewhere"])
     n.update(here, 0)
     assert sent == []  # the first view is the starting point, not a change
-    n.update(office, 1)
-    n.update(office, 2)
+    n.update(starting, 1)
+    n.update(starting, 2)
     assert [s.title for s in sent] == ["Invoices move to Office PC in about 2 minutes"]
     assert sent[0].body == "This computer no longer makes invoices."
-    n.update(here, 3)
+    n.update(office, 3)  # the office's claim now says it acts
+    n.update(office, 4)
+    assert [s.title for s in sent][1:] == ["Invoices are now made on Office PC"]
+    n.update(here, 5)
     assert [s.title for s in sent][-1] == "Invoices are made here now"
-    assert len(sent) == 2
+    assert len(sent) == 3
+
+
+def test_a_change_heard_late_says_it_is_made_there(seen: dict[str, Seen]) -> None:
+    """Heard after the new keeper acts already (this computer asleep through the move)."""
+    here = view(seen["acting"], seen["acting"])
+    office = view(seen["acting"], seen["elsewhere"])
+    assert [n.title for n in model.handovers(here, office)] == [
+        "Invoices are now made on Office PC"
+    ]
+
+
+def test_a_take_by_commands_alone_is_never_said_made(seen: dict[str, Seen]) -> None:
+    """The office renews by one-shot commands and runs no tray: nothing there numbers, so no
+    notice says it does, and the menu says why."""
+    here = view(seen["acting"], seen["acting"])
+    commands = view(seen["acting"], seen["elsewhere-commands"])
+    status = commands.parts["invoices"].status
+    assert status.acts is False and status.live
+    notes = model.handovers(here, commands) + model.handovers(commands, commands)
+    assert [n.title for n in notes] == ["Invoices move to Office PC in about 2 minutes"]
+    assert model.part_line(commands, "invoices") == "Invoices: Office PC (not numbering yet)"
+
+
+def test_a_keeper_that_never_acted_and_went_quiet_is_said_not_running(
+    seen: dict[str, Seen],
+) -> None:
+    p = seen["elsewhere-starting"].parts["invoices"]
+    quiet = dataclasses.replace(p, status=dataclasses.replace(p.status, live=False))
+    v = view(seen["acting"], seen["elsewhere-starting"])
+    v = dataclasses.replace(v, parts={**v.parts, "invoices": quiet})
+    assert model.part_line(v, "invoices") == "Invoices: Office PC (sioul-tray is not running there)"
 
 
 def test_medicines_notes(seen: dict[str, Seen]) -> None:
     here = view(seen["acting"], seen["acting"])
+    starting = view(seen["elsewhere-starting"], seen["acting"])
     elsewhere = view(seen["elsewhere"], seen["acting"])
     keeper = elsewhere.parts["medicines"].status
     assert keeper.why is Why.ELSEWHERE
-    assert [n.title for n in model.handovers(here, elsewhere)] == [
+    assert [n.title for n in model.handovers(here, starting)] == [
         f"Medicine reminders move to {keeper.name} in about 2 minutes"
     ]
+    assert [n.title for n in model.handovers(starting, elsewhere)] == [
+        f"Medicine reminders are now on {keeper.name}"
+    ]
+    assert model.part_line(starting, "medicines") == "Medicines: Office PC (not reminding yet)"
     assert [n.title for n in model.handovers(elsewhere, here)] == [
         "Medicine reminders are here now"
     ]
