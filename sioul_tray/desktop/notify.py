@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import ctypes
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any
 
@@ -53,6 +53,10 @@ def _libdbus() -> Any:
         ("dbus_message_iter_init", ctypes.c_int, [p, p]),
         ("dbus_message_iter_get_arg_type", ctypes.c_int, [p]),
         ("dbus_message_iter_get_basic", None, [p, p]),
+        ("dbus_message_iter_next", ctypes.c_uint, [p]),
+        ("dbus_message_is_signal", ctypes.c_uint, [p, c, c]),
+        ("dbus_bus_add_match", None, [p, c, p]),
+        ("dbus_connection_get_unix_fd", ctypes.c_uint, [p, ctypes.POINTER(ctypes.c_int)]),
     ):
         f = getattr(lib, fn)
         f.restype = res
@@ -82,6 +86,7 @@ class DBusNotifications:
         self.desktop_entry = desktop_entry
         self.address = address
         self._conn: int | None = None
+        self.invoked: list[tuple[int, str]] = []  # (notification id, action key), not yet taken
 
     def _connection(self) -> int | None:
         lib = _libdbus()
@@ -108,16 +113,54 @@ class DBusNotifications:
         return self._conn
 
     def _drain(self, lib: Any, conn: int) -> None:
-        """Drop what the bus sent us besides replies (NameAcquired, NotificationClosed...):
-        nothing reads this connection otherwise, and the queue would only grow."""
+        """Keep the buttons pressed (`ActionInvoked`) and drop the rest the bus sent besides
+        replies (NameAcquired, NotificationClosed...): the queue would only grow."""
         lib.dbus_connection_read_write(conn, 0)
         while msg := lib.dbus_connection_pop_message(conn):
-            lib.dbus_message_unref(msg)
+            try:
+                if lib.dbus_message_is_signal(msg, SERVICE.encode(), b"ActionInvoked"):
+                    pressed = _id_and_key(lib, msg)
+                    if pressed is not None:
+                        self.invoked.append(pressed)
+            finally:
+                lib.dbus_message_unref(msg)
+
+    def watch(self) -> int | None:
+        """Listen for buttons pressed on notifications: the connection's file descriptor, to
+        call `take_invoked` when it is readable; None without a bus."""
+        lib = _libdbus()
+        conn = self._connection()
+        if lib is None or conn is None:
+            return None
+        err = _Error()
+        lib.dbus_error_init(ctypes.byref(err))
+        rule = f"type='signal',interface='{SERVICE}',member='ActionInvoked'"
+        lib.dbus_bus_add_match(conn, rule.encode(), ctypes.byref(err))
+        failed = bool(err.name)
+        lib.dbus_error_free(ctypes.byref(err))
+        fd = ctypes.c_int(-1)
+        if failed or not lib.dbus_connection_get_unix_fd(conn, ctypes.byref(fd)):
+            return None
+        return fd.value
+
+    def take_invoked(self) -> list[tuple[int, str]]:
+        """The buttons pressed since last asked, as (notification id, action key)."""
+        lib = _libdbus()
+        if lib is not None and self._conn is not None:
+            self._drain(lib, self._conn)
+        taken, self.invoked = self.invoked, []
+        return taken
 
     def send(
-        self, summary: str, body: str, replaces: int = 0, timeout_ms: int = 2000
+        self,
+        summary: str,
+        body: str,
+        replaces: int = 0,
+        timeout_ms: int = 2000,
+        actions: Sequence[tuple[str, str]] = (),
     ) -> int | None:
-        """Show a notification; its id, or None when no notification service answered."""
+        """Show a notification with a button for each (key, label) of `actions`; its id, or
+        None when no notification service answered."""
         lib = _libdbus()
         conn = self._connection()
         if lib is None or conn is None:
@@ -148,9 +191,12 @@ class DBusNotifications:
             basic(top, "s", "sioul-tray")  # app_icon: the theme icon installed with the entry
             basic(top, "s", summary)
             basic(top, "s", body)
-            actions = _iter()
-            lib.dbus_message_iter_open_container(top, ord("a"), b"s", actions)
-            lib.dbus_message_iter_close_container(top, actions)
+            buttons = _iter()
+            lib.dbus_message_iter_open_container(top, ord("a"), b"s", buttons)
+            for key, label in actions:
+                basic(buttons, "s", key)
+                basic(buttons, "s", label)
+            lib.dbus_message_iter_close_container(top, buttons)
             hints = _iter()
             lib.dbus_message_iter_open_container(top, ord("a"), b"{sv}", hints)
             for key, kind, value in (
@@ -177,8 +223,8 @@ class DBusNotifications:
             try:
                 it = _iter()
                 if lib.dbus_message_iter_init(reply, it) and (
-                    lib.dbus_message_iter_get_arg_type(it) == ord("u")
-                ):
+                    lib.dbus_message_iter_get_arg_type(it) in (ord("u"), ord("i"))
+                ):  # the specification says a uint32; a server that answers an int32 means it
                     out = ctypes.c_uint32()
                     lib.dbus_message_iter_get_basic(it, ctypes.byref(out))
                     return int(out.value)
@@ -197,6 +243,22 @@ class DBusNotifications:
             self._conn = None
 
 
+def _id_and_key(lib: Any, msg: int) -> tuple[int, str] | None:
+    """`ActionInvoked`'s arguments (uint32 id, string key), or None when they are not those."""
+    it = _iter()
+    if not lib.dbus_message_iter_init(msg, it) or lib.dbus_message_iter_get_arg_type(it) != ord(
+        "u"
+    ):
+        return None
+    number = ctypes.c_uint32()
+    lib.dbus_message_iter_get_basic(it, ctypes.byref(number))
+    if not lib.dbus_message_iter_next(it) or lib.dbus_message_iter_get_arg_type(it) != ord("s"):
+        return None
+    text = ctypes.c_char_p()
+    lib.dbus_message_iter_get_basic(it, ctypes.byref(text))
+    return int(number.value), (text.value or b"").decode("utf-8", errors="replace")
+
+
 class Notifier:
     """D-Bus first (Linux); `fallback(title, body)` (the tray icon's balloon) when it fails."""
 
@@ -206,15 +268,29 @@ class Notifier:
         self.dbus = dbus
         self.fallback = fallback
         self._ids: dict[str, int] = {}
+        self._buttons: dict[int, set[str]] = {}  # the buttons of each notification still shown
 
-    def __call__(self, key: str, title: str, body: str) -> str:
-        """Send; returns which way it went ("dbus" or "fallback")."""
+    def __call__(
+        self, key: str, title: str, body: str, actions: Sequence[tuple[str, str]] = ()
+    ) -> str:
+        """Send; returns which way it went ("dbus" or "fallback", which has no buttons)."""
         if self.dbus is not None:
             group = key.split(":", 1)[0]  # a newer note on the same part replaces the older
-            sent = self.dbus.send(title, body, replaces=self._ids.get(group, 0))
+            replaces = self._ids.get(group, 0)
+            sent = self.dbus.send(title, body, replaces=replaces, actions=actions)
             if sent is not None:
+                self._buttons.pop(replaces, None)
                 if sent:
                     self._ids[group] = sent
+                    self._buttons[sent] = {k for k, _ in actions}
                 return "dbus"
         self.fallback(title, body)
         return "fallback"
+
+    def pressed(self) -> list[str]:
+        """The action keys of the buttons pressed since last asked, on notifications this
+        notifier sent with them (another program's notification, or a key it never offered,
+        does nothing)."""
+        if self.dbus is None:
+            return []
+        return [key for n, key in self.dbus.take_invoked() if key in self._buttons.get(n, set())]

@@ -4,7 +4,7 @@
 <context>
     <name>App</name>
     <message>
-        <location filename="../tray/app.py" line="255"/>
+        <location filename="../tray/app.py" line="284"/>
         <source>Make invoices here</source>
         <translation>Faire les factures ici</translation>
     </message>
@@ -28,7 +28,7 @@ Vos ordinateurs cessent de l’attendre : ils gardent les médicaments et font l
         <translation>{computer} est parti pour de bon</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="396"/>
+        <location filename="../tray/app.py" line="425"/>
         <source>none works here: counting from the session start</source>
         <translation>aucune ne fonctionne ici : décompte depuis le début de la session</translation>
     </message>
@@ -43,37 +43,37 @@ Vos ordinateurs cessent de l’attendre : ils gardent les médicaments et font l
         <translation>À propos de sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="716"/>
+        <location filename="../tray/app.py" line="745"/>
         <source>Closed: {parts}, but only until the tray quits: {path} cannot be written ({error})</source>
         <translation>Fermé : {parts}, mais seulement jusqu’à ce que l’icône quitte : impossible d’écrire {path} ({error})</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="726"/>
+        <location filename="../tray/app.py" line="755"/>
         <source>{path} cannot be written ({error}): where it still lists {parts} as closed, the tray closes them again when it starts</source>
         <translation>impossible d’écrire {path} ({error}) : s’il indique encore {parts} comme fermé, l’icône les ferme de nouveau à son prochain lancement</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="826"/>
+        <location filename="../tray/app.py" line="855"/>
         <source>Sleep and wake from: {source}</source>
         <translation>Veille et réveil lus par : {source}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="829"/>
+        <location filename="../tray/app.py" line="858"/>
         <source>Sync tool: {tool}</source>
         <translation>Outil de synchronisation : {tool}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="602"/>
+        <location filename="../tray/app.py" line="631"/>
         <source>Syncthing, asked to send each claim at once; the last request failed: {problem}</source>
         <translation>Syncthing, à qui chaque réservation est confiée aussitôt écrite ; la dernière demande a échoué : {problem}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="273"/>
+        <location filename="../tray/app.py" line="302"/>
         <source>Quit sioul-tray</source>
         <translation>Quitter sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="288"/>
+        <location filename="../tray/app.py" line="317"/>
         <source>No file manager opened the sharing folder. It is:
 
 {path}</source>
@@ -82,7 +82,7 @@ Vos ordinateurs cessent de l’attendre : ils gardent les médicaments et font l
 {path}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="398"/>
+        <location filename="../tray/app.py" line="427"/>
         <source>sioul-tray {version}
 
 Keeps Sioul&apos;s medicines and invoices on one computer at a time.
@@ -99,55 +99,55 @@ Dossier de partage : {folder}
 Inactivité lue par : {idle}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="415"/>
+        <location filename="../tray/app.py" line="444"/>
         <source>How it works, and what each line means: {docs}</source>
         <translation>Comment cela marche, et ce que dit chaque ligne : {docs}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="557"/>
+        <location filename="../tray/app.py" line="586"/>
         <source>sioul-tray is not running: it needs a sharing folder. While it does not run, this computer reminds no medicines and numbers no invoices. Start sioul-tray again to choose the folder.</source>
         <translation>sioul-tray ne tourne pas : il lui faut un dossier de partage. Tant qu’il ne tourne pas, cet ordinateur ne rappelle aucun médicament et ne numérote aucune facture. Relancez sioul-tray pour choisir le dossier.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="604"/>
+        <location filename="../tray/app.py" line="633"/>
         <source>Syncthing, asked to send each claim at once</source>
         <translation>Syncthing, à qui chaque réservation est confiée aussitôt écrite</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="607"/>
+        <location filename="../tray/app.py" line="636"/>
         <source>none found; the sync tool sends the claims when it notices them</source>
         <translation>aucun trouvé ; l’outil de synchronisation envoie les réservations quand il les remarque</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="608"/>
+        <location filename="../tray/app.py" line="637"/>
         <source>{tool}, found; it sends the claims when it notices them</source>
         <translation>{tool}, trouvé ; il envoie les réservations quand il les remarque</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="624"/>
-        <location filename="../tray/app.py" line="637"/>
+        <location filename="../tray/app.py" line="653"/>
         <location filename="../tray/app.py" line="666"/>
+        <location filename="../tray/app.py" line="695"/>
         <location filename="../tray/copied.py" line="66"/>
         <source>sioul-tray: {error}</source>
         <translation>sioul-tray : {error}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="671"/>
+        <location filename="../tray/app.py" line="700"/>
         <source>Invoices are taken here; this computer starts once every other one has seen it.</source>
         <translation>Les factures sont prises ici ; cet ordinateur commence dès que tous les autres l’ont vu.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="676"/>
+        <location filename="../tray/app.py" line="705"/>
         <source>{computer} is declared gone for good.</source>
         <translation>{computer} est déclaré parti pour de bon.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="713"/>
+        <location filename="../tray/app.py" line="742"/>
         <source>Closed: {parts} (until `sioul-tray renew`)</source>
         <translation>Fermé : {parts} (jusqu’à `sioul-tray renew`)</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="702"/>
+        <location filename="../tray/app.py" line="731"/>
         <source>sioul-tray: the running tray cannot do {request}</source>
         <translation>sioul-tray : l’icône en cours ne sait pas faire {request}</translation>
     </message>
@@ -157,7 +157,7 @@ Inactivité lue par : {idle}</translation>
         <translation>sioul-tray : pas d’affichage ici ; utilisez la ligne de commande (sioul-tray --help)</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="774"/>
+        <location filename="../tray/app.py" line="803"/>
         <source>sioul-tray: already running</source>
         <translation>sioul-tray : déjà lancé</translation>
     </message>
@@ -1210,17 +1210,17 @@ Inactivité lue par : {idle}</translation>
         <translation>un autre ordinateur écrit les réservations de cet ordinateur ({computer}) : sa configuration a été copiée de celle-ci ; sur celui-là, supprimez le fichier nommé computer de son dossier de configuration et relancez setup</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="826"/>
+        <location filename="../lease/machine.py" line="824"/>
         <source>this computer&apos;s clock reads {clock}, not a time between 1970 and 2514: set it</source>
         <translation>l’horloge de cet ordinateur indique {clock}, pas une heure entre 1970 et 2514 : réglez-la</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="838"/>
+        <location filename="../lease/machine.py" line="836"/>
         <source>active must be a time between 1970 and 2514, not {active}</source>
         <translation>active doit être une heure entre 1970 et 2514, pas {active}</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="850"/>
+        <location filename="../lease/machine.py" line="848"/>
         <source>wrote must be a whole number from 0 to {top}, not {wrote}</source>
         <translation>wrote doit être un nombre entier de 0 à {top}, pas {wrote}</translation>
     </message>
@@ -1555,6 +1555,7 @@ Inactivité lue par : {idle}</translation>
     </message>
     <message>
         <location filename="../tray/model.py" line="281"/>
+        <location filename="../tray/model.py" line="451"/>
         <source>Make invoices here…</source>
         <translation>Faire les factures ici…</translation>
     </message>
@@ -1574,6 +1575,7 @@ Inactivité lue par : {idle}</translation>
     </message>
     <message>
         <location filename="../tray/model.py" line="288"/>
+        <location filename="../tray/model.py" line="452"/>
         <source>Computers…</source>
         <translation>Ordinateurs…</translation>
     </message>
@@ -1626,112 +1628,112 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>Notification</name>
     <message>
-        <location filename="../tray/model.py" line="453"/>
+        <location filename="../tray/model.py" line="463"/>
         <source>Medicine reminders move to {computer} in about 2 minutes</source>
         <translation>Les rappels de médicaments passent sur {computer} dans 2 minutes environ</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="454"/>
+        <location filename="../tray/model.py" line="464"/>
         <source>Invoices move to {computer} in about 2 minutes</source>
         <translation>Les factures passent sur {computer} dans 2 minutes environ</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="458"/>
+        <location filename="../tray/model.py" line="468"/>
         <source>Medicine reminders are now on {computer}</source>
         <translation>Les rappels de médicaments se font maintenant sur {computer}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="459"/>
+        <location filename="../tray/model.py" line="469"/>
         <source>Invoices are now made on {computer}</source>
         <translation>Les factures se font maintenant sur {computer}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="462"/>
+        <location filename="../tray/model.py" line="472"/>
         <source>This computer no longer reminds medicines.</source>
         <translation>Cet ordinateur ne rappelle plus les médicaments.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="463"/>
+        <location filename="../tray/model.py" line="473"/>
         <source>This computer no longer makes invoices.</source>
         <translation>Cet ordinateur ne fait plus les factures.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="466"/>
+        <location filename="../tray/model.py" line="476"/>
         <source>Medicine reminders are here now</source>
         <translation>Les rappels de médicaments sont maintenant ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="467"/>
+        <location filename="../tray/model.py" line="477"/>
         <source>Invoices are made here now</source>
         <translation>Les factures sont maintenant faites ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="470"/>
+        <location filename="../tray/model.py" line="480"/>
         <source>Medicine reminders paused here</source>
         <translation>Rappels de médicaments en pause ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="471"/>
+        <location filename="../tray/model.py" line="481"/>
         <source>Invoices paused here</source>
         <translation>Factures en pause ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="479"/>
+        <location filename="../tray/model.py" line="489"/>
         <source>The next computer you use takes them over.</source>
         <translation>Le prochain ordinateur dont vous vous servez les reprend.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="480"/>
+        <location filename="../tray/model.py" line="490"/>
         <source>Choose “Make invoices here” on the computer that should number them.</source>
         <translation>Choisissez « Faire les factures ici » sur l’ordinateur qui doit les numéroter.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="474"/>
+        <location filename="../tray/model.py" line="484"/>
         <source>No computer keeps medicines now</source>
         <translation>Aucun ordinateur ne tient les médicaments maintenant</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="475"/>
+        <location filename="../tray/model.py" line="485"/>
         <source>No computer keeps invoices now</source>
         <translation>Aucun ordinateur ne tient les factures maintenant</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="527"/>
+        <location filename="../tray/model.py" line="538"/>
         <source>Invoices stopped: the seal changed</source>
         <translation>Factures arrêtées : le sceau a changé</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="534"/>
+        <location filename="../tray/model.py" line="545"/>
         <source>{computer} has not been heard from since {time}. If it is gone for good, say so in the menu.</source>
         <translation>Pas de nouvelles de {computer} depuis {time}. S’il est parti pour de bon, dites-le dans le menu.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="539"/>
+        <location filename="../tray/model.py" line="550"/>
         <source>{computer} has not been heard from yet. If it is gone for good, say so in the menu.</source>
         <translation>Pas encore de nouvelles de {computer}. S’il est parti pour de bon, dites-le dans le menu.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="545"/>
+        <location filename="../tray/model.py" line="556"/>
         <source>Invoices wait for {computer}</source>
         <translation>Les factures attendent {computer}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="550"/>
+        <location filename="../tray/model.py" line="562"/>
         <source>A claim in the sharing folder does not read</source>
         <translation>Une réservation du dossier de partage est illisible</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="556"/>
+        <location filename="../tray/model.py" line="569"/>
         <source>It is {span} ahead of this computer&apos;s clock.</source>
         <translation>Elle a {span} d’avance sur l’horloge de cet ordinateur.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="558"/>
+        <location filename="../tray/model.py" line="571"/>
         <source>It is {span} behind this computer&apos;s clock.</source>
         <translation>Elle a {span} de retard sur l’horloge de cet ordinateur.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="560"/>
+        <location filename="../tray/model.py" line="573"/>
         <source>{computer}&apos;s clock is off</source>
         <translation>L’horloge de {computer} est décalée</translation>
     </message>

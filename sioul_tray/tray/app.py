@@ -14,7 +14,7 @@ import signal
 import socket
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QProcess, QSocketNotifier, QTimer, QUrl, Signal
@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 
     from PySide6.QtDBus import QDBusConnection
 
+    from sioul_tray.desktop.notify import Notifier
     from sioul_tray.install import Installation
     from sioul_tray.tray.standin import StandIn
 
@@ -64,6 +65,9 @@ def fill_menu(menu: QMenu, items: list[Item], run: Callable[[Item], None]) -> li
 
 
 COUNTDOWN_MS = 10_000
+# How a note reaches the person: (key, title, body, buttons as (action key, label)) -> the way
+# it went ("dbus", "fallback").
+Notify = Callable[[str, str, str, Sequence[tuple[str, str]]], str]
 
 
 class Tray(QObject):
@@ -72,7 +76,7 @@ class Tray(QObject):
     def __init__(
         self,
         controller: Controller,
-        notify: Callable[[str, str, str], str] | None = None,
+        notify: Notify | None = None,
         on_folder: Callable[[], None] | None = None,
         parent: QObject | None = None,
         more_about: Callable[[], list[str]] | None = None,
@@ -104,7 +108,9 @@ class Tray(QObject):
         self._shown: tuple[View, float] | None = None
         self.items: list[Item] = []
         self.actions: list[QAction] = []
-        self.notify = notify or self._balloon
+        self.notify: Notify = notify or self._balloon
+        self._notifier: Notifier | None = None  # see `use_notifier`
+        self._buttons: QSocketNotifier | None = None
         self.sent: list[Note] = []
         self.windows: list[QWidget] = []  # the windows open in this process
         # Set by `run`: the Computers window then runs in a process of its own (its memory is
@@ -230,11 +236,34 @@ class Tray(QObject):
 
     def _note(self, note: Note) -> None:
         self.sent.append(note)
-        self.notify(note.key, note.title, note.body)
+        self.notify(note.key, note.title, note.body, model.note_actions(note))
+        if self._notifier is not None:  # a button pressed while this one was sent waits read
+            QTimer.singleShot(0, self._take_pressed)
 
-    def _balloon(self, _key: str, title: str, body: str) -> str:
+    def _balloon(
+        self, _key: str, title: str, body: str, _actions: Sequence[tuple[str, str]] = ()
+    ) -> str:
         self.icon.showMessage(title, body, QSystemTrayIcon.MessageIcon.Information, 10_000)
         return "fallback"
+
+    def use_notifier(self, notifier: Notifier) -> None:
+        """Notify through `notifier`, and carry out a notification's button when pressed (its
+        action, as from the menu: "Make invoices here…" still asks first)."""
+        self.notify = notifier
+        fd = notifier.dbus.watch() if notifier.dbus is not None else None
+        if fd is not None:
+            self._notifier = notifier
+            self._buttons = QSocketNotifier(fd, QSocketNotifier.Type.Read, self)
+            self._buttons.activated.connect(self._take_pressed)
+
+    def _take_pressed(self) -> None:
+        if self._notifier is not None:
+            self.pressed(self._notifier.pressed())
+
+    def pressed(self, keys: Sequence[str]) -> None:
+        """The buttons pressed on this tray's notifications, by action key."""
+        for key in keys:
+            self.run(Item("", Action(key)))
 
     # -- commands ------------------------------------------------------------------------------
 
@@ -837,8 +866,7 @@ def run(argv: list[str] | None = None, language: str | None = None) -> int:
             setup_here=lambda: _setup(inst) is not None,
         )
         tray.state_dir = inst.state_dir  # the Computers window in a process of its own
-        notifier = notify.Notifier(dbus_notes, lambda t, b: tray._balloon("", t, b))
-        tray.notify = notifier
+        tray.use_notifier(notify.Notifier(dbus_notes, lambda t, b: tray._balloon("", t, b)))
         server = single.Server(inst.state_dir, lambda a: handle_request(tray, controller, a))
         try:
             if not server.listen():

@@ -155,7 +155,7 @@ def run(language: str | None = None) -> int:
         linux = sys.platform.startswith("linux")
         dbus = notify.DBusNotifications(APP, autostart.APP_ID) if linux else None
         tray = Tray(controller)
-        tray.notify = notify.Notifier(dbus, lambda t, b: tray._balloon("", t, b))
+        tray.use_notifier(notify.Notifier(dbus, lambda t, b: tray._balloon("", t, b)))
         signals = Signals(lambda _sig: app.quit())
         app.aboutToQuit.connect(controller.shutdown)
         controller.start()

@@ -442,6 +442,16 @@ class Note:
     key: str
     title: str
     body: str
+    action: Action | None = None  # what its button does: the menu's action of that name
+
+
+def note_actions(note: Note) -> list[tuple[str, str]]:
+    """The note's button as (key, label) pairs for the notification service: the menu's words."""
+    labels = {
+        Action.TAKE_INVOICES: Menu.tr("Make invoices here…"),
+        Action.COMPUTERS: Menu.tr("Computers…"),
+    }
+    return [] if note.action is None else [(note.action.value, labels[note.action])]
 
 
 def _said(kind: str, part: str) -> str:
@@ -500,8 +510,9 @@ def handovers(before: View | None, after: View) -> list[Note]:
             out.append(Note(f"{part}:paused", _said("paused", part), part_line(after, part)))
         elif p.keeper != q.keeper and not p.here:
             if p.keeper is None:
+                take = Action.TAKE_INVOICES if part == "invoices" else None
                 out.append(
-                    Note(f"{part}:nobody", _said("nobody", part), _said("nobody then", part))
+                    Note(f"{part}:nobody", _said("nobody", part), _said("nobody then", part), take)
                 )
             else:
                 # Already acting there (this computer heard the change late): it is made there.
@@ -544,11 +555,13 @@ def warnings(view: View) -> dict[str, Note]:
             f"unheard:{computer}",
             Notification.tr("Invoices wait for {computer}").format(computer=name),
             body.format(computer=name, time=clock_time(heard) if heard is not None else ""),
+            Action.COMPUTERS,
         )
     for part, problem in view.worrying_problems():
         key = f"problem:{part}/{problem.file}:{problem.reason}"
         out[key] = Note(key, Notification.tr("A claim in the sharing folder does not read"),
-                        f"leases/{part}/{problem.file}: {translated(problem.reason)}")  # fmt: skip
+                        f"leases/{part}/{problem.file}: {translated(problem.reason)}",
+                        Action.COMPUTERS)  # fmt: skip
     for computer, offset in view.offsets.items():
         if abs(offset) > CLOCK_WARNING:
             key = f"clock:{computer}"

@@ -18,6 +18,7 @@ from sioul_tray.lease import Lease
 from sioul_tray.share import Share
 from sioul_tray.tray.app import Tray
 from sioul_tray.tray.controller import Controller
+from sioul_tray.tray.model import Action, Note
 from tests.desktop.fakes import FakeService
 from tests.desktop.virtual import PrivateBus
 from tests.helpers import Present
@@ -99,6 +100,52 @@ def test_a_handover_is_notified_once_over_dbus(
         assert notes == ["Invoices move to Office PC in about 2 minutes"]
         assert balloons == []
     finally:
+        controller.shutdown()
+
+
+def test_a_button_pressed_on_a_notification_runs_its_action(
+    server: tuple[FakeService, str],
+    qtbot: QtBot,
+    tmp_path: Path,
+    need: Callable[[str | None], None],
+) -> None:
+    """The button goes out with the note; the server's ActionInvoked signal for it opens the
+    Computers window. A signal for another notification, or a key never offered, does nothing."""
+    need(None if shutil.which("dbus-send") else "dbus-send is not installed (dbus-bin)")
+    fake, address = server
+    folder = tmp_path / "share"
+    folder.mkdir()
+    Share.create(folder, PASSPHRASE, "home_pc")
+    lease = Lease(Share.open(folder, PASSPHRASE), "home_pc", name="Home PC")
+    controller = Controller(lease, "home_pc", folder, Present(), tmp_path / "state")
+    tray = Tray(controller)
+    tray.use_notifier(
+        Notifier(DBusNotifications("sioul-tray", "sioul-tray", address), lambda t, b: None)
+    )
+    controller.start()
+
+    def press(number: int, key: str) -> None:
+        subprocess.run(
+            ["dbus-send", f"--bus={address}", "--type=signal", "/org/freedesktop/Notifications",
+             "org.freedesktop.Notifications.ActionInvoked", f"uint32:{number}", f"string:{key}"],
+            check=True, timeout=10,
+        )  # fmt: skip
+
+    try:
+        tray._note(Note("unheard:laptop", "Invoices wait for Laptop", "…", Action.COMPUTERS))
+        call = fake.wait(lambda e: e.get("member") == "Notify")
+        assert call["args"][5] == ["computers", "Computers…"]
+        shown = 1  # the fake's first notification
+        press(shown + 50, "computers")  # another program's notification
+        press(shown, "take-invoices")  # a button this notification never had
+        qtbot.wait(500)
+        assert tray.windows == []
+        assert [c.taken for c in lease.claims("invoices")] == [None]  # not taken either
+        press(shown, "computers")
+        qtbot.waitUntil(lambda: len(tray.windows) == 1, timeout=5000)
+    finally:
+        for window in tray.windows:
+            window.close()
         controller.shutdown()
 
 

@@ -41,7 +41,7 @@ def folder(tmp_path: Path) -> Path:
 def tray(qtbot: QtBot, folder: Path, tmp_path: Path) -> Iterator[Tray]:
     lease = Lease(Share.open(folder, PASSPHRASE), "home_pc", name="Home PC")
     controller = Controller(lease, "home_pc", folder, Present(), tmp_path / "state")
-    made = Tray(controller, notify=lambda k, t, b: "test")
+    made = Tray(controller, notify=lambda k, t, b, a: "test")
     controller.start()
     Lease(Share.open(folder, PASSPHRASE), "office_pc", name="Office PC").renew(
         "invoices", take=True

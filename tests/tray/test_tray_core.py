@@ -39,7 +39,7 @@ def tray(qtbot: QtBot, folder: Path, tmp_path: Path) -> Iterator[Tray]:
     lease = Lease(Share.open(folder, PASSPHRASE), "home_pc", name="Home PC")
     controller = Controller(lease, "home_pc", folder, Present(), tmp_path / "state")
     notes: list[tuple[str, str, str]] = []
-    t = Tray(controller, notify=lambda k, title, body: notes.append((k, title, body)) or "test")
+    t = Tray(controller, notify=lambda k, title, body, _: notes.append((k, title, body)) or "test")
     controller.start()
     yield t
     controller.shutdown()

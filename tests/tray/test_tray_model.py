@@ -532,3 +532,15 @@ def test_a_notes_body_never_says_its_title_again(seen: dict[str, Seen]) -> None:
         ("No computer keeps invoices now",
          "Choose “Make invoices here” on the computer that should number them."),
     ]  # fmt: skip
+
+
+def test_a_note_offers_the_menu_action_that_answers_it(seen: dict[str, Seen]) -> None:
+    """No computer keeps invoices: a button takes them here (asking first, as the menu does);
+    a computer invoices wait for, or a file that does not read: a button opens Computers."""
+    elsewhere = view(seen["elsewhere"], seen["elsewhere"])
+    medicines, invoices = model.handovers(elsewhere, view(seen["nobody"], seen["nobody"]))
+    assert model.note_actions(medicines) == []  # the next computer used takes them: nothing to do
+    assert model.note_actions(invoices) == [("take-invoices", "Make invoices here…")]
+    (unheard,) = model.warnings(view(seen["acting"], seen["silent"])).values()
+    assert model.note_actions(unheard) == [("computers", "Computers…")]
+    assert model.Action(model.note_actions(unheard)[0][0]) is Action.COMPUTERS

@@ -44,7 +44,7 @@ def tray(qtbot: QtBot, tmp_path: Path, language: str) -> Iterator[Tray]:
     Share.create(folder, PASSPHRASE, "home_pc", cost=10)
     lease = Lease(Share.open(folder, PASSPHRASE), "home_pc", name="Home PC")
     controller = Controller(lease, "home_pc", folder, Present(), tmp_path / "state")
-    made = Tray(controller, notify=lambda k, t, b: "test")
+    made = Tray(controller, notify=lambda k, t, b, a: "test")
     controller.start()
     Lease(Share.open(folder, PASSPHRASE), "office_pc", name="Office PC").renew(
         "invoices", take=True
