@@ -305,25 +305,28 @@ def settling(view: View) -> bool:
     return any(p.status.why is Why.SETTLING for p in view.parts.values())
 
 
+# The reasons that need the person: the core's status says the part waits here (maestral-qt's
+# icon mapping: the icon follows the core's state, it applies no rule of its own).
+NEEDS_YOU = frozenset({Why.WAITING, Why.ALONE, Why.AWAY, Why.BLOCKED})
+ACTING_ICONS = {
+    frozenset({"medicines", "invoices"}): Icon.BOTH,
+    frozenset({"medicines"}): Icon.MEDICINES,
+    frozenset({"invoices"}): Icon.INVOICES,
+}
+
+
 def icon(view: View) -> Icon:
-    here_waiting = any(p.here and p.settled and not p.acting for p in view.parts.values())
+    """The icon for the view: a part waiting here or anything warned of first, then what acts
+    here, then a part settling here."""
+    whys = {part: p.status.why for part, p in view.parts.items()}
     clock = any(abs(o) > CLOCK_WARNING for o in view.offsets.values())
-    blocked = view.seal_problem() is not None
-    if here_waiting or blocked or view.worrying_problems() or clock or view.error:
+    warned = view.seal_problem() is not None or bool(view.worrying_problems()) or clock
+    if warned or view.error or not NEEDS_YOU.isdisjoint(whys.values()):
         return Icon.ATTENTION
-    medicines = view.parts.get("medicines")
-    invoices = view.parts.get("invoices")
-    m = medicines is not None and medicines.acting
-    i = invoices is not None and invoices.acting
-    if m and i:
-        return Icon.BOTH
-    if m:
-        return Icon.MEDICINES
-    if i:
-        return Icon.INVOICES
-    if settling(view):
-        return Icon.SETTLING
-    return Icon.NOTHING
+    acting = frozenset(part for part, why in whys.items() if why is Why.ACTING)
+    if acting:
+        return ACTING_ICONS[acting]
+    return Icon.SETTLING if Why.SETTLING in whys.values() else Icon.NOTHING
 
 
 def take_confirmation(view: View) -> str | None:

@@ -46,8 +46,11 @@ def test_the_demo_story(qtbot: QtBot, tmp_path: Path) -> None:
     assert seen[60][0].startswith("Medicines: here in ")  # settling: it counts down
     assert seen[60][1].startswith("Invoices: here in ")
     assert seen[140][:2] == ("Medicines: here", "Invoices: here")
-    assert seen[200][0].startswith("Medicines: Laptop (since ")  # medicines follow the person
-    assert seen[360][1].startswith("Invoices: Office PC (since ")
+    # Medicines follow the person; the menu says "since" once Laptop's claim says it reminds.
+    assert seen[200][0] == "Medicines: Laptop (not reminding yet)"
+    assert seen[280][0].startswith("Medicines: Laptop (since ")
+    assert seen[360][1] == "Invoices: Office PC (not numbering yet)"
+    assert seen[440][1].startswith("Invoices: Office PC (since ")
     assert seen[440][0] == "Medicines: here"
     assert seen[660][1].startswith("Invoices: here in ")  # taken back while Office PC is silent
     assert seen[880][1].startswith("Invoices: here, waiting for Office PC, last heard ")
@@ -56,7 +59,9 @@ def test_the_demo_story(qtbot: QtBot, tmp_path: Path) -> None:
         "Medicine reminders are here now",
         "Invoices are made here now",
         "Medicine reminders move to Laptop in about 2 minutes",
+        "Medicine reminders are now on Laptop",
         "Invoices move to Office PC in about 2 minutes",
         "Medicine reminders are here now",
+        "Invoices are now made on Office PC",
         "Invoices wait for Office PC",
     ]
