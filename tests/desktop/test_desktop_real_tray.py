@@ -24,7 +24,7 @@ import pytest
 
 from sioul_tray.lease import Lease
 from sioul_tray.share import Share
-from sioul_tray.tray import single
+from sioul_tray.tray.client import ask
 from tests.desktop.tray_process import (
     PASSPHRASE,
     ROOT,
@@ -55,7 +55,7 @@ class Running:
         self.proc = proc
 
     def ask(self, *argv: str) -> tuple[int, str] | None:
-        return single.ask(self.home / "state", list(argv))
+        return ask(self.home / "state", list(argv))
 
     def menu(self) -> dict[str, Any]:
         answer = self.ask("menu")
@@ -102,7 +102,7 @@ def test_docks_and_the_menu_opens_on_a_click_showing_both_parts(tray: Running) -
     menu = wait_for(lambda: (m := tray.menu())["visible"] and m)
     texts = menu["texts"]
     assert texts[1].startswith("Medicines: here")
-    assert texts[2] == "Invoices: Office PC (not numbering yet)"  # taken by a command: no tray there
+    assert texts[2] == "Invoices: Office PC (not numbering yet)"  # taken by a command, no tray
     assert "Make invoices here…" in texts and "Quit" in texts
     shot = tray.home / "screen.png"
     tray.x("import", "-window", "root", str(shot))
