@@ -141,6 +141,14 @@ def message(exc: BaseException) -> str:
     return translated(first) if isinstance(first, Text) else str(exc)
 
 
+def error_text(exc: BaseException) -> str:
+    """An error as the person reads it: the core's message translated; an OSError's file and
+    the system's words."""
+    if isinstance(exc, OSError) and exc.strerror:
+        return f"{exc.filename}: {exc.strerror}" if exc.filename else exc.strerror
+    return message(exc)
+
+
 # -- choosing and installing a language -----------------------------------------------------------
 
 

@@ -4,7 +4,7 @@
 <context>
     <name>App</name>
     <message>
-        <location filename="../tray/app.py" line="284"/>
+        <location filename="../tray/app.py" line="280"/>
         <source>Make invoices here</source>
         <translation>Faire les factures ici</translation>
     </message>
@@ -28,7 +28,7 @@ Vos ordinateurs cessent de l’attendre : ils gardent les médicaments et font l
         <translation>{computer} est parti pour de bon</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="425"/>
+        <location filename="../tray/app.py" line="421"/>
         <source>none works here: counting from the session start</source>
         <translation>aucune ne fonctionne ici : décompte depuis le début de la session</translation>
     </message>
@@ -43,37 +43,37 @@ Vos ordinateurs cessent de l’attendre : ils gardent les médicaments et font l
         <translation>À propos de sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="745"/>
+        <location filename="../tray/answers.py" line="139"/>
         <source>Closed: {parts}, but only until the tray quits: {path} cannot be written ({error})</source>
         <translation>Fermé : {parts}, mais seulement jusqu’à ce que l’icône quitte : impossible d’écrire {path} ({error})</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="755"/>
+        <location filename="../tray/answers.py" line="153"/>
         <source>{path} cannot be written ({error}): where it still lists {parts} as closed, the tray closes them again when it starts</source>
         <translation>impossible d’écrire {path} ({error}) : s’il indique encore {parts} comme fermé, l’icône les ferme de nouveau à son prochain lancement</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="855"/>
+        <location filename="../tray/app.py" line="733"/>
         <source>Sleep and wake from: {source}</source>
         <translation>Veille et réveil lus par : {source}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="858"/>
+        <location filename="../tray/app.py" line="736"/>
         <source>Sync tool: {tool}</source>
         <translation>Outil de synchronisation : {tool}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="631"/>
+        <location filename="../tray/app.py" line="627"/>
         <source>Syncthing, asked to send each claim at once; the last request failed: {problem}</source>
         <translation>Syncthing, à qui chaque réservation est confiée aussitôt écrite ; la dernière demande a échoué : {problem}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="302"/>
+        <location filename="../tray/app.py" line="298"/>
         <source>Quit sioul-tray</source>
         <translation>Quitter sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="317"/>
+        <location filename="../tray/app.py" line="313"/>
         <source>No file manager opened the sharing folder. It is:
 
 {path}</source>
@@ -82,7 +82,7 @@ Vos ordinateurs cessent de l’attendre : ils gardent les médicaments et font l
 {path}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="427"/>
+        <location filename="../tray/app.py" line="423"/>
         <source>sioul-tray {version}
 
 Keeps Sioul&apos;s medicines and invoices on one computer at a time.
@@ -99,55 +99,54 @@ Dossier de partage : {folder}
 Inactivité lue par : {idle}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="444"/>
+        <location filename="../tray/app.py" line="440"/>
         <source>How it works, and what each line means: {docs}</source>
         <translation>Comment cela marche, et ce que dit chaque ligne : {docs}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="586"/>
+        <location filename="../tray/app.py" line="582"/>
         <source>sioul-tray is not running: it needs a sharing folder. While it does not run, this computer reminds no medicines and numbers no invoices. Start sioul-tray again to choose the folder.</source>
         <translation>sioul-tray ne tourne pas : il lui faut un dossier de partage. Tant qu’il ne tourne pas, cet ordinateur ne rappelle aucun médicament et ne numérote aucune facture. Relancez sioul-tray pour choisir le dossier.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="633"/>
+        <location filename="../tray/app.py" line="629"/>
         <source>Syncthing, asked to send each claim at once</source>
         <translation>Syncthing, à qui chaque réservation est confiée aussitôt écrite</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="636"/>
+        <location filename="../tray/app.py" line="632"/>
         <source>none found; the sync tool sends the claims when it notices them</source>
         <translation>aucun trouvé ; l’outil de synchronisation envoie les réservations quand il les remarque</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="637"/>
+        <location filename="../tray/app.py" line="633"/>
         <source>{tool}, found; it sends the claims when it notices them</source>
         <translation>{tool}, trouvé ; il envoie les réservations quand il les remarque</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="653"/>
-        <location filename="../tray/app.py" line="666"/>
-        <location filename="../tray/app.py" line="695"/>
+        <location filename="../tray/answers.py" line="58"/>
+        <location filename="../tray/app.py" line="641"/>
         <location filename="../tray/copied.py" line="66"/>
         <source>sioul-tray: {error}</source>
         <translation>sioul-tray : {error}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="700"/>
+        <location filename="../tray/answers.py" line="121"/>
         <source>Invoices are taken here; this computer starts once every other one has seen it.</source>
         <translation>Les factures sont prises ici ; cet ordinateur commence dès que tous les autres l’ont vu.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="705"/>
+        <location filename="../tray/answers.py" line="127"/>
         <source>{computer} is declared gone for good.</source>
         <translation>{computer} est déclaré parti pour de bon.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="742"/>
+        <location filename="../tray/answers.py" line="137"/>
         <source>Closed: {parts} (until `sioul-tray renew`)</source>
         <translation>Fermé : {parts} (jusqu’à `sioul-tray renew`)</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="731"/>
+        <location filename="../tray/answers.py" line="53"/>
         <source>sioul-tray: the running tray cannot do {request}</source>
         <translation>sioul-tray : l’icône en cours ne sait pas faire {request}</translation>
     </message>
@@ -157,7 +156,7 @@ Inactivité lue par : {idle}</translation>
         <translation>sioul-tray : pas d’affichage ici ; utilisez la ligne de commande (sioul-tray --help)</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="803"/>
+        <location filename="../tray/app.py" line="681"/>
         <source>sioul-tray: already running</source>
         <translation>sioul-tray : déjà lancé</translation>
     </message>
@@ -1555,7 +1554,7 @@ Inactivité lue par : {idle}</translation>
     </message>
     <message>
         <location filename="../tray/model.py" line="281"/>
-        <location filename="../tray/model.py" line="451"/>
+        <location filename="../tray/model.py" line="454"/>
         <source>Make invoices here…</source>
         <translation>Faire les factures ici…</translation>
     </message>
@@ -1565,7 +1564,7 @@ Inactivité lue par : {idle}</translation>
         <translation>Considérer {computer} comme parti pour de bon…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="335"/>
+        <location filename="../tray/model.py" line="338"/>
         <source>{computer} makes invoices now. Make them here instead?
 
 {computer} stops numbering as soon as it sees this; this computer starts once every other computer has confirmed it, in about 2 minutes while they are on.</source>
@@ -1575,7 +1574,7 @@ Inactivité lue par : {idle}</translation>
     </message>
     <message>
         <location filename="../tray/model.py" line="288"/>
-        <location filename="../tray/model.py" line="452"/>
+        <location filename="../tray/model.py" line="455"/>
         <source>Computers…</source>
         <translation>Ordinateurs…</translation>
     </message>
@@ -1605,22 +1604,22 @@ Inactivité lue par : {idle}</translation>
         <translation>Quitter</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="350"/>
+        <location filename="../tray/model.py" line="353"/>
         <source>No other computer will remind medicines or number invoices while sioul-tray is stopped here.</source>
         <translation>Aucun autre ordinateur ne rappellera les médicaments ni ne numérotera les factures tant que sioul-tray est arrêté ici.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="354"/>
+        <location filename="../tray/model.py" line="357"/>
         <source>No other computer will remind medicines while sioul-tray is stopped here.</source>
         <translation>Aucun autre ordinateur ne rappellera les médicaments tant que sioul-tray est arrêté ici.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="356"/>
+        <location filename="../tray/model.py" line="359"/>
         <source>No other computer will number invoices while sioul-tray is stopped here.</source>
         <translation>Aucun autre ordinateur ne numérotera les factures tant que sioul-tray est arrêté ici.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="357"/>
+        <location filename="../tray/model.py" line="360"/>
         <source>Quit anyway?</source>
         <translation>Quitter quand même ?</translation>
     </message>
@@ -1628,112 +1627,112 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>Notification</name>
     <message>
-        <location filename="../tray/model.py" line="463"/>
+        <location filename="../tray/model.py" line="466"/>
         <source>Medicine reminders move to {computer} in about 2 minutes</source>
         <translation>Les rappels de médicaments passent sur {computer} dans 2 minutes environ</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="464"/>
+        <location filename="../tray/model.py" line="467"/>
         <source>Invoices move to {computer} in about 2 minutes</source>
         <translation>Les factures passent sur {computer} dans 2 minutes environ</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="468"/>
+        <location filename="../tray/model.py" line="471"/>
         <source>Medicine reminders are now on {computer}</source>
         <translation>Les rappels de médicaments se font maintenant sur {computer}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="469"/>
+        <location filename="../tray/model.py" line="472"/>
         <source>Invoices are now made on {computer}</source>
         <translation>Les factures se font maintenant sur {computer}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="472"/>
+        <location filename="../tray/model.py" line="475"/>
         <source>This computer no longer reminds medicines.</source>
         <translation>Cet ordinateur ne rappelle plus les médicaments.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="473"/>
+        <location filename="../tray/model.py" line="476"/>
         <source>This computer no longer makes invoices.</source>
         <translation>Cet ordinateur ne fait plus les factures.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="476"/>
+        <location filename="../tray/model.py" line="479"/>
         <source>Medicine reminders are here now</source>
         <translation>Les rappels de médicaments sont maintenant ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="477"/>
+        <location filename="../tray/model.py" line="480"/>
         <source>Invoices are made here now</source>
         <translation>Les factures sont maintenant faites ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="480"/>
+        <location filename="../tray/model.py" line="483"/>
         <source>Medicine reminders paused here</source>
         <translation>Rappels de médicaments en pause ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="481"/>
+        <location filename="../tray/model.py" line="484"/>
         <source>Invoices paused here</source>
         <translation>Factures en pause ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="489"/>
+        <location filename="../tray/model.py" line="492"/>
         <source>The next computer you use takes them over.</source>
         <translation>Le prochain ordinateur dont vous vous servez les reprend.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="490"/>
+        <location filename="../tray/model.py" line="493"/>
         <source>Choose “Make invoices here” on the computer that should number them.</source>
         <translation>Choisissez « Faire les factures ici » sur l’ordinateur qui doit les numéroter.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="484"/>
+        <location filename="../tray/model.py" line="487"/>
         <source>No computer keeps medicines now</source>
         <translation>Aucun ordinateur ne tient les médicaments maintenant</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="485"/>
+        <location filename="../tray/model.py" line="488"/>
         <source>No computer keeps invoices now</source>
         <translation>Aucun ordinateur ne tient les factures maintenant</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="538"/>
+        <location filename="../tray/model.py" line="541"/>
         <source>Invoices stopped: the seal changed</source>
         <translation>Factures arrêtées : le sceau a changé</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="545"/>
+        <location filename="../tray/model.py" line="548"/>
         <source>{computer} has not been heard from since {time}. If it is gone for good, say so in the menu.</source>
         <translation>Pas de nouvelles de {computer} depuis {time}. S’il est parti pour de bon, dites-le dans le menu.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="550"/>
+        <location filename="../tray/model.py" line="553"/>
         <source>{computer} has not been heard from yet. If it is gone for good, say so in the menu.</source>
         <translation>Pas encore de nouvelles de {computer}. S’il est parti pour de bon, dites-le dans le menu.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="556"/>
+        <location filename="../tray/model.py" line="559"/>
         <source>Invoices wait for {computer}</source>
         <translation>Les factures attendent {computer}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="562"/>
+        <location filename="../tray/model.py" line="565"/>
         <source>A claim in the sharing folder does not read</source>
         <translation>Une réservation du dossier de partage est illisible</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="569"/>
+        <location filename="../tray/model.py" line="572"/>
         <source>It is {span} ahead of this computer&apos;s clock.</source>
         <translation>Elle a {span} d’avance sur l’horloge de cet ordinateur.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="571"/>
+        <location filename="../tray/model.py" line="574"/>
         <source>It is {span} behind this computer&apos;s clock.</source>
         <translation>Elle a {span} de retard sur l’horloge de cet ordinateur.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="573"/>
+        <location filename="../tray/model.py" line="576"/>
         <source>{computer}&apos;s clock is off</source>
         <translation>L’horloge de {computer} est décalée</translation>
     </message>

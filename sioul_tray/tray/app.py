@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import json
-import math
 import os
 import signal
 import socket
@@ -23,8 +21,6 @@ from PySide6.QtWidgets import QApplication, QMenu, QSystemTrayIcon, QWidget
 
 from sioul_tray import __version__, i18n
 from sioul_tray.i18n import App
-from sioul_tray.lease import PARTS
-from sioul_tray.lease.codec import whole_number
 from sioul_tray.tray import autostart, away, display, model
 from sioul_tray.tray.controller import Controller
 from sioul_tray.tray.icons import icon
@@ -275,7 +271,7 @@ class Tray(QObject):
         except (SioulError, OSError) as e:
             from PySide6.QtWidgets import QMessageBox
 
-            QMessageBox.warning(None, "sioul-tray", _error_text(e))
+            QMessageBox.warning(None, "sioul-tray", i18n.error_text(e))
 
     def _run(self, item: Item) -> None:
         view = self.controller.view
@@ -637,131 +633,13 @@ def sync_line(inst: Installation, folder: Path) -> str:
     return App.tr("{tool}, found; it sends the claims when it notices them").format(tool=found.tool)
 
 
-def _error_text(e: BaseException) -> str:
-    """An error as the person reads it: the core's message translated; an OSError's file and
-    the system's words."""
-    if isinstance(e, OSError) and e.strerror:
-        return f"{e.filename}: {e.strerror}" if e.filename else e.strerror
-    return i18n.message(e)
-
-
 def _cannot_start(e: BaseException) -> int:
     """Say why the tray does not start, in a window and on stderr; the exit code."""
     from PySide6.QtWidgets import QMessageBox
 
-    QMessageBox.warning(None, "sioul-tray", _error_text(e))
-    print(App.tr("sioul-tray: {error}").format(error=_error_text(e)), file=sys.stderr)
+    QMessageBox.warning(None, "sioul-tray", i18n.error_text(e))
+    print(App.tr("sioul-tray: {error}").format(error=i18n.error_text(e)), file=sys.stderr)
     return 1
-
-
-def handle_request(tray: Tray, controller: Controller, argv: list[str]) -> tuple[int, str]:
-    """A request from a second launch or from the command line, run in the tray."""
-    from sioul_tray.errors import SioulError
-
-    try:
-        return _handle(tray, controller, argv)
-    except (SioulError, OSError) as e:
-        # Said to the asking process, like the command line would; the tray goes on. In the
-        # tray's language: the asking command line usually runs in the same session's.
-        return 1, App.tr("sioul-tray: {error}").format(error=_error_text(e)) + "\n"
-
-
-def _time(word: str) -> float | None:
-    """A boot-clock time as a request sends it (`tray.client.through_tray`), or None."""
-    try:
-        value = float(word)
-    except ValueError:
-        return None
-    return value if math.isfinite(value) and value >= 0 else None
-
-
-def _handle(tray: Tray, controller: Controller, argv: list[str]) -> tuple[int, str]:
-    command, args = (argv[0], argv[1:]) if argv else ("show", [])
-    if command == "ping":
-        return 0, "pong\n"
-    if command == "show":
-        tray.popup()
-        return 0, ""
-    if (
-        command == "wrote"
-        and len(args) in (3, 4)
-        and args[0] in PARTS
-        and whole_number(args[1]) is not None
-        and args[2]
-        and (len(args) == 3 or _time(args[3]) is not None)
-    ):
-        by = _time(args[3]) if len(args) == 4 else None
-        refused = controller.mark(args[0], int(args[1]), args[2], by)
-        return (0, "") if refused is None else (1, App.tr("sioul-tray: {error}").format(
-            error=refused) + "\n")  # fmt: skip
-    if command == "take" and args == ["invoices"]:
-        controller.take("invoices")
-        text = App.tr(
-            "Invoices are taken here; this computer starts once every other one has seen it."
-        )
-        return 0, text + "\n"
-    if command == "forget" and len(args) == 1:
-        controller.forget(args[0])
-        return 0, App.tr("{computer} is declared gone for good.").format(computer=args[0]) + "\n"
-    if command in ("close", "renew") and all(a in PARTS for a in args):
-        return _close_or_renew(controller, command, args or list(PARTS))
-    if command == "open" and args == ["computers"]:
-        tray.computers()  # scripts, the desktop tests and the memory benchmark
-        return 0, ""
-    if command == "open" and args == ["about"]:
-        tray.about()
-        return 0, ""
-    if command == "open" and args == ["setup"]:
-        tray.change_folder()  # "Change sharing folder…" (scripts and the memory benchmark)
-        return 0, ""
-    if command == "about" and not args:
-        return 0, tray.about_text() + "\n"  # what the About box's own process shows
-    if command == "close" and args == ["windows"]:
-        tray.close_windows()
-        return 0, ""
-    if command == "computers" and not args:
-        # What the Computers window shows (it runs in a process of its own and asks each second).
-        return 0, tray.listing() + "\n"
-    if command == "menu":
-        # What the menu shows now, and whether it is open (scripts and the desktop tests).
-        return 0, json.dumps({"visible": tray.menu.isVisible(), "texts": tray.texts()}) + "\n"
-    if command == "look":
-        content = controller.driver.status(controller.running and not controller.asleep)
-        return 0, json.dumps(content) + "\n"
-    text = App.tr("sioul-tray: the running tray cannot do {request}")
-    return 2, text.format(request=repr(" ".join(argv))) + "\n"
-
-
-def _close_or_renew(controller: Controller, command: str, parts: list[str]) -> tuple[int, str]:
-    """A close kept until `sioul-tray renew`, across restarts (closed.json); when that record
-    cannot be written, the parts are closed all the same and the person is told for how long."""
-    shown = ", ".join(parts)
-    if command == "close":
-        failed = controller.pause(parts)
-        if failed is None:
-            text = App.tr("Closed: {parts} (until `sioul-tray renew`)")
-            return 0, text.format(parts=shown) + "\n"
-        text = App.tr(
-            "Closed: {parts}, but only until the tray quits: {path} cannot be written ({error})"
-        )
-        return 1, _record_failure(text, controller, shown, failed) + "\n"
-    failed = controller.unpause(parts)
-    if controller.asleep:
-        controller.resume()
-    view = controller.view
-    lines = [model.part_line(view, p) for p in parts] if view is not None else []
-    if failed is not None:
-        text = App.tr(
-            "{path} cannot be written ({error}): where it still lists {parts} as closed, "
-            "the tray closes them again when it starts"
-        )
-        lines.append(_record_failure(text, controller, shown, failed))
-    return (0 if failed is None else 1), "".join(line + "\n" for line in lines)
-
-
-def _record_failure(text: str, controller: Controller, parts: str, failed: OSError) -> str:
-    path = controller.driver.paused_path
-    return text.format(parts=parts, path=path, error=failed.strerror or failed)
 
 
 def install_language(app: QApplication, language: str | None = None) -> str:
@@ -779,7 +657,7 @@ def run(argv: list[str] | None = None, language: str | None = None) -> int:
     from sioul_tray.desktop import idle, notify, sleep
     from sioul_tray.errors import Busy, Copied, SioulError
     from sioul_tray.install import Installation
-    from sioul_tray.tray import client, single
+    from sioul_tray.tray import answers, client, single
 
     if display.missing():
         return display.say_missing()
@@ -867,7 +745,7 @@ def run(argv: list[str] | None = None, language: str | None = None) -> int:
         )
         tray.state_dir = inst.state_dir  # the Computers window in a process of its own
         tray.use_notifier(notify.Notifier(dbus_notes, lambda t, b: tray._balloon("", t, b)))
-        server = single.Server(inst.state_dir, lambda a: handle_request(tray, controller, a))
+        server = single.Server(inst.state_dir, lambda a: answers.answer(tray, controller, a))
         try:
             if not server.listen():
                 return 0  # another tray of this installation won the race

@@ -2,7 +2,7 @@
 
 A request is one JSON line `{"argv": [...]}`; the answer one JSON line `{"rc": int, "out": str}`.
 The client side (`client`: a second launch, the command line, scripts) and the server side
-(`single`, in the tray) both speak it through this module; the tray's `handle_request` answers
+(`single`, in the tray) both speak it through this module; the tray's `answers` answer
 the words. The server listens on a local socket whose name is derived from the user and the
 installation's state directory, so two installations (SIOUL_TRAY_HOME) never mix.
 """

@@ -18,8 +18,9 @@ from pytestqt.qtbot import QtBot
 
 from sioul_tray.lease import PARTS, Lease
 from sioul_tray.share import Share
-from sioul_tray.tray import aboutbox, app
-from sioul_tray.tray.app import Tray, handle_request
+from sioul_tray.tray import aboutbox, autostart
+from sioul_tray.tray.answers import answer
+from sioul_tray.tray.app import Tray
 from sioul_tray.tray.computers import ComputersWindow, TraySource
 from sioul_tray.tray.controller import Controller
 from sioul_tray.tray.listing import Listing, forget_question
@@ -57,7 +58,7 @@ def tray(qtbot: QtBot, folder: Path, tmp_path: Path) -> Iterator[Tray]:
 
 class Asked:
     """The request socket, as the window's process sees it: answered by the tray's own
-    `handle_request` (the same words a real tray answers)."""
+    `answers.answer` (the same words a real tray answers)."""
 
     def __init__(self, tray: Tray | None) -> None:
         self.tray = tray
@@ -67,16 +68,22 @@ class Asked:
         self.sent.append(list(argv))
         if self.tray is None:
             return None  # no tray runs
-        return handle_request(self.tray, self.tray.controller, list(argv))
+        return answer(self.tray, self.tray.controller, list(argv))
 
 
 def table(window: ComputersWindow) -> list[list[str]]:
     t = window.table
-    return [[t.item(r, c).text() for c in range(t.columnCount())] for r in range(t.rowCount())]
+
+    def text(r: int, c: int) -> str:
+        item = t.item(r, c)
+        assert item is not None  # the window fills every cell
+        return item.text()
+
+    return [[text(r, c) for c in range(t.columnCount())] for r in range(t.rowCount())]
 
 
 def test_the_tray_sends_what_the_window_shows(tray: Tray) -> None:
-    rc, out = handle_request(tray, tray.controller, ["computers"])
+    rc, out = answer(tray, tray.controller, ["computers"])
     assert rc == 0 and out.endswith("\n")
     shown = Listing.from_json(out)
     assert shown.computer == "home_pc"
@@ -106,6 +113,7 @@ def test_the_window_fed_by_the_request_shows_what_the_in_process_one_shows(
     tray: Tray, qtbot: QtBot
 ) -> None:
     here = tray.computers_window()
+    assert isinstance(here, ComputersWindow)
     apart = ComputersWindow(TraySource(Path("state"), ask=Asked(tray)))
     qtbot.addWidget(here)
     qtbot.addWidget(apart)
@@ -173,7 +181,7 @@ def test_the_window_follows_the_tray_each_second(tray: Tray, qtbot: QtBot) -> No
 def program(monkeypatch: pytest.MonkeyPatch, code: str) -> None:
     """The program the tray starts for the window (itself, `autostart.command()`): here a short
     Python program, which gets the same arguments."""
-    monkeypatch.setattr(app.autostart, "command", lambda: [sys.executable, "-c", code])
+    monkeypatch.setattr(autostart, "command", lambda: [sys.executable, "-c", code])
 
 
 def test_the_tray_starts_the_window_in_a_process_and_brings_it_forward(
@@ -183,7 +191,7 @@ def test_the_tray_starts_the_window_in_a_process_and_brings_it_forward(
     program(monkeypatch, f"import json, sys, time; open({str(said)!r}, 'w').write("
                          "json.dumps(sys.argv[1:])); time.sleep(60)")  # fmt: skip
     tray.state_dir = tmp_path / "state"
-    assert handle_request(tray, tray.controller, ["open", "computers"]) == (0, "")
+    assert answer(tray, tray.controller, ["open", "computers"]) == (0, "")
     child = tray.child
     assert child is not None and tray.windows == []  # nothing of the window in the tray
     qtbot.waitUntil(lambda: said.exists() and said.stat().st_size > 0, timeout=10_000)
@@ -191,10 +199,10 @@ def test_the_tray_starts_the_window_in_a_process_and_brings_it_forward(
     assert json.loads(said.read_text()) == [
         "--lang", "en", "computers", "--state-dir", str(tmp_path / "state")
     ]  # fmt: skip
-    handle_request(tray, tray.controller, ["open", "computers"])  # open: brought forward
+    answer(tray, tray.controller, ["open", "computers"])  # open: brought forward
     assert tray.child is child and tray.raised == 1
-    assert Listing.from_json(handle_request(tray, tray.controller, ["computers"])[1]).raised == 1
-    assert handle_request(tray, tray.controller, ["close", "windows"]) == (0, "")
+    assert Listing.from_json(answer(tray, tray.controller, ["computers"])[1]).raised == 1
+    assert answer(tray, tray.controller, ["close", "windows"]) == (0, "")
     assert tray.child is None and child.state() is QProcess.ProcessState.NotRunning
     qtbot.wait(100)
     assert tray.windows == []  # ended on purpose: no window here in its place
@@ -203,14 +211,14 @@ def test_the_tray_starts_the_window_in_a_process_and_brings_it_forward(
 def test_the_window_as_frozen_is_the_bundles_program(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sys, "frozen", True, raising=False)
     monkeypatch.setattr(sys, "executable", "/opt/sioul-tray/sioul-tray")
-    assert app.autostart.command() == ["/opt/sioul-tray/sioul-tray"]  # then `... computers`
+    assert autostart.command() == ["/opt/sioul-tray/sioul-tray"]  # then `... computers`
 
 
 def test_a_window_process_that_fails_gives_way_to_the_window_here(
     tray: Tray, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, qtbot: QtBot
 ) -> None:
     tray.state_dir = tmp_path / "state"
-    monkeypatch.setattr(app.autostart, "command", lambda: [str(tmp_path / "no such program")])
+    monkeypatch.setattr(autostart, "command", lambda: [str(tmp_path / "no such program")])
     window = tray.computers()  # the program does not start
     assert window is not None and tray.windows == [window] and tray.child is None
     window.close()
@@ -231,7 +239,7 @@ def test_about_opens_in_a_process_of_its_own_with_the_trays_text(
     program(monkeypatch, f"import json, sys, time; open({str(said)!r}, 'w').write("
                          "json.dumps(sys.argv[1:])); time.sleep(60)")  # fmt: skip
     tray.state_dir = tmp_path / "state"
-    assert handle_request(tray, tray.controller, ["open", "about"]) == (0, "")
+    assert answer(tray, tray.controller, ["open", "about"]) == (0, "")
     child = tray.about_child
     assert child is not None and tray.windows == []
     qtbot.waitUntil(lambda: said.exists() and said.stat().st_size > 0, timeout=10_000)
@@ -241,17 +249,17 @@ def test_about_opens_in_a_process_of_its_own_with_the_trays_text(
     tray.about()  # open already: not a second process
     assert tray.about_child is child
     # What that process shows is what the tray sends.
-    code, text = handle_request(tray, tray.controller, ["about"])
+    code, text = answer(tray, tray.controller, ["about"])
     assert code == 0 and text == tray.about_text() + "\n"
     asked: list[list[str]] = []
 
     def ask(state_dir: Path, argv: list[str], timeout_ms: int) -> tuple[int, str]:
         asked.append(argv)
-        return handle_request(tray, tray.controller, argv)
+        return answer(tray, tray.controller, argv)
 
     shown = aboutbox.box(aboutbox.text_from(tmp_path / "state", ask))
     assert asked == [["about"]] and shown.text() == tray.about_text()
-    assert handle_request(tray, tray.controller, ["close", "windows"]) == (0, "")
+    assert answer(tray, tray.controller, ["close", "windows"]) == (0, "")
     assert tray.about_child is None and child.state() is QProcess.ProcessState.NotRunning
 
 
@@ -286,9 +294,9 @@ def test_the_folder_window_in_its_own_process_says_whether_the_folder_changed(
     program(monkeypatch, "import time; time.sleep(60)")
     assert tray.open_setup(said.append)
     assert tray.open_setup(said.append)  # open already: brought no second one
-    assert handle_request(tray, tray.controller, ["close", "windows"]) == (0, "")
+    assert answer(tray, tray.controller, ["close", "windows"]) == (0, "")
     assert said == [True, False, False] and tray.setup_child is None
-    monkeypatch.setattr(app.autostart, "command", lambda: [str(tmp_path / "no such program")])
+    monkeypatch.setattr(autostart, "command", lambda: [str(tmp_path / "no such program")])
     assert not tray.open_setup(said.append)  # the caller shows the window here instead
 
 
@@ -346,12 +354,12 @@ def test_requests_are_checked_as_the_command_line_checks_them(tray: Tray) -> Non
                   ["wrote", "invoices", str(2**64), token], ["wrote", "spoons", "3", token],
                   ["wrote", "invoices", "3", ""], ["wrote", "invoices", "3", token, "soon"],
                   ["wrote", "invoices", "3", token, "nan"], ["take"], ["forget"]):  # fmt: skip
-        rc, out = handle_request(tray, tray.controller, words)
+        rc, out = answer(tray, tray.controller, words)
         assert rc == 2 and "cannot do" in out, words
     # The largest mark a claim carries reads; under a token this tray does not act under (it
     # is still settling), it is refused (tests/tray/test_tray_driver.py: taken while acting).
-    rc, out = handle_request(tray, tray.controller, ["wrote", "invoices", str(2**63 - 1), token])
+    rc, out = answer(tray, tray.controller, ["wrote", "invoices", str(2**63 - 1), token])
     assert rc == 1 and "does not act on invoices under home_pc.1" in out
-    rc, out = handle_request(tray, tray.controller, ["wrote", "invoices", "3", token, "0.5"])
+    rc, out = answer(tray, tray.controller, ["wrote", "invoices", "3", token, "0.5"])
     assert rc == 1 and "gave up waiting" in out  # a boot-clock time long past
     assert tray.controller.driver.wrote["invoices"] is None  # nothing taken from them

@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -18,7 +18,9 @@ from pytestqt.qtbot import QtBot
 from sioul_tray.lease import Lease
 from sioul_tray.lease.status import Status, Why
 from sioul_tray.share import Share
-from sioul_tray.tray.app import COUNTDOWN_MS, Tray, handle_request
+from sioul_tray.tray.answers import answer
+from sioul_tray.tray.app import COUNTDOWN_MS, Tray
+from sioul_tray.tray.computers import ComputersWindow
 from sioul_tray.tray.controller import Controller
 from sioul_tray.tray.model import Action, Icon, Note
 from tests.helpers import Present
@@ -39,7 +41,12 @@ def tray(qtbot: QtBot, folder: Path, tmp_path: Path) -> Iterator[Tray]:
     lease = Lease(Share.open(folder, PASSPHRASE), "home_pc", name="Home PC")
     controller = Controller(lease, "home_pc", folder, Present(), tmp_path / "state")
     notes: list[tuple[str, str, str]] = []
-    t = Tray(controller, notify=lambda k, title, body, _: notes.append((k, title, body)) or "test")
+
+    def notify(k: str, title: str, body: str, _: Sequence[tuple[str, str]]) -> str:
+        notes.append((k, title, body))
+        return "test"
+
+    t = Tray(controller, notify=notify)
     controller.start()
     yield t
     controller.shutdown()
@@ -122,7 +129,7 @@ def test_make_invoices_here_takes_them_back(tray: Tray, folder: Path, qtbot: QtB
     office = peer(folder, "office_pc", "Office PC")
     office.renew("invoices", take=True)
     qtbot.waitUntil(lambda: "Office PC" in tray.texts()[2], timeout=2000)
-    assert handle_request(tray, tray.controller, ["take", "invoices"])[0] == 0
+    assert answer(tray, tray.controller, ["take", "invoices"])[0] == 0
     assert tray.texts()[2].startswith("Invoices: here")
     assert office.look("invoices").computer == "home_pc"
 
@@ -140,6 +147,7 @@ def test_computers_window_lists_computers_and_unreadable_files(
     (folder / "leases" / "invoices" / "broken.lease").write_bytes(b"not a claim")
     tray.controller.tick()
     window = tray.computers()
+    assert isinstance(window, ComputersWindow)  # no state_dir: opened in this process
     qtbot.addWidget(window)
     rows = cells(window)
     assert [r[0] for r in rows] == ["Home PC (this computer)", "Office PC"]  # one row each
@@ -167,6 +175,7 @@ def test_computers_window_is_live_and_tells_twins_apart(
     tray: Tray, folder: Path, qtbot: QtBot
 ) -> None:
     window = tray.computers()
+    assert isinstance(window, ComputersWindow)  # no state_dir: opened in this process
     qtbot.addWidget(window)
     assert [r[0] for r in cells(window)] == ["Home PC (this computer)"]
     peer(folder, "vm_a1", "vm").renew("invoices")
@@ -182,10 +191,14 @@ def test_a_computer_is_declared_gone_from_the_window(
     tray.controller.tick()
     asked: list[str] = []
     # The question is asked as a risky one (No by default): only then is it answered yes here.
-    monkeypatch.setattr(
-        tray, "_confirm", lambda title, text, risky=False: asked.append(title) or risky
-    )
+
+    def confirm(title: str, text: str, risky: bool = False) -> bool:
+        asked.append(title)
+        return risky
+
+    monkeypatch.setattr(tray, "_confirm", confirm)
     window = tray.computers()
+    assert isinstance(window, ComputersWindow)  # no state_dir: opened in this process
     qtbot.addWidget(window)
     assert not window.gone.isEnabled()  # nothing chosen
     window.table.selectRow(0)
@@ -201,6 +214,7 @@ def test_a_computer_is_declared_gone_from_the_window(
 
 def test_a_closed_computers_window_is_freed(tray: Tray, qtbot: QtBot) -> None:
     window = tray.computers()
+    assert isinstance(window, ComputersWindow)  # no state_dir: opened in this process
     destroyed: list[bool] = []
     window.destroyed.connect(lambda: destroyed.append(True))
     window.close()
@@ -221,12 +235,12 @@ def mine(folder: Path, part: str) -> object:
 
 def test_close_and_renew_requests_per_part(tray: Tray, folder: Path) -> None:
     c = tray.controller
-    rc, out = handle_request(tray, c, ["close", "medicines"])
+    rc, out = answer(tray, c, ["close", "medicines"])
     assert rc == 0 and out.startswith("Closed: medicines")
     c.tick()  # the timer does not reopen a part closed on request
     assert mine(folder, "medicines").closed  # type: ignore[attr-defined]
     assert not mine(folder, "invoices").closed  # type: ignore[attr-defined]
-    rc, out = handle_request(tray, c, ["renew", "medicines"])
+    rc, out = answer(tray, c, ["renew", "medicines"])
     assert rc == 0 and out.startswith("Medicines: ")
     assert not mine(folder, "medicines").closed  # type: ignore[attr-defined]
 
@@ -234,7 +248,7 @@ def test_close_and_renew_requests_per_part(tray: Tray, folder: Path) -> None:
 def test_a_part_closed_on_request_stays_closed_when_the_tray_restarts(
     tray: Tray, folder: Path, tmp_path: Path
 ) -> None:
-    handle_request(tray, tray.controller, ["close", "invoices"])
+    answer(tray, tray.controller, ["close", "invoices"])
     tray.controller.shutdown()  # quit: both closed
     lease = Lease(Share.open(folder, PASSPHRASE), "home_pc", name="Home PC")
     again = Controller(lease, "home_pc", folder, Present(), tmp_path / "state")
@@ -242,7 +256,7 @@ def test_a_part_closed_on_request_stays_closed_when_the_tray_restarts(
     try:
         assert mine(folder, "invoices").closed  # type: ignore[attr-defined]
         assert not mine(folder, "medicines").closed  # type: ignore[attr-defined]
-        handle_request(tray, again, ["renew", "invoices"])
+        answer(tray, again, ["renew", "invoices"])
         assert not mine(folder, "invoices").closed  # type: ignore[attr-defined]
         assert json.loads((tmp_path / "state" / "closed.json").read_text()) == {"closed": []}
     finally:
@@ -255,14 +269,14 @@ def test_a_close_that_cannot_be_recorded_is_said_and_holds_while_the_tray_runs(
     record = tmp_path / "state" / "closed.json"
     record.mkdir()  # a folder where the record should be: no rename lands there, even as root
     c = tray.controller
-    rc, out = handle_request(tray, c, ["close", "invoices"])
+    rc, out = answer(tray, c, ["close", "invoices"])
     assert rc == 1, out
     assert out.startswith("Closed: invoices") and str(record) in out
     assert "until the tray quits" in out
     c.tick()
     assert c.paused == {"invoices"}
     assert mine(folder, "invoices").closed  # type: ignore[attr-defined]
-    rc, out = handle_request(tray, c, ["renew", "invoices"])
+    rc, out = answer(tray, c, ["renew", "invoices"])
     assert rc == 1 and str(record) in out  # the stale record would close it at the next start
     assert not mine(folder, "invoices").closed  # type: ignore[attr-defined]
 
@@ -282,12 +296,12 @@ def test_a_damaged_record_of_closed_parts_reopens_both(folder: Path, tmp_path: P
 
 def test_other_requests(tray: Tray) -> None:
     c = tray.controller
-    assert handle_request(tray, c, ["ping"]) == (0, "pong\n")
-    assert handle_request(tray, c, ["close", "recipes"])[0] == 2
-    assert handle_request(tray, c, ["launch", "rockets"])[0] == 2
-    rc, out = handle_request(tray, c, ["forget", "home_pc"])  # the core refuses: said, not raised
+    assert answer(tray, c, ["ping"]) == (0, "pong\n")
+    assert answer(tray, c, ["close", "recipes"])[0] == 2
+    assert answer(tray, c, ["launch", "rockets"])[0] == 2
+    rc, out = answer(tray, c, ["forget", "home_pc"])  # the core refuses: said, not raised
     assert rc == 1 and out == "sioul-tray: this computer cannot declare itself gone\n"
-    rc, out = handle_request(tray, c, ["look"])
+    rc, out = answer(tray, c, ["look"])
     import json
 
     look = json.loads(out)
@@ -311,10 +325,11 @@ def test_a_tick_scans_each_part_s_folder_once(
     """The controller publishes what the tick's renewals read (`Lease.last_read`): one scan of
     each part's folder a tick (it was four: `claims` read every folder again)."""
     from sioul_tray.lease import lease as lease_module
+    from sioul_tray.lease.folder import read_folder
 
     peer(folder, "office_pc", "Office PC").renew("invoices")
     scanned: list[Path] = []
-    real = lease_module.read_folder
+    real = read_folder  # lease.py's, imported from folder.py
 
     def counted(where: Path, careful: bool = False) -> object:
         scanned.append(where)
@@ -468,15 +483,15 @@ def test_open_sharing_folder_says_where_it_is_when_no_file_manager_opens_it(
 
 
 def test_windows_open_and_close_on_request(tray: Tray, qtbot: QtBot) -> None:
-    assert handle_request(tray, tray.controller, ["open", "computers"]) == (0, "")
+    assert answer(tray, tray.controller, ["open", "computers"]) == (0, "")
     assert len(tray.windows) == 1 and tray.windows[0].isVisible()
-    assert handle_request(tray, tray.controller, ["close", "windows"]) == (0, "")
+    assert answer(tray, tray.controller, ["close", "windows"]) == (0, "")
     qtbot.waitUntil(lambda: tray.windows == [], timeout=2000)  # closed and freed
-    assert handle_request(tray, tray.controller, ["open", "about"]) == (0, "")
+    assert answer(tray, tray.controller, ["open", "about"]) == (0, "")
     assert [w.objectName() for w in tray.windows] == ["about"]  # here: no state folder (a test)
-    assert handle_request(tray, tray.controller, ["close", "windows"]) == (0, "")
+    assert answer(tray, tray.controller, ["close", "windows"]) == (0, "")
     qtbot.waitUntil(lambda: tray.windows == [], timeout=2000)
-    assert handle_request(tray, tray.controller, ["open", "nothing"])[0] == 2  # no such window
+    assert answer(tray, tray.controller, ["open", "nothing"])[0] == 2  # no such window
 
 
 def test_quit_asks_first_when_nobody_else_would_keep_the_parts(
@@ -490,9 +505,12 @@ def test_quit_asks_first_when_nobody_else_would_keep_the_parts(
     quits: list[bool] = []
     monkeypatch.setattr(QApplication, "quit", lambda: quits.append(True))
     answer = False
-    monkeypatch.setattr(
-        tray, "_confirm", lambda title, text, risky=False: asked.append(text) or answer
-    )
+
+    def confirm(title: str, text: str, risky: bool = False) -> bool:
+        asked.append(text)
+        return answer
+
+    monkeypatch.setattr(tray, "_confirm", confirm)
     quit_item = Item("Quit", Action.QUIT)
     tray.run(quit_item)  # alone on its folder: no other computer would remind or number
     assert len(asked) == 1 and "No other computer will remind medicines" in asked[0]
