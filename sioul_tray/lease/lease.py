@@ -34,10 +34,16 @@ from sioul_tray.lease.folder import (
 from sioul_tray.lease.host import boot_ticks, host_name, started
 from sioul_tray.lease.keeper import Keeper
 from sioul_tray.lease.machine import (
+    Close,
+    Forget,
+    Heard,
+    Look,
     Machine,
     Memory,
+    Ready,
+    Renew,
+    Saved,
     new_tenure,
-    save_due,
     wall_of,
     wall_seconds,
 )
@@ -148,6 +154,8 @@ class Lease:
         # makes the machines distrust what they cannot have witnessed (docs/protocol.md).
         remembers = self._state is None or (got.found and got.problem is None)
         self._machines: dict[str, Machine] = {}
+        # When each machine last asked the state file to hold its memory by (`Ready.save_by`).
+        self._save_by: dict[str, float | None] = dict.fromkeys(PARTS)
         for part in PARTS:
             table = got.claims.get(part, {})
             for c, (claim, text) in table.items():
@@ -189,24 +197,22 @@ class Lease:
         """Write this computer's claim on `part` (open), then say who keeps it as seen here."""
         self._writing()
         m, wall, tick = self._read(part)
-        claim = m.renew(wall, tick, active=active, take=take, wrote=wrote)
-        self._write(part, claim, tick)
-        return m.judge(wall, tick)
+        verdict = self._carry_out(part, m.step(Renew(active, take, wrote), wall, tick), tick)
+        assert verdict is not None  # a renew says who keeps the part
+        return verdict
 
     def close(self, part: str, wrote: int | None = None) -> None:
         """Close this computer's claim on `part`: it marks nothing until it renews again."""
         self._writing()
         m, wall, tick = self._read(part)
-        claim = m.close(wall, tick, wrote=wrote)
-        if claim is not None:
-            self._write(part, claim, tick)
+        self._carry_out(part, m.step(Close(wrote), wall, tick), tick)
 
     def look(self, part: str) -> Keeper:
         """Who keeps `part`, as read now, without claiming it."""
         m, wall, tick = self._read(part)
-        keeper = m.judge(wall, tick)
-        self._save(tick)
-        return keeper
+        verdict = self._carry_out(part, m.step(Look(), wall, tick), tick)
+        assert verdict is not None  # a look says who keeps the part
+        return verdict
 
     def claims(self, part: str) -> list[Claim]:
         """Every claim on `part` that reads, live or not, as last written by its computer."""
@@ -238,9 +244,7 @@ class Lease:
             )
         # Every part is checked before any is written: a refusal changes nothing.
         for part, m, wall, tick in planned:
-            claim = m.forget(computer, wall, tick)
-            if claim is not None:
-                self._write(part, claim, tick)
+            self._carry_out(part, m.step(Forget(computer), wall, tick), tick)
 
     def _writing(self) -> None:
         if self.read_only:
@@ -370,9 +374,7 @@ class Lease:
                         "join it again with its passphrase",
                         computer=creator if isinstance(creator, str) else "?",
                     )
-        self.seal_problem = problem
-        for m in self._machines.values():
-            m.blocked = problem
+        self.seal_problem = problem  # each read tells the machines (`Heard.sealed`)
 
     def _read(self, part: str) -> tuple[Machine, float, float]:
         """Read `part`'s folder and let its machine hear what it found (the collector held back:
@@ -465,8 +467,9 @@ class Lease:
                 if best is None or claim.seq > best.seq:  # the folder's copy wins a tie
                     fresh[claim.computer] = claim
                     where[claim.computer] = place
-        heard = m.hear(int(wall), tick, fresh.values(), foreign, where)
-        problems += [Problem(name, reason) for name, reason in heard]
+        ready = m.step(Heard(fresh.values(), foreign, where, self.seal_problem), wall, tick)
+        self._save_by[part] = ready.save_by
+        problems += [Problem(name, reason) for name, reason in ready.problems]
         f.problems = problems
         return m, wall, tick
 
@@ -551,13 +554,23 @@ class Lease:
 
     # -- writing --------------------------------------------------------------------------
 
-    def _write(self, part: str, claim: Claim, tick: float) -> None:
-        """Write this computer's claim, after the state file when the claim says something new."""
-        f = self._files[part]
-        text = codec.encode(claim)
-        f.texts[self.computer] = (claim.seq, text)
+    def _carry_out(self, part: str, ready: Ready, tick: float) -> Keeper | None:
+        """Carry out what a step of `part`'s machine asks, in its order: the state file, then
+        the claim. The verdict it gives."""
+        self._save_by[part] = ready.save_by
+        if ready.claim is not None:
+            # The claim's text first: the state file keeps it as written.
+            self._files[part].texts[self.computer] = (ready.claim.seq, codec.encode(ready.claim))
         # Before the claim goes out: a restart must know what this claim acknowledges.
         self._save(tick)
+        if ready.claim is not None:
+            self._write(part, ready.claim, tick)
+        return ready.verdict
+
+    def _write(self, part: str, claim: Claim, tick: float) -> None:
+        """Write this computer's claim (the state file holds what it needs already)."""
+        f = self._files[part]
+        text = f.texts[self.computer][1]
         folder = self._folder(part)
         relpath = f"leases/{part}/{self.computer}.lease"
         path = self.share.folder / relpath
@@ -600,23 +613,21 @@ class Lease:
     # -- state ----------------------------------------------------------------------------
 
     def _save(self, tick: float) -> None:
-        """Write the state file when it lags (`machine.save_due`)."""
+        """Write the state file when some part's machine asks for it by now (`Ready.save_by`):
+        it holds every part's memory."""
         if self._state is None or self.read_only:
             return
-        ms = self._machines.values()
-        dirty = any(m.dirty for m in ms)
-        urgent = any(m.urgent for m in ms)
-        saved_at = min((m.saved_at for m in ms if m.saved_at is not None), default=None)
-        if not save_due(dirty, urgent, saved_at, tick):
+        if not any(by is not None and by <= tick for by in self._save_by.values()):
             return
+        memories = {part: m.memory() for part, m in self._machines.items()}
         texts: dict[str, dict[str, str]] = {}
-        for part, m in self._machines.items():
+        for part, memory in memories.items():
             # Each claim's text as read or written (the folder's files, this computer's claim,
             # or the state file it was restored from): encoded again only if none is at hand.
             f = self._files[part]
             known, files = f.texts, f.files
             table = texts[part] = {}
-            for c, claim in m.best.items():
+            for c, claim in memory.claims.items():
                 cached = files.get(f"{c}.lease")
                 if cached is not None and cached[1] is claim:
                     table[c] = cached[2]
@@ -631,14 +642,15 @@ class Lease:
             statefile.save(
                 self._state,
                 texts,
-                {part: m.forgets for part, m in self._machines.items()},
-                {part: m.named for part, m in self._machines.items()},
+                {part: memory.forgets for part, memory in memories.items()},
+                {part: memory.named for part, memory in memories.items()},
             )
         except OSError as e:
             self.state_problem = f"{self._state}: cannot be written ({e.strerror or e})"
             return
-        for m in ms:
-            m.saved(tick)
+        wall = self._last[0] if self._last is not None else float(self._clock())
+        for part, m in self._machines.items():
+            self._save_by[part] = m.step(Saved(), wall, tick).save_by
 
 
 class WallTimes(Mapping[str, int]):

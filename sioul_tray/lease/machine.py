@@ -83,18 +83,6 @@ def new_tenure() -> int:
     return int.from_bytes(os.urandom(4), "big")
 
 
-def save_due(dirty: bool, urgent: bool, saved_at: float | None, tick: float) -> bool:
-    """The state file must be written now: news at once, mere renewals at most every STATE_EVERY.
-
-    Every minute brings a new seq from every computer: rewriting the whole state for each would
-    double a tick's cost with many computers. What a crash can lose this way is a few high-water
-    seqs of plain renewals, never a close, a take, a new acknowledgement or a declaration.
-    """
-    if not dirty:
-        return False
-    return urgent or saved_at is None or tick - saved_at >= STATE_EVERY
-
-
 def _news(known: Claim | None, claim: Claim) -> bool:
     """A newer copy says more than "still renewing": the state file must follow at once."""
     return (
@@ -118,13 +106,87 @@ class Memory:
     named: dict[int, int] = field(default_factory=dict)  # see `Machine.named`
 
 
+# -- the events that come in, and what comes out ----------------------------------------------
+
+
+@dataclass(frozen=True)
+class Heard:
+    """A read of the part's folder: the best copy of each claim found; the computers whose files
+    are sealed with another key (`foreign`); where a copy was read, for those not read from
+    their own file (`where`); and the folder's seal (`sealed`: None while it is the one this
+    computer joined, else why invoices may not be numbered here)."""
+
+    claims: Iterable[Claim]
+    foreign: Collection[str] = ()
+    where: Mapping[str, str] | None = None
+    sealed: str | None = None
+
+
+@dataclass(frozen=True)
+class Renew:
+    """Write this computer's claim, open; `take`: on purpose ("Make invoices here"), a new
+    tenure; `active`: when the person was last here (None: now); `wrote`: Sioul's records mark."""
+
+    active: float | None = None
+    take: bool = False
+    wrote: int | None = None
+
+
+@dataclass(frozen=True)
+class Close:
+    """Write this computer's claim, closed (quit, sleep, `sioul-tray close`)."""
+
+    wrote: int | None = None
+
+
+@dataclass(frozen=True)
+class Forget:
+    """Declare `computer` gone for good on this part (check first with `plan_forget`)."""
+
+    computer: str
+
+
+@dataclass(frozen=True)
+class Look:
+    """Say who keeps the part as seen here now, writing nothing."""
+
+
+@dataclass(frozen=True)
+class Saved:
+    """The state file now holds this machine's `memory()`."""
+
+
+Event = Heard | Renew | Close | Forget | Look | Saved
+
+
+@dataclass(frozen=True)
+class Ready:
+    """What a step asks of the shell, in this order (etcd/raft's Ready: persist, then send).
+
+    `save_by`: the state file must hold `Machine.memory()` by this tick, before `claim` goes out
+    (at once when the memory holds news a restart must know: what a claim acknowledges, a close,
+    a take, a declaration; within STATE_EVERY for mere renewals); None: it holds it already.
+    `claim`: this computer's claim to write. `verdict`: who keeps the part as seen here after
+    the step (for a renew and a look). `problems`: what a read skipped (stale copies).
+    """
+
+    save_by: float | None = None
+    claim: Claim | None = None
+    verdict: Keeper | None = None
+    problems: tuple[tuple[str, str], ...] = ()
+
+    def save_due(self, tick: float) -> bool:
+        """The state file must be written now, at `tick`."""
+        return self.save_by is not None and self.save_by <= tick
+
+
 class Machine:
     """One computer's knowledge of one part, and the claims it writes on it.
 
     `remembered`: what the state file kept, or None. `remembers`: this run starts from a state
     file that read whole (or keeps its state in memory only). False after the state was lost:
     once a claim of this computer's from before this run shows, it may have acknowledged a keeper
-    it no longer knows of, and it distrusts what it cannot have witnessed (see `hear`).
+    it no longer knows of, and it distrusts what it cannot have witnessed (see `_hear`).
     `tenure` draws tenures (injected by the model checker). `without`: fixes switched off (FIXES).
     `rules`: the rules its claims say they follow (the model checker's peers of older versions
     write 2, with none of the fields of the closes rule).
@@ -206,9 +268,49 @@ class Machine:
     def __repr__(self) -> str:
         return f"Machine({self.part!r}, {self.me!r})"
 
+    # -- the one door -----------------------------------------------------------------------
+
+    def step(self, event: Event, wall: float, tick: float) -> Ready:
+        """Take in `event` at `wall` (this computer's clock) and `tick` (its boot clock), and
+        say what to carry out. The shell and the model checker both drive the machine through
+        here alone; the other public methods only answer questions."""
+        claim: Claim | None = None
+        verdict: Keeper | None = None
+        problems: tuple[tuple[str, str], ...] = ()
+        if isinstance(event, Heard):
+            self.blocked = event.sealed
+            heard = self._hear(int(wall), tick, event.claims, event.foreign, event.where)
+            problems = tuple(heard)
+        elif isinstance(event, Renew):
+            claim = self._renew(wall, tick, event.active, event.take, event.wrote)
+            verdict = self._judge(wall, tick)
+        elif isinstance(event, Close):
+            claim = self._close(wall, tick, event.wrote)
+        elif isinstance(event, Forget):
+            claim = self._forget(event.computer, wall, tick)
+        elif isinstance(event, Look):
+            verdict = self._judge(wall, tick)
+        else:
+            self._saved(tick)
+        return Ready(self._save_by(tick), claim, verdict, problems)
+
+    def _save_by(self, tick: float) -> float | None:
+        """When the state file must hold this machine's memory (`Ready.save_by`): news at once,
+        mere renewals at most every STATE_EVERY.
+
+        Every minute brings a new seq from every computer: rewriting the whole state for each
+        would double a tick's cost with many computers. What a crash can lose this way is a few
+        high-water seqs of plain renewals, never a close, a take, a new acknowledgement or a
+        declaration (and the claims carry what safety needs: docs/protocol.md)."""
+        if not self.dirty:
+            return None
+        if self.urgent or self.saved_at is None:
+            return tick
+        return self.saved_at + STATE_EVERY
+
     # -- hearing --------------------------------------------------------------------------
 
-    def hear(
+    def _hear(
         self,
         wall: int,
         tick: float,
@@ -374,7 +476,7 @@ class Machine:
 
     # -- writing --------------------------------------------------------------------------
 
-    def renew(
+    def _renew(
         self,
         wall: float,
         tick: float,
@@ -416,7 +518,7 @@ class Machine:
         seen = max((c.taken for c in self.best.values() if c.taken is not None), default=-1)
         return min(max(t, seen + 1), codec.MAX_TIME)
 
-    def close(self, wall: float, tick: float, wrote: int | None = None) -> Claim | None:
+    def _close(self, wall: float, tick: float, wrote: int | None = None) -> Claim | None:
         """This computer's claim, closed: it marks nothing until it renews. None: no claim yet."""
         t = wall_seconds(wall)
         mine = self.best.get(self.me)
@@ -480,7 +582,7 @@ class Machine:
             )
         return claim
 
-    def forget(self, computer: str, wall: float, tick: float) -> Claim | None:
+    def _forget(self, computer: str, wall: float, tick: float) -> Claim | None:
         """Declare `computer` gone for good on this part: the claim to write, or None."""
         claim = self.plan_forget(computer, wall)
         if claim is None:
@@ -688,7 +790,7 @@ class Machine:
             computer=self.me,
         )
 
-    def judge(self, wall: float, tick: float) -> Keeper:
+    def _judge(self, wall: float, tick: float) -> Keeper:
         """Who keeps the part as seen here now, and whether this computer may act on it."""
         self._time(wall, tick)
         cached, self._after_write = self._after_write, None
@@ -798,7 +900,7 @@ class Machine:
     def memory(self) -> Memory:
         return Memory(dict(self.best), dict(self.forgets), dict(self.named))
 
-    def saved(self, tick: float) -> None:
+    def _saved(self, tick: float) -> None:
         self.dirty = self.urgent = False
         self.saved_at = tick
 

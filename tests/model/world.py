@@ -55,7 +55,17 @@ from typing import Any
 
 from sioul_tray.lease import ALIVE, RENEW, SETTLING, UNCLOSED, Claim
 from sioul_tray.lease.keeper import Keeper
-from sioul_tray.lease.machine import Machine, Memory, save_due
+from sioul_tray.lease.machine import (
+    Close,
+    Forget,
+    Heard,
+    Look,
+    Machine,
+    Memory,
+    Ready,
+    Renew,
+    Saved,
+)
 from sioul_tray.lease.rules import tag
 
 PART = "invoices"
@@ -399,32 +409,30 @@ class World:
                 copies.append(_as_read_before(version.claim))
             else:
                 copies.append(version.claim)
-        m.blocked = None if self.seals[i] == node.key else "sealed again"
-        m.hear(self.wall(i), self.tick(i), copies, foreign)
+        sealed = None if self.seals[i] == node.key else "sealed again"
+        m.step(Heard(copies, foreign, sealed=sealed), self.wall(i), self.tick(i))
 
-    def write(self, i: int, claim: Claim | None, saves: bool = True) -> None:
-        node = self.nodes[i]
-        self.touch(i)
-        if saves:
-            self.save(i)  # before the claim goes out, as the shell does
-        if claim is not None:
-            if self.acting(node) or (node.acted and "marks_while_acting" in self.without):
-                node.marked = claim.seq
-            m = node.machine
-            knew = tuple(
-                -1 if m is None or n.id not in m.best else m.best[n.id].seq for n in self.nodes
-            )
-            self.versions[i] = [*self.versions[i], Version(claim, node.key, self.now, knew)]
-
-    def save(self, i: int) -> None:
+    def carry_out(self, i: int, ready: Ready, saves: bool = True) -> None:
+        """What a step of computer i's machine asks, in its order, as the shell carries it out
+        (`Lease._carry_out`): the state file (unless this run's saves are lost), then the claim
+        into its replica's history, then the verdict."""
         node = self.nodes[i]
         m = node.machine
         assert m is not None
+        self.touch(i)
         tick = self.tick(i)
-        if save_due(m.dirty, m.urgent, m.saved_at, tick):
+        if saves and ready.save_due(tick):
             node.older = node.saved
             node.saved = m.memory()
-            m.saved(tick)
+            m.step(Saved(), self.wall(i), tick)
+        claim = ready.claim
+        if claim is not None:
+            if self.acting(node) or (node.acted and "marks_while_acting" in self.without):
+                node.marked = claim.seq
+            knew = tuple(-1 if n.id not in m.best else m.best[n.id].seq for n in self.nodes)
+            self.versions[i] = [*self.versions[i], Version(claim, node.key, self.now, knew)]
+        if ready.verdict is not None:
+            self.verdict(i, ready.verdict)
 
     def verdict(self, i: int, keeper: Keeper) -> None:
         node = self.nodes[i]
@@ -678,17 +686,14 @@ def apply(w: World, event: Event) -> None:
         w.read(i, choice)
         wall, tick = w.wall(i), w.tick(i)
         if kind in ("close", "quit"):
-            w.write(i, m.close(wall, tick), saves)
+            w.carry_out(i, m.step(Close(), wall, tick), saves)
             w.nodes[i].verdict = False
             w.nodes[i].called = w.now
             if kind == "quit":  # the tray quits: it comes back only by a restart
                 w.nodes[i].machine = None
         else:
-            if kind != "look":
-                w.write(i, m.renew(wall, tick, take=kind == "take"), saves)
-            elif saves:
-                w.save(i)
-            w.verdict(i, m.judge(wall, tick))
+            call = Look() if kind == "look" else Renew(take=kind == "take")
+            w.carry_out(i, m.step(call, wall, tick), saves)
     elif kind == "forget":
         _, i, k, choice = event
         node = w.nodes[i]
@@ -700,11 +705,11 @@ def apply(w: World, event: Event) -> None:
         m = w.own(i)
         m.new_tenure = w.draw(i)
         w.read(i, choice)
-        w.write(i, m.forget(w.nodes[k].id, w.wall(i), w.tick(i)))
+        w.carry_out(i, m.step(Forget(w.nodes[k].id), w.wall(i), w.tick(i)))
         if command:
             node.machine = None
         else:
-            w.verdict(i, m.judge(w.wall(i), w.tick(i)))
+            w.carry_out(i, m.step(Look(), w.wall(i), w.tick(i)))
     elif kind == "crash":
         node = w.nodes[event[1]]
         node.machine = None
