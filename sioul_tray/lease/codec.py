@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import sys
 from typing import Any
 
 from sioul_tray.errors import Unreadable
 from sioul_tray.i18n import Core
-from sioul_tray.lease.rules import ANY_CLOSE, COMPUTER_ID, EVERY_COMPUTER, PARTS, Claim, made
+from sioul_tray.lease.rules import ANY_CLOSE, COMPUTER_ID, EVERY_COMPUTER, PARTS, Claim
 from sioul_tray.share.seal import OVERHEAD
 
 MAX_FILE = 512  # a claim file is at most this many bytes
@@ -39,12 +38,6 @@ CLOSES_FIELDS = ("answers", "closes", "knows", "counted")  # appended after them
 SHOWN_FIELDS = ("acting",)  # appended last: shown to the person, read by no rule
 _OLD, _ALL = len(FIELDS), len(FIELDS) + len(TENURE_FIELDS)
 _NEW = _ALL + len(CLOSES_FIELDS)
-_ID = COMPUTER_ID.fullmatch
-# A tick keeps thousands of claims, nearly all naming the same part and seeing the same keeper:
-# each keeps the one shared string rather than a copy of its own (fewer objects to make, keep,
-# free and walk; the keeper's id compares by identity).
-_PART = {part: part for part in PARTS}
-_intern = sys.intern
 
 
 def printable(text: str) -> str:
@@ -129,11 +122,7 @@ def _int(value: Any, what: str, top: int = MAX_INT) -> int:
 
 
 def _maybe_int(value: Any, what: str) -> int | None:
-    if value is None:
-        return None
-    if type(value) is int and 0 <= value <= MAX_INT:
-        return value
-    return _int(value, what)
+    return None if value is None else _int(value, what)
 
 
 def _id(value: Any, what: str) -> str:
@@ -155,7 +144,7 @@ def decode(plaintext: bytes | str) -> Claim:
     computer, part, name, seq, since, renewed, active, taken, closed, wrote, sees, forgets = row[
         : len(FIELDS)
     ]
-    if type(part) is not str or (part := _PART.get(part)) is None:
+    if type(part) is not str or part not in PARTS:
         raise Unreadable(Core.mark("not valid: unknown part"))
     if type(name) is not str or len(name) > 4 * MAX_NAME_BYTES:
         raise Unreadable(Core.mark("not valid: the name is not text of a sensible length"))
@@ -165,35 +154,16 @@ def decode(plaintext: bytes | str) -> Claim:
         raise Unreadable(Core.mark("not valid: closed is not true or false"))
     if type(forgets) is not dict or len(forgets) > MAX_FORGETS:
         raise Unreadable(Core.mark("not valid: forgets is not a small table"))
-    if type(computer) is not str or not _ID(computer):
-        _id(computer, "computer")
+    _id(computer, "computer")
     if sees is not None:
-        if type(sees) is not str or not _ID(sees):
-            _id(sees, "sees")
-        sees = _intern(sees)
-    if (
-        type(seq) is int
-        and type(since) is int
-        and type(renewed) is int
-        and type(active) is int
-        and type(wrote) is int
-        and (taken is None or type(taken) is int)
-        and 0 <= seq <= MAX_INT
-        and 0 <= wrote <= MAX_INT
-        and 0 <= since <= MAX_TIME
-        and 0 <= renewed <= MAX_TIME
-        and 0 <= active <= MAX_TIME
-        and (taken is None or 0 <= taken <= MAX_TIME)
-    ):
-        pass  # the usual claim: every number checked at once, no call per field
-    else:
-        _int(seq, "seq")
-        _int(since, "since", MAX_TIME)
-        _int(renewed, "renewed", MAX_TIME)
-        _int(active, "active", MAX_TIME)
-        if taken is not None:
-            _int(taken, "taken", MAX_TIME)
-        _int(wrote, "wrote")
+        _id(sees, "sees")
+    _int(seq, "seq")
+    _int(since, "since", MAX_TIME)
+    _int(renewed, "renewed", MAX_TIME)
+    _int(active, "active", MAX_TIME)
+    if taken is not None:
+        _int(taken, "taken", MAX_TIME)
+    _int(wrote, "wrote")
     tenure = sees_tenure = sees_seq = answers = None
     closes: dict[int, int] | None = None
     knows: tuple[int, ...] = ()
@@ -202,21 +172,11 @@ def decode(plaintext: bytes | str) -> Claim:
     if len(row) >= _ALL:
         rules = 2
         tenure, sees_tenure, sees_seq = row[_OLD:_ALL]
-        if not (
-            (tenure is None or (type(tenure) is int and 0 <= tenure <= MAX_INT))
-            and type(sees_tenure) is int
-            and type(sees_seq) is int
-            and 0 <= sees_tenure <= MAX_INT
-            and 0 <= sees_seq <= MAX_INT
-            and sees is not None
-        ):  # not the usual claim: each value checked, the first wrong one named
-            tenure = _maybe_int(tenure, "tenure")
-            sees_tenure = _maybe_int(sees_tenure, "sees_tenure")
-            sees_seq = _maybe_int(sees_seq, "sees_seq")
-            if (sees_tenure is None) != (sees_seq is None) or (
-                sees is None and sees_seq is not None
-            ):
-                raise Unreadable(Core.mark("not valid: the acknowledgement is incomplete"))
+        tenure = _maybe_int(tenure, "tenure")
+        sees_tenure = _maybe_int(sees_tenure, "sees_tenure")
+        sees_seq = _maybe_int(sees_seq, "sees_seq")
+        if (sees_tenure is None) != (sees_seq is None) or (sees is None and sees_seq is not None):
+            raise Unreadable(Core.mark("not valid: the acknowledgement is incomplete"))
     if len(row) >= _NEW:
         rules = 3
         answers, closes, knows = _closes_fields(row[_ALL], row[_ALL + 1], row[_ALL + 2], sees)
@@ -224,7 +184,7 @@ def decode(plaintext: bytes | str) -> Claim:
     acting = row[_NEW] if len(row) > _NEW else None
     if acting is not None and type(acting) is not bool:
         raise Unreadable(Core.mark("not valid: acting is not true, false or null"))
-    return made(
+    return Claim(
         computer,
         part,
         name,
@@ -239,18 +199,16 @@ def decode(plaintext: bytes | str) -> Claim:
         {
             _id(k, Core.mark("a forgotten computer")): _int(v, Core.mark("a forgotten seq"))
             for k, v in forgets.items()
-        }
-        if forgets
-        else forgets,  # the row's own empty table: no second one
+        },
         tenure,
         sees_tenure,
         sees_seq,
         answers,
-        closes,
+        closes or {},
         knows,
         counted,
-        acting=acting,
-        rules=rules,
+        acting,
+        rules,
     )
 
 

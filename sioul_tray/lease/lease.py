@@ -48,7 +48,6 @@ from sioul_tray.lease.machine import (
     wall_seconds,
 )
 from sioul_tray.lease.overlay import Overlay
-from sioul_tray.lease.pauses import collector_held
 from sioul_tray.lease.rules import COMPUTER_ID, PARTS, Claim
 from sioul_tray.share.seal import SEAL_NAME, Share, read_seal
 
@@ -377,12 +376,7 @@ class Lease:
         self.seal_problem = problem  # each read tells the machines (`Heard.sealed`)
 
     def _read(self, part: str) -> tuple[Machine, float, float]:
-        """Read `part`'s folder and let its machine hear what it found (the collector held back:
-        the read makes and frees thousands of objects, `pauses`)."""
-        with collector_held():
-            return self._take_in(part)
-
-    def _take_in(self, part: str) -> tuple[Machine, float, float]:
+        """Read `part`'s folder and let its machine hear what it found."""
         _known(part)
         wall, tick = self._now()
         self._check_seal()

@@ -40,7 +40,6 @@ from sioul_tray.lease.rules import (
     Claim,
     choose,
     forgotten,
-    made,
     picked,
     tag,
 )
@@ -328,29 +327,11 @@ class Machine:
         self._after_write = None
         problems: list[tuple[str, str]] = []
         flowing = False  # another computer's claim heard within ALIVE: the sync is flowing
-        heard, best, read, me = self.heard, self.best, self.read, self.me
-        observed = self.observed
-        forgets, ahead = self.forgets, self.ahead
-        learned = False
-        soon = wall + RENEW  # a `renewed` after this: that computer's clock is ahead
+        heard, best = self.heard, self.best
         known_before = len(best)
         for claim in claims:
             c = claim.computer
             known = best.get(c)
-            if c != me and known is not None and c in read:
-                # The usual read: each claim already read in this run is the same, or renewed.
-                seq = claim.seq
-                if seq == known.seq:
-                    continue
-                if seq > known.seq and claim.renewed <= soon and c not in forgets:
-                    best[c] = claim
-                    heard[c] = observed[c] = tick
-                    flowing = learned = True
-                    if not self.urgent and _news(known, claim):
-                        self.urgent = True
-                    if c in ahead:
-                        del ahead[c]
-                    continue
             if (
                 c == self.me
                 and not self.remembers
@@ -392,8 +373,6 @@ class Machine:
             self.flowing_since = None
         elif self.flowing_since is None:
             self.flowing_since = tick
-        if learned:
-            self.dirty = True
         self.foreign = frozenset(foreign) - {self.me} if foreign else frozenset()
         return problems
 
@@ -494,20 +473,18 @@ class Machine:
         if not open_run or take:
             self.tenure = self.new_tenure()
             self.written = {}
-        claim = made(
+        claim = Claim(
             self.me,
             self.part,
             self.name,
             self._next_seq(mine, t),
-            self.opened if self.opened is not None else t,
-            t,
-            t if active is None else min(_active(active), t),
-            self._taken(t) if take else (mine.taken if mine else None),
-            False,
-            _wrote(mine, wrote),
-            None,
-            self._declared(tick),
-            self.tenure,
+            since=self.opened if self.opened is not None else t,
+            renewed=t,
+            active=t if active is None else min(_active(active), t),
+            taken=self._taken(t) if take else (mine.taken if mine else None),
+            wrote=_wrote(mine, wrote),
+            forgets=self._declared(tick),
+            tenure=self.tenure,
             acting=self.acted,
         )
         return self._write(claim, tick)

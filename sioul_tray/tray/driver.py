@@ -28,7 +28,6 @@ from sioul_tray.i18n import App
 from sioul_tray.lease import PARTS, RENEW, Keeper
 from sioul_tray.lease.folder import Problem
 from sioul_tray.lease.lease import Snapshot
-from sioul_tray.lease.pauses import collector_held
 from sioul_tray.lease.status import Why
 from sioul_tray.tray import model
 from sioul_tray.tray.model import Note, PartView, View
@@ -158,12 +157,6 @@ class Driver:
         """Renew both parts (the timer, a wake, a request); a part closed on request is read."""
         if not self.running or self.asleep:
             return
-        # Reading and publishing make a few objects per claim and free the last tick's: no
-        # collection pass is worth running on the way (`pauses`).
-        with collector_held():
-            self._tick()
-
-    def _tick(self) -> None:
         now = self.clock()
         active = self.active.active(now)
         if self.away_after is not None and self.active.known and now - active >= self.away_after:
