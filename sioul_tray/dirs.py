@@ -32,8 +32,8 @@ def user_dirs() -> tuple[Path, Path, Path]:
     """This user's config, state and cache directories for sioul-tray: platformdirs' answer.
 
     On Linux, in the usual case (an absolute HOME; each XDG variable unset, empty or absolute),
-    that answer is the XDG rule itself, followed here without importing platformdirs: the module
-    kept 0.34 MB in the tray for three paths (measured). Any other case asks platformdirs, whose
+    that answer is the XDG rule itself, followed here without importing platformdirs, which would
+    stay in the tray's memory for three paths. Any other case asks platformdirs, whose
     versions differ on it (a relative XDG variable was once used as it is). A test holds the two
     equal.
     """

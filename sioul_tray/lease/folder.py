@@ -144,8 +144,8 @@ def read_folder(folder: Path, careful: bool = False) -> tuple[list[tuple[str, by
     A claim file is read with one call of MAX_READ + 1 bytes and no stat: a local disk gives a
     small file whole that way. Where a file system may give less, the caller reads again with
     `read_whole` when the seal does not open (`Lease` does), or passes `careful` to read every
-    file to its end. The claim files come as plain pairs, not `Entry`s: a tick reads thousands,
-    and a named tuple cost 1,600 more instructions a file to make, and more to unpack.
+    file to its end. The claim files come as plain (name, bytes) pairs; `Entry` carries what the
+    other names need (a reason, a kind).
     """
     try:
         listing = os.scandir(folder)

@@ -651,8 +651,7 @@ class WallTimes(Mapping[str, int]):
     """When each computer's claim was last heard changing, by the wall clock as it read then.
 
     Each time is worked out when asked: a tick's menu asks for the few computers it names, a
-    listing for all of them. Worked out for every claim at every tick (with a `Peer` each, as the
-    tray's view had), they were 4% of the tray's tick in instructions at N = 300.
+    listing for all of them.
     """
 
     __slots__ = ("_tick", "_ticks", "_wall")

@@ -377,10 +377,9 @@ class Machine:
         return problems
 
     def _in_order(self) -> None:
-        """`best` in computer order, as the snapshot lists it at every tick (`Lease.last_read`,
-        which then copies it: sorting the folder's order cost 4% of the baseline's instructions
-        at N = 1000). Only a computer not known before changes the order: each insertion calls
-        this."""
+        """`best` in computer order, as the snapshot lists it at every tick (`Lease.last_read`):
+        kept in order rather than sorted at each tick, since only a computer not known before
+        changes it (each insertion calls this)."""
         best = self.best
         items = sorted(best.items())
         best.clear()

@@ -99,23 +99,26 @@ class Claim:
     rules: int = RULES
 
 
-# Sort keys in C: `choose` orders every claim that holds at every tick. (The snapshot needs no
-# sort: the machine keeps its claims in computer order, `Machine._in_order`.)
 _BY_COMPUTER = operator.attrgetter("computer")
 _BY_SINCE = operator.attrgetter("since", "computer")
 
 
-def holds(claim: Claim, rule: Rule, now: float) -> bool:
-    """The claim still counts for choosing a keeper.
-
-    A part that stays put is held for UNCLOSED after the claim lapsed, unless it said it closed: a
-    computer whose sync stopped, or whose claims arrive half an hour late, may still be numbering.
+def holds(
+    claim: Claim,
+    rule: Rule,
+    now: float,
+    heard: float | None = None,
+    gone: Mapping[str, int] | None = None,
+) -> bool:
+    """The claim still counts for choosing a keeper: it is not closed, nor declared gone up to
+    its seq (`gone`), and it was renewed within ALIVE, or UNCLOSED for a part that stays put (a
+    computer whose sync stopped, or whose claims arrive half an hour late, may still be
+    numbering). `heard`: when this computer heard it, which then stands for `renewed`.
     """
-    if claim.closed:
+    if claim.closed or (gone and gone.get(claim.computer, -1) >= claim.seq):
         return False
-    if now - claim.renewed <= ALIVE:
-        return True
-    return rule is Rule.STAYS and now - claim.renewed <= UNCLOSED
+    age = now - (claim.renewed if heard is None else heard)
+    return age <= (UNCLOSED if rule is Rule.STAYS else ALIVE)
 
 
 def forgotten(claims: Iterable[Claim]) -> dict[str, int]:
@@ -146,18 +149,9 @@ def choose(
     listed = list(claims)
     if gone is None:
         gone = forgotten(listed)
-    # A claim holds while its age is within ALIVE, or UNCLOSED for a part that stays (`holds`).
-    limit = UNCLOSED if rule is Rule.STAYS else ALIVE
-    if heard is not None and not gone:  # the usual tick: written out, it runs for every claim
-        holding = [c for c in listed if not c.closed and now - heard[c.computer] <= limit]
-    else:
-        holding = [
-            c
-            for c in listed
-            if not c.closed
-            and not (gone and gone.get(c.computer, -1) >= c.seq)
-            and now - (c.renewed if heard is None else heard[c.computer]) <= limit
-        ]
+    holding = [
+        c for c in listed if holds(c, rule, now, None if heard is None else heard[c.computer], gone)
+    ]
     return picked(rule, holding)
 
 

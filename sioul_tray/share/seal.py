@@ -35,9 +35,10 @@ def _load_cryptography() -> type[Exception]:
     """cryptography's bindings, without OpenSSL's legacy provider (Blowfish, CAST5, RC4, ...).
 
     Sioul seals with AES-GCM, scrypt and HKDF alone. cryptography loads that provider when its
-    bindings load unless CRYPTOGRAPHY_OPENSSL_NO_LEGACY is set (its documented switch): 0.08 MB
-    of the tray's private memory, measured. The variable is put back as it was at once, so that no
-    program this one starts (a file manager, a window) inherits it; a person's own setting stands.
+    bindings load unless CRYPTOGRAPHY_OPENSSL_NO_LEGACY is set (its documented switch), and it
+    would stay in the tray's memory for nothing. The variable is put back as it was at once, so
+    that no program this one starts (a file manager, a window) inherits it; a person's own
+    setting stands.
     """
     name = "CRYPTOGRAPHY_OPENSSL_NO_LEGACY"
     had = name in os.environ

@@ -1,7 +1,7 @@
 """The tray's icons: drawn as SVG in resources/, loaded as PNGs rendered from them.
 
 Loading the SVGs at run time would keep Qt's SVG library and its icon plugin in the tray for its
-whole life (1.2 MB, measured) to draw five small pictures. The PNGs at the sizes trays ask for
+whole life to draw a few small pictures. The PNGs at the sizes trays ask for
 are rendered from the SVGs by `python -m sioul_tray.tray.icons`; a test checks they still match.
 macOS keeps the SVG templates: it needs masks, drawn at its own sizes.
 """

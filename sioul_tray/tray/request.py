@@ -39,7 +39,7 @@ def server_name(state_dir: Path) -> str:
 
 def _user() -> str:
     """The login name as ``getpass.getuser`` finds it, without loading getpass (and termios,
-    0.1 MB of the tray's memory at start, measured) for one name."""
+    which would stay in the tray's memory) for one name."""
     for variable in ("LOGNAME", "USER", "LNAME", "USERNAME"):
         user = os.environ.get(variable)
         if user:
