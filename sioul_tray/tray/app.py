@@ -15,13 +15,14 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, QProcess, QSocketNotifier, QTimer, QUrl, Signal
+from PySide6.QtCore import QObject, QSocketNotifier, QTimer, QUrl, Signal
 from PySide6.QtGui import QAction, QCursor, QDesktopServices
 from PySide6.QtWidgets import QApplication, QMenu, QSystemTrayIcon, QWidget
 
 from sioul_tray import __version__, i18n
 from sioul_tray.i18n import App
 from sioul_tray.tray import autostart, away, display, model
+from sioul_tray.tray.childwindow import ChildWindow
 from sioul_tray.tray.controller import Controller
 from sioul_tray.tray.icons import icon
 from sioul_tray.tray.model import Action, Icon, Item, Note, View
@@ -37,7 +38,6 @@ if TYPE_CHECKING:
 
 APP = "sioul-tray"
 DOCS = "https://github.com/sioul/sioul-tray/tree/main/docs"  # the docs/ folder of this project
-CHILD_CHECK = 5.0  # seconds: a window's process that exits with an error this soon failed
 STANDIN_AFTER = 5  # tries, two seconds apart after the first: no tray this long, the window shows
 
 
@@ -112,12 +112,9 @@ class Tray(QObject):
         # Set by `run`: the Computers window then runs in a process of its own (its memory is
         # never the tray's), which asks this tray for what to show (the `computers` request).
         self.state_dir: Path | None = None
-        self.child: QProcess | None = None
-        self._child_since = 0.0
-        self.about_child: QProcess | None = None  # the About box's process, the same way
-        self._about_since = 0.0
-        self.setup_child: QProcess | None = None  # "Change sharing folder…"
-        self._setup_done: Callable[[bool], None] | None = None
+        self.computers_child = ChildWindow("computers", self, instead=self.computers_window)
+        self.about_child = ChildWindow("about", self, instead=self.about_box)
+        self.setup_child = ChildWindow("folder", self)  # "Change sharing folder…"
         self.raised = 0  # "Computers…" while its window is open: the window comes forward
         controller.changed.connect(self.render)
         controller.notify.connect(self._note)
@@ -344,17 +341,10 @@ class Tray(QObject):
         return answer == yes
 
     def about(self) -> QWidget | None:
-        """Open the About box: in a process of its own where this tray answers requests (its
-        memory is never the tray's: 7 MB of Qt's code otherwise stays after it closes), else, or
-        when that process cannot start, here."""
-        if self.state_dir is not None:
-            child = self.about_child
-            if child is not None and child.state() is not QProcess.ProcessState.NotRunning:
-                return None  # open already
-            self.about_child = self._spawn("about", self.state_dir, self._about_ended)
-            if self.about_child is not None:
-                self._about_since = time.monotonic()
-                return None
+        """Open the About box: in a process of its own where this tray answers requests
+        (`ChildWindow`), else, or when that process cannot start, here."""
+        if self.about_child.open(self.state_dir):
+            return None
         return self.about_box()
 
     def change_folder(self) -> None:
@@ -374,29 +364,7 @@ class Tray(QObject):
         """ "Change sharing folder…" in a process of its own (`sioul-tray folder`): `done`
         is told whether the folder changed when it ends. False when it cannot run that way (no
         state folder, or the program does not start): the caller shows the window here."""
-        if self.state_dir is None:
-            return False
-        if self.setup_child is not None:
-            return True  # open already
-
-        def ended(child: QProcess, code: int, how: QProcess.ExitStatus) -> None:
-            child.deleteLater()
-            if child is not self.setup_child:
-                return  # ended by `close_windows`, which said so
-            self.setup_child = self._setup_done = None
-            done(code == 0 and how is QProcess.ExitStatus.NormalExit)
-
-        self.setup_child = self._spawn("folder", self.state_dir, ended)
-        self._setup_done = done if self.setup_child is not None else None
-        return self.setup_child is not None
-
-    def _about_ended(self, child: QProcess, code: int, how: QProcess.ExitStatus) -> None:
-        child.deleteLater()
-        if child is not self.about_child:
-            return  # ended by `close_windows`
-        self.about_child = None
-        if _failed_at_once(code, how, self._about_since):
-            self.about_box()
+        return self.setup_child.open(self.state_dir, done)
 
     def about_box(self) -> QWidget:
         """The About box in this process: not modal (the menu stays usable), freed when closed."""
@@ -446,17 +414,11 @@ class Tray(QObject):
     def computers(self) -> QWidget | None:
         """Open the Computers window: in a process of its own where this tray answers requests
         (brought forward when already open), else (or when that process cannot start) here."""
-        if self.state_dir is not None:
-            if (
-                self.child is not None
-                and self.child.state() is not QProcess.ProcessState.NotRunning
-            ):
-                self.raised += 1  # the window sees it at its next question, within a second
-                return None
-            self.child = self._spawn("computers", self.state_dir, self._child_ended)
-            if self.child is not None:
-                self._child_since = time.monotonic()
-                return None
+        if self.computers_child.running():
+            self.raised += 1  # the window sees it at its next question, within a second
+            return None
+        if self.computers_child.open(self.state_dir):
+            return None
         return self.computers_window()
 
     def computers_window(self) -> QWidget:
@@ -469,53 +431,13 @@ class Tray(QObject):
         window.show()
         return window
 
-    def _spawn(
-        self,
-        command: str,
-        state_dir: Path,
-        ended: Callable[[QProcess, int, QProcess.ExitStatus], None],
-    ) -> QProcess | None:
-        """`sioul-tray <command>` for this installation, started; None if it cannot start."""
-        # As autostart starts the tray: the bundle's program when frozen (its windowed twin on
-        # Windows), else this interpreter; in the tray's language. A QProcess, not `subprocess`
-        # (0.5 MB more in the tray for its life).
-        argv = [*autostart.command(), "--lang", i18n.language(), command,
-                "--state-dir", str(state_dir)]  # fmt: skip
-        child = QProcess(self)
-        child.setProcessChannelMode(QProcess.ProcessChannelMode.ForwardedChannels)
-        child.setStandardInputFile(QProcess.nullDevice())
-        child.finished.connect(lambda code, how: ended(child, code, how))
-        child.start(argv[0], argv[1:])
-        if not child.waitForStarted(5000):
-            child.deleteLater()
-            return None
-        return child
-
-    def _child_ended(self, child: QProcess, code: int, how: QProcess.ExitStatus) -> None:
-        """The window's process ended (the person closed the window). One that failed at once
-        (no display for it, a broken install): the window opens here instead."""
-        child.deleteLater()
-        if child is not self.child:
-            return  # ended by `close_windows`
-        self.child = None
-        if _failed_at_once(code, how, self._child_since):
-            self.computers_window()
-
     def close_windows(self) -> None:
-        """Close every window: this process's, and the Computers window's process."""
+        """Close every window: this process's, and the windows' processes (the folder window
+        closed unanswered: nothing changed)."""
         for window in list(self.windows):
             window.close()
-        children = (self.child, self.about_child, self.setup_child)
-        self.child = self.about_child = self.setup_child = None
-        for child in children:
-            if child is not None and child.state() is not QProcess.ProcessState.NotRunning:
-                child.terminate()
-                if not child.waitForFinished(5000):
-                    child.kill()
-                    child.waitForFinished(5000)
-        done, self._setup_done = self._setup_done, None
-        if done is not None:
-            done(False)  # the folder window closed unanswered: nothing changed
+        for child in (self.computers_child, self.about_child, self.setup_child):
+            child.close()
 
     def listing(self) -> str:
         """The Computers window's content, as JSON (the `computers` request)."""
@@ -525,13 +447,6 @@ class Tray(QObject):
 
 
 # -- the process ---------------------------------------------------------------------------------
-
-
-def _failed_at_once(code: int, how: QProcess.ExitStatus, since: float) -> bool:
-    """A window's process that ended in error within CHILD_CHECK of its start (no display for
-    it, a broken install): its window opens in the tray's process instead."""
-    failed = code != 0 or how is QProcess.ExitStatus.CrashExit
-    return failed and time.monotonic() - since < CHILD_CHECK
 
 
 class Relay(QObject):

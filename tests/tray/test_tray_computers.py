@@ -192,7 +192,7 @@ def test_the_tray_starts_the_window_in_a_process_and_brings_it_forward(
                          "json.dumps(sys.argv[1:])); time.sleep(60)")  # fmt: skip
     tray.state_dir = tmp_path / "state"
     assert answer(tray, tray.controller, ["open", "computers"]) == (0, "")
-    child = tray.child
+    child = tray.computers_child.process
     assert child is not None and tray.windows == []  # nothing of the window in the tray
     qtbot.waitUntil(lambda: said.exists() and said.stat().st_size > 0, timeout=10_000)
     # In the tray's language, asking this installation's tray.
@@ -200,10 +200,12 @@ def test_the_tray_starts_the_window_in_a_process_and_brings_it_forward(
         "--lang", "en", "computers", "--state-dir", str(tmp_path / "state")
     ]  # fmt: skip
     answer(tray, tray.controller, ["open", "computers"])  # open: brought forward
-    assert tray.child is child and tray.raised == 1
+    assert tray.computers_child.process is child and tray.raised == 1
     assert Listing.from_json(answer(tray, tray.controller, ["computers"])[1]).raised == 1
     assert answer(tray, tray.controller, ["close", "windows"]) == (0, "")
-    assert tray.child is None and child.state() is QProcess.ProcessState.NotRunning
+    assert (
+        tray.computers_child.process is None and child.state() is QProcess.ProcessState.NotRunning
+    )
     qtbot.wait(100)
     assert tray.windows == []  # ended on purpose: no window here in its place
 
@@ -220,13 +222,13 @@ def test_a_window_process_that_fails_gives_way_to_the_window_here(
     tray.state_dir = tmp_path / "state"
     monkeypatch.setattr(autostart, "command", lambda: [str(tmp_path / "no such program")])
     window = tray.computers()  # the program does not start
-    assert window is not None and tray.windows == [window] and tray.child is None
+    assert window is not None and tray.windows == [window] and tray.computers_child.process is None
     window.close()
     qtbot.waitUntil(lambda: tray.windows == [], timeout=2000)
     program(monkeypatch, "raise SystemExit(3)")  # it starts, and fails at once
-    assert tray.computers() is None and tray.child is not None
+    assert tray.computers() is None and tray.computers_child.process is not None
     qtbot.waitUntil(lambda: len(tray.windows) == 1, timeout=10_000)
-    assert tray.child is None
+    assert tray.computers_child.process is None
 
 
 # -- the About box, the same way ------------------------------------------------------------------
@@ -240,14 +242,14 @@ def test_about_opens_in_a_process_of_its_own_with_the_trays_text(
                          "json.dumps(sys.argv[1:])); time.sleep(60)")  # fmt: skip
     tray.state_dir = tmp_path / "state"
     assert answer(tray, tray.controller, ["open", "about"]) == (0, "")
-    child = tray.about_child
+    child = tray.about_child.process
     assert child is not None and tray.windows == []
     qtbot.waitUntil(lambda: said.exists() and said.stat().st_size > 0, timeout=10_000)
     assert json.loads(said.read_text()) == [
         "--lang", "en", "about", "--state-dir", str(tmp_path / "state")
     ]  # fmt: skip
     tray.about()  # open already: not a second process
-    assert tray.about_child is child
+    assert tray.about_child.process is child
     # What that process shows is what the tray sends.
     code, text = answer(tray, tray.controller, ["about"])
     assert code == 0 and text == tray.about_text() + "\n"
@@ -260,7 +262,7 @@ def test_about_opens_in_a_process_of_its_own_with_the_trays_text(
     shown = aboutbox.box(aboutbox.text_from(tmp_path / "state", ask))
     assert asked == [["about"]] and shown.text() == tray.about_text()
     assert answer(tray, tray.controller, ["close", "windows"]) == (0, "")
-    assert tray.about_child is None and child.state() is QProcess.ProcessState.NotRunning
+    assert tray.about_child.process is None and child.state() is QProcess.ProcessState.NotRunning
 
 
 def test_about_without_a_tray_says_so_and_falls_back_here_when_its_process_fails(
@@ -269,10 +271,10 @@ def test_about_without_a_tray_says_so_and_falls_back_here_when_its_process_fails
     assert "not running" in aboutbox.text_from(tmp_path, lambda *a, **k: None)
     tray.state_dir = tmp_path / "state"
     program(monkeypatch, "raise SystemExit(3)")
-    assert tray.about() is None and tray.about_child is not None
+    assert tray.about() is None and tray.about_child.process is not None
     qtbot.waitUntil(lambda: len(tray.windows) == 1, timeout=10_000)
     (box,) = tray.windows
-    assert box.objectName() == "about" and tray.about_child is None
+    assert box.objectName() == "about" and tray.about_child.process is None
     box.close()
     qtbot.waitUntil(lambda: tray.windows == [], timeout=2000)
 
@@ -295,7 +297,7 @@ def test_the_folder_window_in_its_own_process_says_whether_the_folder_changed(
     assert tray.open_setup(said.append)
     assert tray.open_setup(said.append)  # open already: brought no second one
     assert answer(tray, tray.controller, ["close", "windows"]) == (0, "")
-    assert said == [True, False, False] and tray.setup_child is None
+    assert said == [True, False, False] and tray.setup_child.process is None
     monkeypatch.setattr(autostart, "command", lambda: [str(tmp_path / "no such program")])
     assert not tray.open_setup(said.append)  # the caller shows the window here instead
 
@@ -318,13 +320,13 @@ def test_the_parts_stay_kept_while_the_folder_window_is_open(
 
     program(monkeypatch, "import time; time.sleep(60)")  # the window stays open
     tray.run(next(i for i in tray.items if i.action is Action.CHANGE_FOLDER))
-    assert tray.setup_child is not None
+    assert tray.setup_child.process is not None
     tray.controller.tick()
     assert tray.controller.timer.isActive() and mine_open()
     tray.close_windows()  # as a cancel
     program(monkeypatch, "raise SystemExit(1)")  # cancelled
     tray.change_folder()
-    qtbot.waitUntil(lambda: tray.setup_child is None, timeout=10_000)
+    qtbot.waitUntil(lambda: tray.setup_child.process is None, timeout=10_000)
     assert started_again == [] and tray.controller.timer.isActive() and mine_open()
     program(monkeypatch, "raise SystemExit(0)")  # a folder chosen: start again there
     tray.change_folder()
