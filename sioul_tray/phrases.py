@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from sioul_tray.i18n import Phrase
+from sioul_tray.i18n import Notification, Phrase
 from sioul_tray.lease.status import Status, Waited, Why
-from sioul_tray.timefmt import clock_time, countdown
+from sioul_tray.timefmt import clock_time, countdown, span
 
 if TYPE_CHECKING:
     from sioul_tray.sync.report import SyncReport
@@ -184,3 +184,78 @@ def sync_lines(report: SyncReport) -> list[str]:
                 )
             )
     return lines
+
+
+# -- notifications -----------------------------------------------------------------------------
+
+
+def notice(kind: str, part: str) -> str:
+    """A notification's text of `kind` for `part`, in the language installed now. Each is
+    written out whole (the translators' tools read them here), as a table of (medicines,
+    invoices)."""
+    texts = {
+        # The new keeper acts once it has kept the part SETTLING, as it sees it: not yet.
+        "moves": (
+            Notification.tr("Medicine reminders move to {computer} in about 2 minutes"),
+            Notification.tr("Invoices move to {computer} in about 2 minutes"),
+        ),
+        # ...and once its claim says it acts.
+        "made": (
+            Notification.tr("Medicine reminders are now on {computer}"),
+            Notification.tr("Invoices are now made on {computer}"),
+        ),
+        "left": (
+            Notification.tr("This computer no longer reminds medicines."),
+            Notification.tr("This computer no longer makes invoices."),
+        ),
+        "here": (
+            Notification.tr("Medicine reminders are here now"),
+            Notification.tr("Invoices are made here now"),
+        ),
+        "paused": (
+            Notification.tr("Medicine reminders paused here"),
+            Notification.tr("Invoices paused here"),
+        ),
+        "nobody": (
+            Notification.tr("No computer keeps medicines now"),
+            Notification.tr("No computer keeps invoices now"),
+        ),
+        # What the person can do, rather than the title again.
+        "nobody then": (
+            Notification.tr("The next computer you use takes them over."),
+            Notification.tr("Choose “Make invoices here” on the computer that should number them."),
+        ),
+    }
+    # Warnings, the same whatever the part (a seal stops invoices alone).
+    unreadable = Notification.tr("A claim in the sharing folder does not read")
+    sealed = Notification.tr("Invoices stopped: the seal changed")
+    texts["unreadable"], texts["sealed"] = (unreadable, unreadable), (sealed, sealed)
+    medicines, invoices = texts[kind]
+    return medicines if part == "medicines" else invoices
+
+
+def unheard(name: str, heard: float | None) -> tuple[str, str]:
+    """The title and body of the warning that invoices wait for a computer not heard lately."""
+    body = (
+        Notification.tr(
+            "{computer} has not been heard from since {time}. "
+            "If it is gone for good, say so in the menu."
+        )
+        if heard is not None
+        else Notification.tr(
+            "{computer} has not been heard from yet. If it is gone for good, say so in the menu."
+        )
+    )
+    title = Notification.tr("Invoices wait for {computer}").format(computer=name)
+    return title, body.format(computer=name, time=clock_time(heard) if heard is not None else "")
+
+
+def clock_off(name: str, offset: int) -> tuple[str, str]:
+    """The title and body of the warning that a computer's clock differs from this one's."""
+    body = (
+        Notification.tr("It is {span} ahead of this computer's clock.")
+        if offset > 0
+        else Notification.tr("It is {span} behind this computer's clock.")
+    )
+    title = Notification.tr("{computer}'s clock is off")
+    return title.format(computer=name), body.format(span=span(offset))

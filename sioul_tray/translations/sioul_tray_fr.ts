@@ -4,7 +4,7 @@
 <context>
     <name>App</name>
     <message>
-        <location filename="../tray/app.py" line="280"/>
+        <location filename="../tray/app.py" line="277"/>
         <source>Make invoices here</source>
         <translation>Faire les factures ici</translation>
     </message>
@@ -28,7 +28,7 @@ Vos ordinateurs cessent de l’attendre : ils gardent les médicaments et font l
         <translation>{computer} est parti pour de bon</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="421"/>
+        <location filename="../tray/app.py" line="389"/>
         <source>none works here: counting from the session start</source>
         <translation>aucune ne fonctionne ici : décompte depuis le début de la session</translation>
     </message>
@@ -53,27 +53,27 @@ Vos ordinateurs cessent de l’attendre : ils gardent les médicaments et font l
         <translation>impossible d’écrire {path} ({error}) : s’il indique encore {parts} comme fermé, l’icône les ferme de nouveau à son prochain lancement</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="733"/>
+        <location filename="../tray/app.py" line="648"/>
         <source>Sleep and wake from: {source}</source>
         <translation>Veille et réveil lus par : {source}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="736"/>
+        <location filename="../tray/app.py" line="651"/>
         <source>Sync tool: {tool}</source>
         <translation>Outil de synchronisation : {tool}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="627"/>
+        <location filename="../tray/app.py" line="542"/>
         <source>Syncthing, asked to send each claim at once; the last request failed: {problem}</source>
         <translation>Syncthing, à qui chaque réservation est confiée aussitôt écrite ; la dernière demande a échoué : {problem}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="298"/>
+        <location filename="../tray/app.py" line="295"/>
         <source>Quit sioul-tray</source>
         <translation>Quitter sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="313"/>
+        <location filename="../tray/app.py" line="310"/>
         <source>No file manager opened the sharing folder. It is:
 
 {path}</source>
@@ -82,7 +82,7 @@ Vos ordinateurs cessent de l’attendre : ils gardent les médicaments et font l
 {path}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="423"/>
+        <location filename="../tray/app.py" line="391"/>
         <source>sioul-tray {version}
 
 Keeps Sioul&apos;s medicines and invoices on one computer at a time.
@@ -99,33 +99,33 @@ Dossier de partage : {folder}
 Inactivité lue par : {idle}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="440"/>
+        <location filename="../tray/app.py" line="408"/>
         <source>How it works, and what each line means: {docs}</source>
         <translation>Comment cela marche, et ce que dit chaque ligne : {docs}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="582"/>
+        <location filename="../tray/app.py" line="497"/>
         <source>sioul-tray is not running: it needs a sharing folder. While it does not run, this computer reminds no medicines and numbers no invoices. Start sioul-tray again to choose the folder.</source>
         <translation>sioul-tray ne tourne pas : il lui faut un dossier de partage. Tant qu’il ne tourne pas, cet ordinateur ne rappelle aucun médicament et ne numérote aucune facture. Relancez sioul-tray pour choisir le dossier.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="629"/>
+        <location filename="../tray/app.py" line="544"/>
         <source>Syncthing, asked to send each claim at once</source>
         <translation>Syncthing, à qui chaque réservation est confiée aussitôt écrite</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="632"/>
+        <location filename="../tray/app.py" line="547"/>
         <source>none found; the sync tool sends the claims when it notices them</source>
         <translation>aucun trouvé ; l’outil de synchronisation envoie les réservations quand il les remarque</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="633"/>
+        <location filename="../tray/app.py" line="548"/>
         <source>{tool}, found; it sends the claims when it notices them</source>
         <translation>{tool}, trouvé ; il envoie les réservations quand il les remarque</translation>
     </message>
     <message>
         <location filename="../tray/answers.py" line="58"/>
-        <location filename="../tray/app.py" line="641"/>
+        <location filename="../tray/app.py" line="556"/>
         <location filename="../tray/copied.py" line="66"/>
         <source>sioul-tray: {error}</source>
         <translation>sioul-tray : {error}</translation>
@@ -156,7 +156,7 @@ Inactivité lue par : {idle}</translation>
         <translation>sioul-tray : pas d’affichage ici ; utilisez la ligne de commande (sioul-tray --help)</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="681"/>
+        <location filename="../tray/app.py" line="596"/>
         <source>sioul-tray: already running</source>
         <translation>sioul-tray : déjà lancé</translation>
     </message>
@@ -217,22 +217,22 @@ Inactivité lue par : {idle}</translation>
         <translation>{name} compte comme parti pour les factures à partir de {time} : jusque-là, il peut encore les numéroter, coupé de la synchronisation.</translation>
     </message>
     <message>
-        <location filename="../tray/driver.py" line="297"/>
+        <location filename="../tray/driver.py" line="290"/>
         <source>the mark came {late:.0f} s after the asking command gave up waiting: not taken</source>
         <translation>la marque est arrivée {late:.0f} s après que la commande a cessé d’attendre : non prise</translation>
     </message>
     <message>
-        <location filename="../tray/driver.py" line="301"/>
+        <location filename="../tray/driver.py" line="294"/>
         <source>this computer does not act on {part} under {token} now: the records made after the last mark are void</source>
         <translation>cet ordinateur n’agit pas sur {part} sous {token} en ce moment : les enregistrements faits après la dernière marque sont nuls</translation>
     </message>
     <message>
-        <location filename="../tray/driver.py" line="307"/>
+        <location filename="../tray/driver.py" line="300"/>
         <source>{wrote} is below the mark this computer&apos;s claim carries ({carried})</source>
         <translation>{wrote} est en dessous de la marque que porte la réservation de cet ordinateur ({carried})</translation>
     </message>
     <message>
-        <location filename="../tray/driver.py" line="313"/>
+        <location filename="../tray/driver.py" line="306"/>
         <source>the mark could not be written: {error}</source>
         <translation>la marque n’a pas pu être écrite : {error}</translation>
     </message>
@@ -792,7 +792,7 @@ Inactivité lue par : {idle}</translation>
     <message>
         <location filename="../install.py" line="252"/>
         <location filename="../install.py" line="268"/>
-        <location filename="../share/seal.py" line="428"/>
+        <location filename="../share/seal.py" line="429"/>
         <source>cannot read {path}: {error}</source>
         <translation>impossible de lire {path} : {error}</translation>
     </message>
@@ -818,7 +818,7 @@ Inactivité lue par : {idle}</translation>
     </message>
     <message>
         <location filename="../install.py" line="274"/>
-        <location filename="../share/seal.py" line="443"/>
+        <location filename="../share/seal.py" line="444"/>
         <source>{path} is damaged: not JSON</source>
         <translation>{path} est endommagé : ce n’est pas du JSON</translation>
     </message>
@@ -914,79 +914,79 @@ Inactivité lue par : {idle}</translation>
         <translation>{path} est ouvert aux autres utilisateurs et ne peut pas être rendu privé : {error}</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="125"/>
+        <location filename="../lease/codec.py" line="118"/>
         <source>not valid: {what} is not a whole number</source>
         <translation>invalide : {what} n’est pas un nombre entier</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="127"/>
+        <location filename="../lease/codec.py" line="120"/>
         <source>not valid: {what} is out of range</source>
         <translation>invalide : {what} est hors limites</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="141"/>
+        <location filename="../lease/codec.py" line="130"/>
         <source>not valid: {what} is not a computer id</source>
         <translation>invalide : {what} n’est pas un identifiant d’ordinateur</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="152"/>
-        <location filename="../lease/lease.py" line="505"/>
+        <location filename="../lease/codec.py" line="141"/>
+        <location filename="../lease/lease.py" line="502"/>
         <source>not valid: not a claim</source>
         <translation>invalide : ce n’est pas une réservation</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="154"/>
+        <location filename="../lease/codec.py" line="143"/>
         <source>not valid: fields are missing</source>
         <translation>invalide : des champs manquent</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="159"/>
+        <location filename="../lease/codec.py" line="148"/>
         <source>not valid: unknown part</source>
         <translation>invalide : partie inconnue</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="161"/>
+        <location filename="../lease/codec.py" line="150"/>
         <source>not valid: the name is not text of a sensible length</source>
         <translation>invalide : le nom n’est pas un texte de longueur raisonnable</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="165"/>
+        <location filename="../lease/codec.py" line="154"/>
         <source>not valid: closed is not true or false</source>
         <translation>invalide : closed n’est ni vrai ni faux</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="167"/>
+        <location filename="../lease/codec.py" line="156"/>
         <source>not valid: forgets is not a small table</source>
         <translation>invalide : forgets n’est pas une petite table</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="219"/>
-        <location filename="../lease/codec.py" line="265"/>
+        <location filename="../lease/codec.py" line="179"/>
+        <location filename="../lease/codec.py" line="223"/>
         <source>not valid: the acknowledgement is incomplete</source>
         <translation>non valide : l’accusé de réception est incomplet</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="226"/>
+        <location filename="../lease/codec.py" line="186"/>
         <source>not valid: acting is not true, false or null</source>
         <translation>invalide : acting n’est ni vrai, ni faux, ni null</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="240"/>
+        <location filename="../lease/codec.py" line="200"/>
         <source>a forgotten computer</source>
         <translation>un ordinateur oublié</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="240"/>
+        <location filename="../lease/codec.py" line="200"/>
         <source>a forgotten seq</source>
         <translation>un seq oublié</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="267"/>
+        <location filename="../lease/codec.py" line="225"/>
         <source>not valid: closes is not a small table</source>
         <translation>invalide : closes n’est pas une petite table</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="278"/>
+        <location filename="../lease/codec.py" line="236"/>
         <source>not valid: {what} is not a short list</source>
         <translation>invalide : {what} n’est pas une courte liste</translation>
     </message>
@@ -1126,77 +1126,77 @@ Inactivité lue par : {idle}</translation>
         <translation>devenu trop grand pendant la lecture</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="121"/>
+        <location filename="../lease/lease.py" line="126"/>
         <source>{computer} is not a computer id: use a-z, 0-9 and _ (1 to 63)</source>
         <translation>{computer} n’est pas un identifiant d’ordinateur : utilisez a-z, 0-9 et _ (de 1 à 63)</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="226"/>
+        <location filename="../lease/lease.py" line="231"/>
         <source>this computer cannot declare itself gone</source>
         <translation>cet ordinateur ne peut pas se déclarer parti lui-même</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="235"/>
+        <location filename="../lease/lease.py" line="240"/>
         <source>no claim of {computer} was ever read here: nothing to forget</source>
         <translation>aucune réservation de {computer} n’a jamais été lue ici : rien à oublier</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="567"/>
+        <location filename="../lease/lease.py" line="574"/>
         <source>cannot write {path}: {reason}</source>
         <translation>impossible d’écrire {path} : {reason}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="695"/>
+        <location filename="../lease/lease.py" line="700"/>
         <source>unknown part {part}: the parts are {parts}</source>
         <translation>partie inconnue {part} : les parties sont {parts}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="448"/>
+        <location filename="../lease/lease.py" line="444"/>
         <source>overlay cannot be read: {error}</source>
         <translation>surcouche illisible : {error}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="249"/>
+        <location filename="../lease/lease.py" line="252"/>
         <source>this process reads only: the tray or a command writes this computer&apos;s claims</source>
         <translation>ce processus ne fait que lire : c’est l’icône ou une commande qui écrit les réservations de cet ordinateur</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="353"/>
+        <location filename="../lease/lease.py" line="356"/>
         <source>{file} is missing from the sharing folder: invoices wait until it is back</source>
         <translation>{file} manque dans le dossier de partage : les factures attendent son retour</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="361"/>
+        <location filename="../lease/lease.py" line="364"/>
         <source>{file} cannot be used ({error}): invoices wait until it reads again</source>
         <translation>{file} est inutilisable ({error}) : les factures attendent qu’il se lise de nouveau</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="369"/>
+        <location filename="../lease/lease.py" line="372"/>
         <source>the sharing folder was sealed again by {computer}: join it again with its passphrase</source>
         <translation>le dossier de partage a été scellé de nouveau par {computer} : rejoignez-le de nouveau avec sa phrase secrète</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="516"/>
+        <location filename="../lease/lease.py" line="513"/>
         <source>does not match its file name</source>
         <translation>ne correspond pas à son nom de fichier</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="548"/>
+        <location filename="../lease/lease.py" line="545"/>
         <source>copied from another part ({file})</source>
         <translation>copiée d’une autre partie ({file})</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="549"/>
+        <location filename="../lease/lease.py" line="546"/>
         <source>copied from another name ({file})</source>
         <translation>copiée d’un autre nom ({file})</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="345"/>
+        <location filename="../lease/machine.py" line="425"/>
         <source>stale copy: seq {seq}, already read seq {known}</source>
         <translation>copie périmée : seq {seq}, seq {known} déjà lu</translation>
     </message>
     <message numerus="yes">
-        <location filename="../lease/machine.py" line="472"/>
+        <location filename="../lease/machine.py" line="550"/>
         <source>this computer&apos;s claim has no room to declare {computer} gone: %n computers are declared gone already</source>
         <translation>
             <numerusform>la réservation de cet ordinateur n’a plus de place pour déclarer {computer} parti : %n ordinateur est déjà déclaré parti</numerusform>
@@ -1204,27 +1204,27 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="685"/>
+        <location filename="../lease/machine.py" line="763"/>
         <source>another computer writes this computer&apos;s claims ({computer}): its configuration was copied from this one; there, remove the file named computer in its configuration folder and run setup again</source>
         <translation>un autre ordinateur écrit les réservations de cet ordinateur ({computer}) : sa configuration a été copiée de celle-ci ; sur celui-là, supprimez le fichier nommé computer de son dossier de configuration et relancez setup</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="824"/>
+        <location filename="../lease/machine.py" line="902"/>
         <source>this computer&apos;s clock reads {clock}, not a time between 1970 and 2514: set it</source>
         <translation>l’horloge de cet ordinateur indique {clock}, pas une heure entre 1970 et 2514 : réglez-la</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="836"/>
+        <location filename="../lease/machine.py" line="914"/>
         <source>active must be a time between 1970 and 2514, not {active}</source>
         <translation>active doit être une heure entre 1970 et 2514, pas {active}</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="848"/>
+        <location filename="../lease/machine.py" line="926"/>
         <source>wrote must be a whole number from 0 to {top}, not {wrote}</source>
         <translation>wrote doit être un nombre entier de 0 à {top}, pas {wrote}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="574"/>
+        <location filename="../lease/lease.py" line="581"/>
         <source>the sharing folder {folder} is missing</source>
         <translation>le dossier de partage {folder} est absent</translation>
     </message>
@@ -1235,23 +1235,23 @@ Inactivité lue par : {idle}</translation>
         <location filename="../install.py" line="295"/>
         <location filename="../install.py" line="354"/>
         <location filename="../install.py" line="578"/>
-        <location filename="../lease/lease.py" line="583"/>
-        <location filename="../share/seal.py" line="408"/>
+        <location filename="../lease/lease.py" line="590"/>
+        <location filename="../share/seal.py" line="409"/>
         <source>cannot write {path}: {error}</source>
         <translation>impossible d’écrire {path} : {error}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="596"/>
+        <location filename="../lease/lease.py" line="603"/>
         <source>overlay cannot be written: {error}</source>
         <translation>impossible d’écrire la surcouche : {error}</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="128"/>
+        <location filename="../share/seal.py" line="129"/>
         <source>{file} is damaged: {what} is not text</source>
         <translation>{file} est endommagé : {what} n’est pas du texte</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="134"/>
+        <location filename="../share/seal.py" line="135"/>
         <source>{file} is damaged: {what} is not base64</source>
         <translation>{file} est endommagé : {what} n’est pas en base64</translation>
     </message>
@@ -1267,7 +1267,7 @@ Inactivité lue par : {idle}</translation>
     </message>
     <message>
         <location filename="../commands.py" line="50"/>
-        <location filename="../share/seal.py" line="224"/>
+        <location filename="../share/seal.py" line="225"/>
         <location filename="../tray/setup.py" line="105"/>
         <source>the passphrase is empty</source>
         <translation>la phrase secrète est vide</translation>
@@ -1327,187 +1327,187 @@ Inactivité lue par : {idle}</translation>
         <translation>l’historique est illisible : {reason}</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="384"/>
-        <location filename="../share/seal.py" line="403"/>
+        <location filename="../share/seal.py" line="385"/>
+        <location filename="../share/seal.py" line="404"/>
         <source>{path} exists already: join it with its passphrase</source>
         <translation>{path} existe déjà : rejoignez-le avec sa phrase secrète</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="265"/>
-        <location filename="../share/seal.py" line="482"/>
+        <location filename="../share/seal.py" line="266"/>
+        <location filename="../share/seal.py" line="483"/>
         <source>the salt</source>
         <translation>le sel</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="154"/>
+        <location filename="../share/seal.py" line="155"/>
         <source>the passphrase is not valid text (UTF-8)</source>
         <translation>la phrase secrète n’est pas un texte valide (UTF-8)</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="160"/>
+        <location filename="../share/seal.py" line="161"/>
         <source>this computer cannot make the key derivation (scrypt n=2^{cost}, r={r}, p={p}): not enough memory</source>
         <translation>cet ordinateur ne peut pas faire la dérivation de clé (scrypt n=2^{cost}, r={r}, p={p}) : mémoire insuffisante</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="229"/>
+        <location filename="../share/seal.py" line="230"/>
         <source>the passphrase is too short: use at least {n} characters (a few words are easy to remember)</source>
         <translation>la phrase secrète est trop courte : utilisez au moins {n} caractères (quelques mots se retiennent facilement)</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="468"/>
+        <location filename="../share/seal.py" line="469"/>
         <source>the folder id</source>
         <translation>l’identifiant du dossier</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="469"/>
+        <location filename="../share/seal.py" line="470"/>
         <source>the creator</source>
         <translation>le créateur</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="470"/>
+        <location filename="../share/seal.py" line="471"/>
         <source>the key id</source>
         <translation>l’identifiant de la clé</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="475"/>
+        <location filename="../share/seal.py" line="476"/>
         <source>{path} is damaged: {what} is not valid</source>
         <translation>{path} est endommagé : {what} n’est pas valide</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="479"/>
+        <location filename="../share/seal.py" line="480"/>
         <source>{path} is damaged: unknown key derivation</source>
         <translation>{path} est endommagé : dérivation de clé inconnue</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="276"/>
+        <location filename="../share/seal.py" line="277"/>
         <source>{path} asks for a key derivation this version does not make (scrypt n=2^{cost}, r={r}, p={p}): refused</source>
         <translation>{path} demande une dérivation de clé que cette version ne fait pas (scrypt n=2^{cost}, r={r}, p={p}) : refusé</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="284"/>
-        <location filename="../share/seal.py" line="483"/>
+        <location filename="../share/seal.py" line="285"/>
+        <location filename="../share/seal.py" line="484"/>
         <source>the check value</source>
         <translation>la valeur de contrôle</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="292"/>
+        <location filename="../share/seal.py" line="293"/>
         <source>wrong passphrase for {folder}</source>
         <translation>mauvaise phrase secrète pour {folder}</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="294"/>
-        <location filename="../share/seal.py" line="484"/>
+        <location filename="../share/seal.py" line="295"/>
+        <location filename="../share/seal.py" line="485"/>
         <source>the nonce</source>
         <translation>le nonce</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="295"/>
-        <location filename="../share/seal.py" line="485"/>
+        <location filename="../share/seal.py" line="296"/>
+        <location filename="../share/seal.py" line="486"/>
         <source>the wrapped key</source>
         <translation>la clé enveloppée</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="303"/>
+        <location filename="../share/seal.py" line="304"/>
         <source>{path} is damaged: the passphrase fits but the key does not open</source>
         <translation>{path} est endommagé : la phrase secrète convient mais la clé ne s’ouvre pas</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="312"/>
+        <location filename="../share/seal.py" line="313"/>
         <source>{path} is damaged: its key id is not its key&apos;s</source>
         <translation>{path} est endommagé : son identifiant de clé n’est pas celui de sa clé</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="335"/>
+        <location filename="../share/seal.py" line="336"/>
         <source>the key kept on this computer does not open {folder}</source>
         <translation>la clé gardée sur cet ordinateur n’ouvre pas {folder}</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="350"/>
+        <location filename="../share/seal.py" line="351"/>
         <source>truncated: still syncing or damaged</source>
         <translation>tronqué : synchronisation en cours ou fichier endommagé</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="353"/>
+        <location filename="../share/seal.py" line="354"/>
         <source>not a Sioul claim</source>
         <translation>pas une réservation Sioul</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="356"/>
+        <location filename="../share/seal.py" line="357"/>
         <source>made by a newer version of sioul-tray</source>
         <translation>fait par une version plus récente de sioul-tray</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="358"/>
+        <location filename="../share/seal.py" line="359"/>
         <source>unknown claim format {version}</source>
         <translation>format de réservation inconnu {version}</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="360"/>
+        <location filename="../share/seal.py" line="361"/>
         <source>sealed with another key (another sharing folder&apos;s seal)</source>
         <translation>scellé avec une autre clé (le sceau d’un autre dossier de partage)</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="367"/>
+        <location filename="../share/seal.py" line="368"/>
         <source>damaged or still syncing</source>
         <translation>endommagé ou synchronisation en cours</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="379"/>
+        <location filename="../share/seal.py" line="380"/>
         <source>{path} is damaged or still arriving: wait for the sync to bring it whole, then join the folder; it is never sealed over</source>
         <translation>{path} est endommagé ou encore en cours d’arrivée : attendez que la synchronisation l’apporte en entier, puis rejoignez le dossier ; il n’est jamais scellé par-dessus</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="389"/>
+        <location filename="../share/seal.py" line="390"/>
         <source>{folder} holds claims but no {file}: the sync has not brought the seal yet; wait for it, then join the folder</source>
         <translation>{folder} contient des réservations mais pas de {file} : la synchronisation n’a pas encore apporté le sceau ; attendez-le, puis rejoignez le dossier</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="421"/>
+        <location filename="../share/seal.py" line="422"/>
         <source>{folder} has no {file}: it is not a Sioul sharing folder yet</source>
         <translation>{folder} n’a pas de {file} : ce n’est pas encore un dossier de partage Sioul</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="431"/>
+        <location filename="../share/seal.py" line="432"/>
         <source>{path} is damaged: too large</source>
         <translation>{path} est endommagé : trop grand</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="435"/>
+        <location filename="../share/seal.py" line="436"/>
         <source>{path} is empty: the sync may still be bringing it (wait a minute); if it stays empty, a setup that failed left it: remove it, then set up again</source>
         <translation>{path} est vide : la synchronisation est peut-être encore en train de l’apporter (attendez une minute) ; s’il reste vide, c’est une configuration échouée qui l’a laissé : supprimez-le, puis configurez de nouveau</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="445"/>
+        <location filename="../share/seal.py" line="446"/>
         <source>{path} is damaged: not a Sioul seal</source>
         <translation>{path} est endommagé : ce n’est pas un sceau Sioul</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="448"/>
+        <location filename="../share/seal.py" line="449"/>
         <source>{path} is damaged: no version</source>
         <translation>{path} est endommagé : pas de version</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="452"/>
+        <location filename="../share/seal.py" line="453"/>
         <source>{path} was made by a newer version of sioul-tray: update this one</source>
         <translation>{path} a été fait par une version plus récente de sioul-tray : mettez celle-ci à jour</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="457"/>
+        <location filename="../share/seal.py" line="458"/>
         <source>{path} is damaged: {key} is missing</source>
         <translation>{path} est endommagé : {key} manque</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="481"/>
+        <location filename="../share/seal.py" line="482"/>
         <source>{path} is damaged: unknown key wrapping</source>
         <translation>{path} est endommagé : enveloppe de clé inconnue</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="492"/>
+        <location filename="../share/seal.py" line="493"/>
         <source>{path} is damaged: {what} is cut short</source>
         <translation>{path} est endommagé : longueur insuffisante pour {what}</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="494"/>
+        <location filename="../share/seal.py" line="495"/>
         <source>{path} is damaged: {what} is too long</source>
         <translation>{path} est endommagé : longueur excessive pour {what}</translation>
     </message>
@@ -1627,112 +1627,112 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>Notification</name>
     <message>
-        <location filename="../tray/model.py" line="466"/>
+        <location filename="../phrases.py" line="199"/>
         <source>Medicine reminders move to {computer} in about 2 minutes</source>
         <translation>Les rappels de médicaments passent sur {computer} dans 2 minutes environ</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="467"/>
+        <location filename="../phrases.py" line="200"/>
         <source>Invoices move to {computer} in about 2 minutes</source>
         <translation>Les factures passent sur {computer} dans 2 minutes environ</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="471"/>
+        <location filename="../phrases.py" line="204"/>
         <source>Medicine reminders are now on {computer}</source>
         <translation>Les rappels de médicaments se font maintenant sur {computer}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="472"/>
+        <location filename="../phrases.py" line="205"/>
         <source>Invoices are now made on {computer}</source>
         <translation>Les factures se font maintenant sur {computer}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="475"/>
+        <location filename="../phrases.py" line="208"/>
         <source>This computer no longer reminds medicines.</source>
         <translation>Cet ordinateur ne rappelle plus les médicaments.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="476"/>
+        <location filename="../phrases.py" line="209"/>
         <source>This computer no longer makes invoices.</source>
         <translation>Cet ordinateur ne fait plus les factures.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="479"/>
+        <location filename="../phrases.py" line="212"/>
         <source>Medicine reminders are here now</source>
         <translation>Les rappels de médicaments sont maintenant ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="480"/>
+        <location filename="../phrases.py" line="213"/>
         <source>Invoices are made here now</source>
         <translation>Les factures sont maintenant faites ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="483"/>
+        <location filename="../phrases.py" line="216"/>
         <source>Medicine reminders paused here</source>
         <translation>Rappels de médicaments en pause ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="484"/>
+        <location filename="../phrases.py" line="217"/>
         <source>Invoices paused here</source>
         <translation>Factures en pause ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="492"/>
+        <location filename="../phrases.py" line="225"/>
         <source>The next computer you use takes them over.</source>
         <translation>Le prochain ordinateur dont vous vous servez les reprend.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="493"/>
+        <location filename="../phrases.py" line="226"/>
         <source>Choose “Make invoices here” on the computer that should number them.</source>
         <translation>Choisissez « Faire les factures ici » sur l’ordinateur qui doit les numéroter.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="487"/>
+        <location filename="../phrases.py" line="220"/>
         <source>No computer keeps medicines now</source>
         <translation>Aucun ordinateur ne tient les médicaments maintenant</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="488"/>
+        <location filename="../phrases.py" line="221"/>
         <source>No computer keeps invoices now</source>
         <translation>Aucun ordinateur ne tient les factures maintenant</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="541"/>
+        <location filename="../phrases.py" line="231"/>
         <source>Invoices stopped: the seal changed</source>
         <translation>Factures arrêtées : le sceau a changé</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="548"/>
+        <location filename="../phrases.py" line="241"/>
         <source>{computer} has not been heard from since {time}. If it is gone for good, say so in the menu.</source>
         <translation>Pas de nouvelles de {computer} depuis {time}. S’il est parti pour de bon, dites-le dans le menu.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="553"/>
+        <location filename="../phrases.py" line="246"/>
         <source>{computer} has not been heard from yet. If it is gone for good, say so in the menu.</source>
         <translation>Pas encore de nouvelles de {computer}. S’il est parti pour de bon, dites-le dans le menu.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="559"/>
+        <location filename="../phrases.py" line="249"/>
         <source>Invoices wait for {computer}</source>
         <translation>Les factures attendent {computer}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="565"/>
+        <location filename="../phrases.py" line="230"/>
         <source>A claim in the sharing folder does not read</source>
         <translation>Une réservation du dossier de partage est illisible</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="572"/>
+        <location filename="../phrases.py" line="256"/>
         <source>It is {span} ahead of this computer&apos;s clock.</source>
         <translation>Elle a {span} d’avance sur l’horloge de cet ordinateur.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="574"/>
+        <location filename="../phrases.py" line="258"/>
         <source>It is {span} behind this computer&apos;s clock.</source>
         <translation>Elle a {span} de retard sur l’horloge de cet ordinateur.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="576"/>
+        <location filename="../phrases.py" line="260"/>
         <source>{computer}&apos;s clock is off</source>
         <translation>L’horloge de {computer} est décalée</translation>
     </message>

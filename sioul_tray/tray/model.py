@@ -14,7 +14,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from sioul_tray import phrases
-from sioul_tray.i18n import Menu, Notification, translated
+from sioul_tray.i18n import Menu, translated
 from sioul_tray.lease import ALIVE, PARTS, RENEW, Claim, Keeper
 from sioul_tray.lease.folder import Problem
 from sioul_tray.lease.lease import Snapshot
@@ -457,46 +457,6 @@ def note_actions(note: Note) -> list[tuple[str, str]]:
     return [] if note.action is None else [(note.action.value, labels[note.action])]
 
 
-def _said(kind: str, part: str) -> str:
-    """A notice's text for `part`, in the language installed now. Each is written out whole
-    (the translators' tools read them here), as a table of (medicines, invoices)."""
-    texts = {
-        # The new keeper acts once it has kept the part SETTLING, as it sees it: not yet.
-        "moves": (
-            Notification.tr("Medicine reminders move to {computer} in about 2 minutes"),
-            Notification.tr("Invoices move to {computer} in about 2 minutes"),
-        ),
-        # ...and once its claim says it acts.
-        "made": (
-            Notification.tr("Medicine reminders are now on {computer}"),
-            Notification.tr("Invoices are now made on {computer}"),
-        ),
-        "left": (
-            Notification.tr("This computer no longer reminds medicines."),
-            Notification.tr("This computer no longer makes invoices."),
-        ),
-        "here": (
-            Notification.tr("Medicine reminders are here now"),
-            Notification.tr("Invoices are made here now"),
-        ),
-        "paused": (
-            Notification.tr("Medicine reminders paused here"),
-            Notification.tr("Invoices paused here"),
-        ),
-        "nobody": (
-            Notification.tr("No computer keeps medicines now"),
-            Notification.tr("No computer keeps invoices now"),
-        ),
-        # What the person can do, rather than the title again.
-        "nobody then": (
-            Notification.tr("The next computer you use takes them over."),
-            Notification.tr("Choose “Make invoices here” on the computer that should number them."),
-        ),
-    }
-    medicines, invoices = texts[kind]
-    return medicines if part == "medicines" else invoices
-
-
 def handovers(before: View | None, after: View) -> list[Note]:
     """Notes for each change of keeper, of acting here, or of the keeper saying it acts, between
     two views (none at start)."""
@@ -508,25 +468,34 @@ def handovers(before: View | None, after: View) -> list[Note]:
         if q is None:
             continue
         if p.acting and not q.acting:
-            out.append(Note(f"{part}:here", _said("here", part), ""))  # the title says it all
+            out.append(
+                Note(f"{part}:here", phrases.notice("here", part), "")
+            )  # the title says it all
         elif q.acting and not p.acting and p.here:
-            out.append(Note(f"{part}:paused", _said("paused", part), part_line(after, part)))
+            out.append(
+                Note(f"{part}:paused", phrases.notice("paused", part), part_line(after, part))
+            )
         elif p.keeper != q.keeper and not p.here:
             if p.keeper is None:
                 take = Action.TAKE_INVOICES if part == "invoices" else None
                 out.append(
-                    Note(f"{part}:nobody", _said("nobody", part), _said("nobody then", part), take)
+                    Note(
+                        f"{part}:nobody",
+                        phrases.notice("nobody", part),
+                        phrases.notice("nobody then", part),
+                        take,
+                    )
                 )
             else:
                 # Already acting there (this computer heard the change late): it is made there.
                 kind = "made" if p.status.acts else "moves"
-                title = _said(kind, part).format(computer=after.names(p.keeper, p.name))
-                body = _said("left", part) if q.acting else ""  # it did, not only settled
+                title = phrases.notice(kind, part).format(computer=after.names(p.keeper, p.name))
+                body = phrases.notice("left", part) if q.acting else ""  # it did, not only settled
                 out.append(Note(f"{part}:{p.keeper}", title, body))
         elif not p.here and p.keeper is not None and p.status.acts and q.status.acts is False:
             # The keeper's claim now says it acts: said once it is true, never for a take that
             # nothing there acts on (a command line with no tray).
-            title = _said("made", part).format(computer=after.names(p.keeper, p.name))
+            title = phrases.notice("made", part).format(computer=after.names(p.keeper, p.name))
             out.append(Note(f"{part}:{p.keeper}:acts", title, ""))
     return out
 
@@ -537,45 +506,19 @@ def warnings(view: View) -> dict[str, Note]:
     seal = view.seal_problem()
     if seal is not None:
         key = f"seal:{seal}"
-        out[key] = Note(
-            key, Notification.tr("Invoices stopped: the seal changed"), translated(seal)
-        )
+        out[key] = Note(key, phrases.notice("sealed", "invoices"), translated(seal))
     for computer in gone_candidates(view):
-        name = view.shown_name(computer)
-        heard = view.heard("invoices", computer)
-        body = (
-            Notification.tr(
-                "{computer} has not been heard from since {time}. "
-                "If it is gone for good, say so in the menu."
-            )
-            if heard is not None
-            else Notification.tr(
-                "{computer} has not been heard from yet. "
-                "If it is gone for good, say so in the menu."
-            )
-        )
-        out[f"unheard:{computer}"] = Note(
-            f"unheard:{computer}",
-            Notification.tr("Invoices wait for {computer}").format(computer=name),
-            body.format(computer=name, time=clock_time(heard) if heard is not None else ""),
-            Action.COMPUTERS,
-        )
+        title, body = phrases.unheard(view.shown_name(computer), view.heard("invoices", computer))
+        out[f"unheard:{computer}"] = Note(f"unheard:{computer}", title, body, Action.COMPUTERS)
     for part, problem in view.worrying_problems():
         key = f"problem:{part}/{problem.file}:{problem.reason}"
-        out[key] = Note(key, Notification.tr("A claim in the sharing folder does not read"),
+        out[key] = Note(key, phrases.notice("unreadable", "invoices"),
                         f"leases/{part}/{problem.file}: {translated(problem.reason)}",
                         Action.COMPUTERS)  # fmt: skip
     for computer, offset in view.offsets.items():
         if abs(offset) > CLOCK_WARNING:
             key = f"clock:{computer}"
-            body = (
-                Notification.tr("It is {span} ahead of this computer's clock.")
-                if offset > 0
-                else Notification.tr("It is {span} behind this computer's clock.")
-            )
-            title = Notification.tr("{computer}'s clock is off")
-            out[key] = Note(key, title.format(computer=view.shown_name(computer)),
-                            body.format(span=span(offset)))  # fmt: skip
+            out[key] = Note(key, *phrases.clock_off(view.shown_name(computer), offset))
     return out
 
 
