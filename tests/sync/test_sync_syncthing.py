@@ -18,12 +18,12 @@ import pytest
 
 from sioul_tray.errors import SioulError
 from sioul_tray.sync import Nudger, Syncthing, SyncToolError, find, sent_to_all
+from sioul_tray.sync.places import config_candidates
 from sioul_tray.sync.syncthing import (
     Client,
     Config,
     Folder,
     Gui,
-    config_candidates,
     read_config,
 )
 from tests.helpers import ROOT, python_env
@@ -436,7 +436,7 @@ def test_the_owner_of_the_answering_end_is_read_from_the_kernel(listen: str, con
     """The check the key waits on, against real sockets: the end that answers this very
     connection (listed in /proc/net/tcp or tcp6, an IPv4 one as mapped where Syncthing listens
     dual-stack, as Go does on "0.0.0.0")."""
-    from sioul_tray.sync.syncthing import _server_uid
+    from sioul_tray.sync.sttransport import _server_uid
 
     family = socket.AF_INET6 if ":" in listen else socket.AF_INET
     try:
