@@ -1,0 +1,135 @@
+"""The state machine through its one door, `Machine.step`: what each event asks of the shell.
+
+The protocol's cases (never twice, claims alone, the model checker) drive the same door through a
+real `Lease` or `tests/model`; this module holds what `Ready` says for each kind of event.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from sioul_tray.lease import RENEW, SETTLING, Claim
+from sioul_tray.lease.machine import (
+    STATE_EVERY,
+    Close,
+    Event,
+    Forget,
+    Heard,
+    Look,
+    Machine,
+    Ready,
+    Renew,
+    Saved,
+)
+
+T0 = 1_750_000_000.0
+TICK0 = 1000.0
+
+
+class Clock:
+    """Wall and ticks moving together, as a computer that neither sleeps nor is set."""
+
+    def __init__(self) -> None:
+        self.wall, self.tick = T0, TICK0
+
+    def advance(self, seconds: float) -> tuple[float, float]:
+        self.wall += seconds
+        self.tick += seconds
+        return self.wall, self.tick
+
+
+def machine(part: str = "invoices", me: str = "aa", created: bool = True) -> Machine:
+    return Machine(part, me, me.upper(), created=created, tenure=iter(range(1, 10**6)).__next__)
+
+
+def step(m: Machine, event: Event, at: tuple[float, float]) -> Ready:
+    return m.step(event, *at)
+
+
+def test_a_renew_gives_the_claim_to_write_after_the_state_and_the_verdict() -> None:
+    m, clock = machine(), Clock()
+    first = step(m, Renew(), (clock.wall, clock.tick))
+    assert first.claim is not None and not first.claim.closed
+    assert first.claim.computer == "aa" and first.claim.tenure is not None
+    # News (a first claim): the state file must hold it before the claim goes out.
+    assert first.save_due(clock.tick)
+    assert first.verdict is not None and first.verdict.computer == "aa" and not first.verdict.acting
+    saved = step(m, Saved(), (clock.wall, clock.tick))
+    assert saved.save_by is None and saved.claim is None and saved.verdict is None
+
+
+def test_mere_renewals_are_saved_at_most_every_state_every() -> None:
+    m, clock = machine(), Clock()
+    step(m, Renew(), (clock.wall, clock.tick))
+    step(m, Saved(), (clock.wall, clock.tick))
+    saved_at = clock.tick
+    renewed = step(m, Renew(), clock.advance(RENEW))
+    assert renewed.save_by == saved_at + STATE_EVERY
+    assert not renewed.save_due(clock.tick) and renewed.save_due(saved_at + STATE_EVERY)
+
+
+def test_the_creator_alone_acts_once_settled_and_its_claim_says_so_after() -> None:
+    m, clock = machine(), Clock()
+    step(m, Renew(), (clock.wall, clock.tick))
+    settled = step(m, Renew(), clock.advance(SETTLING))
+    assert settled.verdict is not None and settled.verdict.acting
+    assert settled.claim is not None and settled.claim.acting is False  # written before it acted
+    after = step(m, Renew(), clock.advance(RENEW))
+    assert after.claim is not None and after.claim.acting is True
+
+
+def test_a_close_writes_a_closed_claim_and_says_no_verdict() -> None:
+    m, clock = machine(), Clock()
+    step(m, Renew(), (clock.wall, clock.tick))
+    closed = step(m, Close(), clock.advance(RENEW))
+    assert closed.claim is not None and closed.claim.closed and closed.claim.tenure is None
+    assert closed.claim.acting is False and closed.verdict is None
+    assert closed.save_due(clock.tick)  # a close is news
+
+
+def test_a_look_writes_nothing() -> None:
+    m, clock = machine(), Clock()
+    looked = step(m, Look(), (clock.wall, clock.tick))
+    assert looked.claim is None and looked.verdict is not None and looked.verdict.computer is None
+
+
+def test_a_read_takes_in_the_claims_and_reports_a_stale_copy() -> None:
+    m, clock = machine(me="bb", created=False), Clock()
+    other = _claim("aa", seq=5, renewed=int(clock.wall))
+    heard = step(m, Heard([other]), (clock.wall, clock.tick))
+    assert heard.problems == () and heard.claim is None
+    looked = step(m, Look(), clock.advance(1))
+    assert looked.verdict is not None and looked.verdict.computer == "aa"
+    stale = dataclasses.replace(other, seq=4)
+    again = step(m, Heard([dataclasses.replace(other, seq=6)]), clock.advance(1))
+    assert again.problems == ()
+    older = step(m, Heard([stale], where={"aa": "overlay: aa.lease"}), clock.advance(1))
+    assert [place for place, _ in older.problems] == ["overlay: aa.lease"]
+    assert "stale copy" in older.problems[0][1]
+
+
+def test_the_seal_comes_with_each_read() -> None:
+    m, clock = machine(), Clock()
+    step(m, Heard([], sealed="the sharing folder was sealed again"), (clock.wall, clock.tick))
+    step(m, Renew(), clock.advance(1))
+    blocked = step(m, Renew(), clock.advance(SETTLING))
+    assert blocked.verdict is not None and not blocked.verdict.acting
+    assert blocked.verdict.blocked == "the sharing folder was sealed again"
+    step(m, Heard([]), clock.advance(1))  # the seal is back
+    back = step(m, Renew(), clock.advance(RENEW))
+    assert back.verdict is not None and back.verdict.blocked is None
+
+
+def test_a_forget_declares_the_computer_in_the_claim() -> None:
+    m, clock = machine(me="bb", created=False), Clock()
+    step(m, Heard([_claim("aa", seq=9, renewed=int(clock.wall))]), (clock.wall, clock.tick))
+    step(m, Renew(), clock.advance(1))
+    assert m.plan_forget("aa", clock.wall) is not None  # asked first: it fits
+    forgot = step(m, Forget("aa"), clock.advance(1))
+    assert forgot.claim is not None and forgot.claim.forgets == {"aa": 9}
+    assert forgot.save_due(clock.tick) and forgot.verdict is None
+
+
+def _claim(computer: str, **fields: object) -> Claim:
+    base = Claim(computer, "invoices", computer.upper(), 1, int(T0) - 100, int(T0), int(T0))
+    return dataclasses.replace(base, **fields)  # type: ignore[arg-type]

@@ -1,0 +1,117 @@
+"""The phrasebook: a status, a wait and a notification in words (English; French in
+tests/tray/test_tray_i18n.py). The menu's lines over statuses real Leases made are in
+tests/tray/test_tray_model.py; this module holds the phrasebook's own choices."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from sioul_tray import phrases
+from sioul_tray.lease.status import Status, Waited, Why
+from sioul_tray.timefmt import clock_time
+
+T = 1_800_000_000.0  # 2027-01-15 08:00 UTC
+
+
+@pytest.fixture(autouse=True)
+def utc(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+def waited(
+    name: str,
+    heard: float | None = None,
+    closed: bool = False,
+    unheard: bool = False,
+    counts_from: float | None = None,
+) -> Waited:
+    return Waited(
+        name.lower(),
+        name,
+        None if heard is None else int(heard),
+        closed=closed,
+        unheard=unheard,
+        counts_from=None if counts_from is None else int(counts_from),
+    )
+
+
+def test_a_keeper_elsewhere_is_said_by_what_its_claim_says() -> None:
+    status = Status(Why.ELSEWHERE, "office", "Office PC", since=int(T), live=True)
+    assert phrases.part_line("invoices", status) == f"Invoices: Office PC (since {clock_time(T)})"
+    acts = Status(Why.ELSEWHERE, "office", "Office PC", since=int(T), live=True, acts=True)
+    assert phrases.part_line("invoices", acts) == phrases.part_line("invoices", status)
+    starting = Status(Why.ELSEWHERE, "office", "Office PC", since=int(T), live=True, acts=False)
+    assert phrases.part_line("invoices", starting) == "Invoices: Office PC (not numbering yet)"
+    assert phrases.part_line("medicines", starting) == "Medicines: Office PC (not reminding yet)"
+    silent = Status(Why.ELSEWHERE, "office", "Office PC", live=False, acts=False)
+    assert (
+        phrases.part_line("invoices", silent)
+        == "Invoices: Office PC (sioul-tray is not running there)"
+    )
+
+
+def test_settling_counts_down_given_the_clock() -> None:
+    status = Status(Why.SETTLING, "pc", "PC", until=int(T) + 100)
+    assert phrases.part_line("invoices", status, now=T) == "Invoices: here in 1 min 40 s"
+    assert phrases.part_line("invoices", status, now=T + 100) == "Invoices: here in a moment"
+    assert phrases.part_line("invoices", status) == (
+        f"Invoices: here from {clock_time(T + 100)} (settling)"
+    )
+
+
+def test_a_wait_names_two_computers_then_counts_the_rest() -> None:
+    four = [waited(n, heard=T) for n in ("Laptop", "Office PC", "Den", "Attic")]
+    text = phrases.waiting_text(four)
+    assert text.startswith("waiting for Laptop, last heard ") and text.endswith("; 2 more")
+    lines = phrases.waiting_lines("invoices", Status(Why.WAITING, waiting=tuple(four)))
+    assert lines[0] == "Invoices: here, waiting for 4 computers"
+    assert lines[1:4] == [phrases.INDENT + phrases.waited_text(w) for w in four[:3]]
+    assert lines[4] == phrases.INDENT + "1 more"
+
+
+def test_each_computer_waited_for_is_said_by_what_would_end_the_wait() -> None:
+    assert phrases.waited_text(waited("Laptop")) == "Laptop, not heard yet"
+    assert phrases.waited_text(waited("Laptop", closed=True)) == (
+        "Laptop, closed: start it for a minute with its sync running"
+    )
+    assert phrases.waited_text(waited("Laptop", counts_from=T)).startswith(
+        "Laptop, declared gone: counts as gone from "
+    )
+    assert phrases.waited_text(waited("x", unheard=True)) == (
+        "a computer the others know, not heard here yet"
+    )
+
+
+def test_two_computers_with_one_name_are_told_apart() -> None:
+    names = phrases.Names([("pc_a", "Home PC"), ("pc_b", "home pc"), ("office", "Office PC")])
+    assert names("pc_a", "Home PC") == "Home PC (pc_a)"
+    assert names("office", "Office PC") == "Office PC"
+    assert names("zed", None) == "zed"
+
+
+def test_every_notice_has_words_for_both_parts() -> None:
+    kinds = ("moves", "made", "left", "here", "paused", "nobody", "nobody then")
+    for kind in kinds:
+        medicines, invoices = phrases.notice(kind, "medicines"), phrases.notice(kind, "invoices")
+        assert medicines and invoices and medicines != invoices, kind
+    titles = [phrases.notice(kind, "invoices") for kind in kinds]
+    assert len(set(titles)) == len(titles)
+
+
+def test_the_warnings_say_who_and_since_when() -> None:
+    title, body = phrases.unheard("Laptop", T)
+    assert title == "Invoices wait for Laptop"
+    assert body.startswith(f"Laptop has not been heard from since {clock_time(T)}.")
+    assert phrases.unheard("Laptop", None)[1].startswith("Laptop has not been heard from yet.")
+    assert phrases.clock_off("Laptop", 90) == (
+        "Laptop's clock is off",
+        "It is 90 s ahead of this computer's clock.",
+    )
+    assert phrases.clock_off("Laptop", -90)[1] == "It is 90 s behind this computer's clock."
