@@ -8,189 +8,18 @@ argparse writes them; the help texts given to it are translated.
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING
 
-from sioul_tray import __version__, i18n
+from sioul_tray import i18n
 from sioul_tray.errors import SioulError
 from sioul_tray.i18n import CommandLine
 
 if TYPE_CHECKING:
-    from _typeshed import SupportsWrite
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse, whose errors are one line like every other error of ours (exit status 2)."""
-
-    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
-        # argparse drops a failed write: --help or --version into a full disk would exit 0.
-        if message:
-            file = file or sys.stderr
-            file.write(message)
-            flush = getattr(file, "flush", None)
-            if flush is not None:
-                flush()
-
-    def error(self, message: str) -> NoReturn:
-        from sioul_tray.lease.codec import printable
-
-        where = "" if self.prog == "sioul-tray" else f"{self.prog.removeprefix('sioul-tray ')}: "
-        text = CommandLine.tr("sioul-tray: {error} (see sioul-tray --help)")
-        self.exit(2, text.format(error=printable(where + message)) + "\n")
-
-
-def _parser(fast: bool = False) -> argparse.ArgumentParser:
-    """The command line's parser; `fast`: only `may` and `run`, which read the tray's verdict and
-    import nothing of the lease (Sioul calls them before each record)."""
-    from sioul_tray import may
-
-    parser = _Parser(
-        prog="sioul-tray",
-        description=CommandLine.tr(
-            "Keeps Sioul's medicines and invoices on one computer at a time. "
-            "With no command, starts the tray."
-        ),
-    )
-    parser.add_argument("--version", action="version", version=f"sioul-tray {__version__}")
-    parser.add_argument(
-        "--lang",
-        metavar="LANG",
-        help=CommandLine.tr(
-            "the language to show (fr, en); by default SIOUL_TRAY_LANG, else the system's"
-        ),
-    )
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    if fast:
-        may.add_may(sub)
-        may.add_run(sub)
-        return parser
-    from sioul_tray.lease import PARTS
-
-    part_arg: dict[str, Any] = {"nargs": "?", "choices": list(PARTS), "metavar": "PART"}
-    json_help = CommandLine.tr("print JSON")
-
-    p = sub.add_parser(
-        "setup", help=CommandLine.tr("create or join the sharing folder, name this computer")
-    )
-    p.add_argument("--share", metavar="DIR", help=CommandLine.tr("the synced sharing folder"))
-    p.add_argument(
-        "--name",
-        metavar="NAME",
-        help=CommandLine.tr("the name the other computers show for this one (default: its host's)"),
-    )
-
-    p = sub.add_parser(
-        "look", help=CommandLine.tr("who keeps each part, as read now, without claiming it")
-    )
-    p.add_argument("part", **part_arg)
-    p.add_argument("--json", action="store_true", help=json_help)
-
-    p = sub.add_parser(
-        "claims",
-        help=CommandLine.tr("every claim in the folder, and every file that does not read"),
-    )
-    p.add_argument("part", **part_arg)
-    p.add_argument("--json", action="store_true", help=json_help)
-
-    p = sub.add_parser(
-        "history",
-        help=CommandLine.tr("the last changes of hands this computer's tray saw, with when"),
-    )
-    p.add_argument("--json", action="store_true", help=json_help)
-
-    p = sub.add_parser("take", help=CommandLine.tr('"Make invoices here": take a part on purpose'))
-    p.add_argument("part", choices=["invoices"], metavar="invoices")
-
-    p = sub.add_parser(
-        "close", help=CommandLine.tr("close this computer's claims (all parts by default)")
-    )
-    p.add_argument("part", **part_arg)
-
-    p = sub.add_parser(
-        "renew",
-        help=CommandLine.tr("renew this computer's claims once (for a timer on a server)"),
-    )
-    p.add_argument("part", **part_arg)
-
-    p = sub.add_parser(
-        "forget", help=CommandLine.tr("declare a computer gone for good (given away, broken)")
-    )
-    p.add_argument("computer", help=CommandLine.tr("its id, as `sioul-tray claims` lists it"))
-
-    may.add_may(sub)
-    may.add_run(sub)
-
-    p = sub.add_parser(
-        "copied",
-        help=CommandLine.tr(
-            "say which computer a copied installation runs on (it waits till then)"
-        ),
-    )
-    p.add_argument(
-        "answer",
-        choices=["new", "gone"],
-        metavar="new|gone",
-        help=CommandLine.tr(
-            "new: this is another computer; gone: it replaces the one it was copied from for good"
-        ),
-    )
-
-    p = sub.add_parser(
-        "wrote",
-        help=CommandLine.tr(
-            "Sioul's records here reach N: the running tray carries the mark in its claim while "
-            "it acts under the token (exit 1: it does not, and records past the last mark are void)"
-        ),
-    )
-    p.add_argument("part", choices=list(PARTS), metavar="PART")
-    p.add_argument("n", type=_count, metavar="N")
-    p.add_argument(
-        "--token",
-        default=os.environ.get("SIOUL_LEASE_TOKEN"),
-        help=CommandLine.tr(
-            "the verdict's token the records were made under (default: $SIOUL_LEASE_TOKEN, "
-            "which `sioul-tray run` sets)"
-        ),
-    )
-
-    p = sub.add_parser(
-        "computers",
-        help=CommandLine.tr("the Computers window of the tray running here"),
-    )
-    # The tray passes its own: the window asks the tray of that installation.
-    p.add_argument("--state-dir", metavar="DIR", help=argparse.SUPPRESS)
-
-    p = sub.add_parser("about", help=CommandLine.tr("the About box of the tray running here"))
-    p.add_argument("--state-dir", metavar="DIR", help=argparse.SUPPRESS)
-    p = sub.add_parser(
-        "folder",
-        help=CommandLine.tr("the window to choose another sharing folder (exit 0: changed)"),
-    )
-    p.add_argument("--state-dir", metavar="DIR", help=argparse.SUPPRESS)
-
-    sub.add_parser(
-        "demo",
-        help=CommandLine.tr("the tray on a temporary folder with two simulated computers"),
-    )
-    return parser
-
-
-def _count(text: str) -> int:
-    # What every reader of a claim accepts (the codec's MAX_INT), said before anything is written.
-    from sioul_tray.lease.codec import MAX_INT, whole_number
-
-    value = whole_number(text)
-    if value is None:
-        raise argparse.ArgumentTypeError(
-            CommandLine.tr("{text} is not a whole number from 0 to {top}").format(
-                text=repr(text), top=MAX_INT
-            )
-        )
-    return value
+    import argparse
 
 
 def _command_of(words: Sequence[str]) -> str | None:
@@ -244,16 +73,20 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(words: list[str]) -> int:
-    # No words: the tray, as the desktop starts it, with no parser to build (argparse's gettext
-    # lookups import `locale`: 0.2 MB kept for the tray's whole life).
+    if not words:
+        # The tray, as the desktop starts it, with no parser to build: argparse's gettext lookups
+        # import `locale`, and the parser `may`, which the tray would keep for its whole life.
+        return _start_tray(None)
     fast = _command_of(words) in ("may", "run")
     after: list[str] = []
     if _command_of(words) == "run":
         from sioul_tray.may import split_command
 
         words, after = split_command(words)  # the command to run: never the parser's
-    parser = _parser(fast)
-    args = parser.parse_args(words) if words else argparse.Namespace(command=None, lang=None)
+    from sioul_tray.cliparser import parser as make_parser
+
+    parser = make_parser(fast)
+    args = parser.parse_args(words)
     out = sys.stdout
     if args.command == "wrote" and not args.token:
         parser.error(

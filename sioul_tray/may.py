@@ -14,10 +14,12 @@ import argparse
 import json
 import os
 import signal
-import subprocess
 import sys
 import time
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
+
+if TYPE_CHECKING:
+    import subprocess
 
 from sioul_tray import client
 from sioul_tray.i18n import CommandLine
@@ -158,6 +160,10 @@ def cmd_run(args: argparse.Namespace, command: list[str], out: TextIO) -> int:
         SIOUL_LEASE_VALID_UNTIL=str(found.valid_until),
         SIOUL_LEASE_MUST_HAVE=json.dumps(dict(found.must_have), sort_keys=True),
     )
+    # Here, not at the top: the tray parses its command line with this module, and subprocess
+    # would stay in its memory for a command it never runs.
+    import subprocess
+
     try:
         child = subprocess.Popen(command, env=env)
     except OSError as e:

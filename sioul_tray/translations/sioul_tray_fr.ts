@@ -250,143 +250,143 @@ Inactivité lue par : {idle}</translation>
         <translation>Factures</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="42"/>
+        <location filename="../cliparser.py" line="35"/>
         <source>sioul-tray: {error} (see sioul-tray --help)</source>
         <translation>sioul-tray : {error} (voir sioul-tray --help)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="54"/>
+        <location filename="../cliparser.py" line="47"/>
         <source>Keeps Sioul&apos;s medicines and invoices on one computer at a time. With no command, starts the tray.</source>
         <translation>Garde les médicaments et les factures de Sioul sur un seul ordinateur à la fois. Sans commande, lance l’icône de la barre des tâches.</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="63"/>
+        <location filename="../cliparser.py" line="56"/>
         <source>the language to show (fr, en); by default SIOUL_TRAY_LANG, else the system&apos;s</source>
         <translation>la langue à afficher (fr, en) ; par défaut SIOUL_TRAY_LANG, sinon celle du système</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="74"/>
-        <location filename="../may.py" line="36"/>
+        <location filename="../cliparser.py" line="67"/>
+        <location filename="../may.py" line="38"/>
         <source>print JSON</source>
         <translation>écrire du JSON</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="77"/>
+        <location filename="../cliparser.py" line="70"/>
         <source>create or join the sharing folder, name this computer</source>
         <translation>créer ou rejoindre le dossier de partage, nommer cet ordinateur</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="79"/>
+        <location filename="../cliparser.py" line="72"/>
         <source>the synced sharing folder</source>
         <translation>le dossier de partage synchronisé</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="83"/>
+        <location filename="../cliparser.py" line="76"/>
         <source>the name the other computers show for this one (default: its host&apos;s)</source>
         <translation>le nom que les autres ordinateurs affichent pour celui-ci (par défaut : celui de la machine)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="87"/>
+        <location filename="../cliparser.py" line="80"/>
         <source>who keeps each part, as read now, without claiming it</source>
         <translation>qui tient chaque partie, lu maintenant, sans la réserver</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="94"/>
+        <location filename="../cliparser.py" line="87"/>
         <source>every claim in the folder, and every file that does not read</source>
         <translation>toutes les réservations du dossier, et chaque fichier illisible</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="101"/>
+        <location filename="../cliparser.py" line="94"/>
         <source>the last changes of hands this computer&apos;s tray saw, with when</source>
         <translation>les derniers changements de main vus par le sioul-tray de cet ordinateur, avec leur heure</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="105"/>
+        <location filename="../cliparser.py" line="98"/>
         <source>&quot;Make invoices here&quot;: take a part on purpose</source>
         <translation>« Faire les factures ici » : prendre une partie exprès</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="109"/>
+        <location filename="../cliparser.py" line="102"/>
         <source>close this computer&apos;s claims (all parts by default)</source>
         <translation>fermer les réservations de cet ordinateur (toutes les parties par défaut)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="115"/>
+        <location filename="../cliparser.py" line="108"/>
         <source>renew this computer&apos;s claims once (for a timer on a server)</source>
         <translation>renouveler une fois les réservations de cet ordinateur (pour un minuteur sur un serveur)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="120"/>
+        <location filename="../cliparser.py" line="113"/>
         <source>declare a computer gone for good (given away, broken)</source>
         <translation>déclarer un ordinateur parti pour de bon (donné, en panne)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="122"/>
+        <location filename="../cliparser.py" line="115"/>
         <source>its id, as `sioul-tray claims` lists it</source>
         <translation>son identifiant, tel que `sioul-tray claims` l’affiche</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="130"/>
+        <location filename="../cliparser.py" line="123"/>
         <source>say which computer a copied installation runs on (it waits till then)</source>
         <translation>dire sur quel ordinateur tourne une installation copiée (elle attend jusque-là)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="138"/>
+        <location filename="../cliparser.py" line="131"/>
         <source>new: this is another computer; gone: it replaces the one it was copied from for good</source>
         <translation>new : c’est un autre ordinateur ; gone : il remplace pour de bon celui d’où il a été copié</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="145"/>
+        <location filename="../cliparser.py" line="138"/>
         <source>Sioul&apos;s records here reach N: the running tray carries the mark in its claim while it acts under the token (exit 1: it does not, and records past the last mark are void)</source>
         <translation>les enregistrements de Sioul ici atteignent N : l’icône en cours porte la marque dans sa réservation tant qu’elle agit sous le jeton (sortie 1 : elle n’agit pas, et les enregistrements après la dernière marque sont nuls)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="155"/>
+        <location filename="../cliparser.py" line="148"/>
         <source>the verdict&apos;s token the records were made under (default: $SIOUL_LEASE_TOKEN, which `sioul-tray run` sets)</source>
         <translation>le jeton du verdict sous lequel les enregistrements ont été faits (par défaut : $SIOUL_LEASE_TOKEN, que `sioul-tray run` définit)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="162"/>
+        <location filename="../cliparser.py" line="155"/>
         <source>the Computers window of the tray running here</source>
         <translation>la fenêtre « Ordinateurs » de l’icône lancée ici</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="167"/>
+        <location filename="../cliparser.py" line="160"/>
         <source>the About box of the tray running here</source>
         <translation>la fenêtre « À propos » de l’icône lancée ici</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="171"/>
+        <location filename="../cliparser.py" line="164"/>
         <source>the window to choose another sharing folder (exit 0: changed)</source>
         <translation>la fenêtre pour choisir un autre dossier de partage (code 0 : changé)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="177"/>
+        <location filename="../cliparser.py" line="170"/>
         <source>the tray on a temporary folder with two simulated computers</source>
         <translation>l’icône sur un dossier temporaire avec deux ordinateurs simulés</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="189"/>
+        <location filename="../cliparser.py" line="182"/>
         <source>{text} is not a whole number from 0 to {top}</source>
         <translation>{text} n’est pas un nombre entier de 0 à {top}</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="242"/>
+        <location filename="../cli.py" line="71"/>
         <source>sioul-tray: interrupted</source>
         <translation>sioul-tray : interrompu</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="261"/>
+        <location filename="../cli.py" line="94"/>
         <source>wrote: give --token, the verdict&apos;s token the records were made under (`sioul-tray run` sets SIOUL_LEASE_TOKEN)</source>
         <translation>wrote : donnez --token, le jeton du verdict sous lequel les enregistrements ont été faits (`sioul-tray run` définit SIOUL_LEASE_TOKEN)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="305"/>
+        <location filename="../cli.py" line="138"/>
         <source>sioul-tray: {error}</source>
         <translation>sioul-tray : {error}</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="317"/>
+        <location filename="../cli.py" line="150"/>
         <source>sioul-tray: this build has no tray; use the commands (sioul-tray --help)</source>
         <translation>sioul-tray : cette version n’a pas d’icône ; utilisez les commandes (sioul-tray --help)</translation>
     </message>
@@ -554,87 +554,87 @@ Inactivité lue par : {idle}</translation>
         <translation>sioul-tray : aucune icône ne tourne ici, donc rien n’agit sur {part} sous {token} : la marque n’est pas prise, et les enregistrements faits après la dernière sont nuls</translation>
     </message>
     <message>
-        <location filename="../may.py" line="33"/>
+        <location filename="../may.py" line="35"/>
         <source>exit 0 when this computer may act on the part now (Sioul&apos;s check)</source>
         <translation>code 0 quand cet ordinateur peut agir maintenant sur la partie (la vérification de Sioul)</translation>
     </message>
     <message>
-        <location filename="../may.py" line="43"/>
+        <location filename="../may.py" line="45"/>
         <source>run a command only while this computer acts on the part</source>
         <translation>lancer une commande seulement tant que cet ordinateur agit sur la partie</translation>
     </message>
     <message>
-        <location filename="../may.py" line="66"/>
+        <location filename="../may.py" line="68"/>
         <source>wait this long for the verdict to say yes (default: not at all)</source>
         <translation>attendre jusqu’à ce délai que le verdict dise oui (par défaut : pas du tout)</translation>
     </message>
     <message>
-        <location filename="../may.py" line="77"/>
+        <location filename="../may.py" line="79"/>
         <source>{text} is not a number of seconds</source>
         <translation>{text} n’est pas un nombre de secondes</translation>
     </message>
     <message>
-        <location filename="../may.py" line="93"/>
+        <location filename="../may.py" line="95"/>
         <source>no tray runs here: only a running tray knows whether this computer acts</source>
         <translation>aucune icône ne tourne ici : seule l’icône en marche sait si cet ordinateur agit</translation>
     </message>
     <message>
-        <location filename="../may.py" line="95"/>
+        <location filename="../may.py" line="97"/>
         <source>{path} does not read as the tray writes it</source>
         <translation>{path} ne se lit pas comme l’icône l’écrit</translation>
     </message>
     <message>
-        <location filename="../may.py" line="97"/>
+        <location filename="../may.py" line="99"/>
         <source>the tray running here is older than this command: quit it and start it again</source>
         <translation>l’icône qui tourne ici est plus ancienne que cette commande : quittez-la et relancez-la</translation>
     </message>
     <message>
-        <location filename="../may.py" line="99"/>
+        <location filename="../may.py" line="101"/>
         <source>the tray has stopped (it quit, or the computer slept)</source>
         <translation>l’icône s’est arrêtée (elle a quitté, ou l’ordinateur s’est mis en veille)</translation>
     </message>
     <message>
-        <location filename="../may.py" line="100"/>
+        <location filename="../may.py" line="102"/>
         <source>the tray that wrote {path} no longer runs</source>
         <translation>l’icône qui a écrit {path} ne tourne plus</translation>
     </message>
     <message>
-        <location filename="../may.py" line="101"/>
+        <location filename="../may.py" line="103"/>
         <source>{path} was written before this computer last started</source>
         <translation>{path} a été écrit avant le dernier démarrage de cet ordinateur</translation>
     </message>
     <message>
-        <location filename="../may.py" line="103"/>
+        <location filename="../may.py" line="105"/>
         <source>the tray has not renewed its verdict in time (is it stuck?)</source>
         <translation>l’icône n’a pas renouvelé son verdict à temps (est-elle bloquée ?)</translation>
     </message>
     <message>
-        <location filename="../may.py" line="131"/>
+        <location filename="../may.py" line="133"/>
         <source>Invoices: this computer may number them until {time}, token {token}</source>
         <translation>Factures : cet ordinateur peut les numéroter jusqu’à {time}, jeton {token}</translation>
     </message>
     <message>
-        <location filename="../may.py" line="134"/>
+        <location filename="../may.py" line="136"/>
         <source>Medicines: this computer may remind them until {time}, token {token}</source>
         <translation>Médicaments : cet ordinateur peut les rappeler jusqu’à {time}, jeton {token}</translation>
     </message>
     <message>
-        <location filename="../may.py" line="139"/>
+        <location filename="../may.py" line="141"/>
         <source>  first, the records of {computer} up to {wrote}</source>
         <translation>  d’abord, les enregistrements de {computer} jusqu’à {wrote}</translation>
     </message>
     <message>
-        <location filename="../may.py" line="148"/>
+        <location filename="../may.py" line="150"/>
         <source>sioul-tray run: give the command after --</source>
         <translation>sioul-tray run : donnez la commande après --</translation>
     </message>
     <message>
-        <location filename="../may.py" line="181"/>
+        <location filename="../may.py" line="187"/>
         <source>the part was taken again: another tenure</source>
         <translation>la partie a été reprise : un autre mandat</translation>
     </message>
     <message>
-        <location filename="../may.py" line="184"/>
+        <location filename="../may.py" line="190"/>
         <source>sioul-tray run: stopped {command}: {reason}</source>
         <translation>sioul-tray run : {command} arrêté : {reason}</translation>
     </message>

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sioul_tray.cli import _parser
+from sioul_tray.cliparser import parser as _parser
 from sioul_tray.tray.request import (
     THROUGH_TRAY,
     BadRequest,
@@ -57,6 +57,7 @@ def test_two_installations_never_share_a_server(tmp_path: Path) -> None:
 
 def test_what_goes_through_the_tray_is_a_command_of_the_command_line() -> None:
     commands = _parser()._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+    assert commands is not None  # the subcommands' parsers
     assert set(THROUGH_TRAY) <= set(commands)
 
 
