@@ -12,6 +12,8 @@ another language; the French catalogue is compiled first when missing or older t
 from __future__ import annotations
 
 import os
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -24,6 +26,16 @@ from tests.helpers import FakeClock
 os.environ["SIOUL_TRAY_LANG"] = "en"
 # Into the checkout's package, which the tests import (pytest's pythonpath ["."]).
 compile_all(only_stale=True)
+
+
+@pytest.fixture
+def utc(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Local times in UTC: "08:00" for T0, whatever the machine's zone."""
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
 
 
 @pytest.fixture

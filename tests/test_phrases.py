@@ -4,9 +4,6 @@ tests/tray/test_tray_model.py; this module holds the phrasebook's own choices.""
 
 from __future__ import annotations
 
-import time
-from collections.abc import Iterator
-
 import pytest
 
 from sioul_tray import phrases
@@ -16,13 +13,7 @@ from sioul_tray.timefmt import clock_time
 T = 1_800_000_000.0  # 2027-01-15 08:00 UTC
 
 
-@pytest.fixture(autouse=True)
-def utc(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setenv("TZ", "UTC")
-    time.tzset()
-    yield
-    monkeypatch.undo()
-    time.tzset()
+pytestmark = pytest.mark.usefixtures("utc")
 
 
 def waited(

@@ -73,15 +73,20 @@ def test_without_a_notification_service_the_balloon_is_used(
     assert Notifier(None, lambda t, b: balloons.append((t, b)))("k", "T2", "B2") == "fallback"
 
 
-def test_a_handover_is_notified_once_over_dbus(
-    server: tuple[FakeService, str], qtbot: QtBot, tmp_path: Path
-) -> None:
-    fake, address = server
+def home_pc(tmp_path: Path) -> tuple[Path, Lease, Controller]:
+    """A sharing folder made by Home PC, its lease and its tray's controller (not started)."""
     folder = tmp_path / "share"
     folder.mkdir()
     Share.create(folder, PASSPHRASE, "home_pc")
     lease = Lease(Share.open(folder, PASSPHRASE), "home_pc", name="Home PC")
-    controller = Controller(lease, "home_pc", folder, Present(), tmp_path / "state")
+    return folder, lease, Controller(lease, "home_pc", folder, Present(), tmp_path / "state")
+
+
+def test_a_handover_is_notified_once_over_dbus(
+    server: tuple[FakeService, str], qtbot: QtBot, tmp_path: Path
+) -> None:
+    fake, address = server
+    folder, _, controller = home_pc(tmp_path)
     balloons: list[tuple[str, str]] = []
     notifier = Notifier(DBusNotifications("sioul-tray", "sioul-tray", address),
                         lambda t, b: balloons.append((t, b)))  # fmt: skip
@@ -113,11 +118,7 @@ def test_a_button_pressed_on_a_notification_runs_its_action(
     Computers window. A signal for another notification, or a key never offered, does nothing."""
     need(None if shutil.which("dbus-send") else "dbus-send is not installed (dbus-bin)")
     fake, address = server
-    folder = tmp_path / "share"
-    folder.mkdir()
-    Share.create(folder, PASSPHRASE, "home_pc")
-    lease = Lease(Share.open(folder, PASSPHRASE), "home_pc", name="Home PC")
-    controller = Controller(lease, "home_pc", folder, Present(), tmp_path / "state")
+    _, lease, controller = home_pc(tmp_path)
     tray = Tray(controller)
     tray.use_notifier(
         Notifier(DBusNotifications("sioul-tray", "sioul-tray", address), lambda t, b: None)
