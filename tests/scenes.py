@@ -39,11 +39,13 @@ class _Folder:
         own = Share.unlock(self.folder, self.share.folder_key)
         return Lease(own, cid, name=name, clock=self.clock)
 
-    def run(self, seconds: float, *leases: Lease, part: str, **kw: float) -> list[Keeper]:
+    def run(
+        self, seconds: float, *leases: Lease, part: str, active: float | None = None
+    ) -> list[Keeper]:
         keepers: list[Keeper] = []
         for _ in range(int(seconds // RENEW)):
             self.clock.advance(RENEW)
-            keepers = [lease.renew(part, **kw) for lease in leases]
+            keepers = [lease.renew(part, active=active) for lease in leases]
         return keepers
 
 
@@ -74,10 +76,10 @@ def scene(why: Why, root: Path, part: str = "invoices", variant: str = "") -> Sc
             twin = f.lease("pc", "This PC's copy")
             twin.renew(part)
         else:
-            other = root / "other"
-            other.mkdir()
-            Share.create(other, "another passphrase", "laptop", cost=10)
-            shutil.copyfile(other / SEAL_NAME, f.folder / SEAL_NAME)
+            other_folder = root / "other"
+            other_folder.mkdir()
+            Share.create(other_folder, "another passphrase", "laptop", cost=10)
+            shutil.copyfile(other_folder / SEAL_NAME, f.folder / SEAL_NAME)
         return Scene(pc.renew(part), pc, f.clock, f.share)
     office = f.lease("office", "Office PC")
     if why is Why.ELSEWHERE:  # "silent": the office went quiet, its claim still holds invoices

@@ -150,7 +150,7 @@ def test_a_passphrase_that_is_not_text(tmp_path: Path, folder: Path) -> None:
     env_bytes[b"SIOUL_PASSPHRASE"] = b"caf\xe9 au lait"  # Latin-1, not UTF-8
     done = subprocess.run(
         [sys.executable, "-m", "sioul_tray.cli", "setup", "--share", str(folder)],
-        capture_output=True, text=True, timeout=120, env=env_bytes,  # type: ignore[arg-type]
+        capture_output=True, text=True, timeout=120, env=env_bytes,
     )  # fmt: skip
     one_line_error(done, "not valid text")
     assert not (folder / SEAL_NAME).exists()
@@ -159,14 +159,16 @@ def test_a_passphrase_that_is_not_text(tmp_path: Path, folder: Path) -> None:
 def test_ctrl_d_at_the_passphrase_prompt(
     tmp_path: Path, folder: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    import getpass
+
     from sioul_tray import cli as cli_module
-    from sioul_tray import commands
 
     def eof(prompt: str) -> str:
         raise EOFError
 
-    monkeypatch.setattr(commands.getpass, "getpass", eof)
-    monkeypatch.setattr(commands.sys.stdin, "isatty", lambda: True, raising=False)
+    # The very objects commands.py calls (its getpass and sys are these modules).
+    monkeypatch.setattr(getpass, "getpass", eof)
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True, raising=False)
     monkeypatch.setenv("SIOUL_TRAY_HOME", str(tmp_path / "home"))
     monkeypatch.delenv("SIOUL_PASSPHRASE", raising=False)
     assert cli_module.main(["setup", "--share", str(folder)]) == 1
@@ -326,11 +328,12 @@ def test_close_tries_every_part_and_says_each_failure(
 ) -> None:
     from sioul_tray import cli as cli_module
     from sioul_tray.lease import lease as lease_module
+    from sioul_tray.lease.folder import write_atomic
 
     home = tmp_path / "home"
     ok(cli(home, "setup", "--share", str(folder), passphrase=PASS))
     ok(cli(home, "renew"))
-    real = lease_module.write_atomic
+    real = write_atomic  # lease.py's, imported from folder.py
 
     def read_only_medicines(path: Path, data: bytes, **kw: bool) -> None:
         if path.parent.name == "medicines":  # as if that folder were read-only
@@ -438,11 +441,13 @@ def test_under_umask_000_nothing_made_is_open_to_others(tmp_path: Path, folder: 
 def member_seal(folder: Path, folder_id: str, key_id: str | None = None) -> None:
     """A seal a member of the folder could write: it opens with the passphrase, whatever it
     holds (the wrapping binds the folder id and the creator it names)."""
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM  # seal.py's (test_seal.py)
+
     from sioul_tray.share import seal
 
     salt, nonce, key = os.urandom(16), os.urandom(12), os.urandom(32)
     kek = seal._passphrase_key(PASS, salt, 10, 8, 1)
-    wrapped = seal.AESGCM(kek).encrypt(nonce, key, seal._wrap_aad(folder_id, "mallory"))
+    wrapped = AESGCM(kek).encrypt(nonce, key, seal._wrap_aad(folder_id, "mallory"))
     doc = {
         "format": "sioul-seal", "version": 1, "folder": folder_id, "creator": "mallory",
         "kdf": {"name": "scrypt", "log2n": 10, "r": 8, "p": 1, "salt": seal._b64(salt)},

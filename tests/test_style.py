@@ -1,4 +1,4 @@
-"""The code stays clean: ruff on everything, mypy (strict) on the whole package."""
+"""The code stays clean: ruff on everything, mypy (strict) on the whole package and its tests."""
 
 from __future__ import annotations
 
@@ -26,6 +26,6 @@ def test_ruff_format_is_kept() -> None:
     assert done.returncode == 0, done.stdout + done.stderr
 
 
-def test_mypy_strict_on_the_package() -> None:
+def test_mypy_strict_on_the_package_and_its_tests() -> None:
     done = run("mypy", "--no-incremental", "--cache-dir", "/dev/null")
     assert done.returncode == 0, done.stdout + done.stderr

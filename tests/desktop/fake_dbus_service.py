@@ -176,7 +176,7 @@ class Commands(QObject):
         self.notifier = QSocketNotifier(sys.stdin.fileno(), QSocketNotifier.Type.Read, self)
         self.notifier.activated.connect(self.read)
 
-    def read(self, *_: Any) -> None:
+    def read(self, *_args: Any) -> None:
         line = sys.stdin.readline()
         if not line or line.strip() == "quit":
             QCoreApplication.quit()

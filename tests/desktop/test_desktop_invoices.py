@@ -210,6 +210,7 @@ def running(pair: SyncthingPair, root: Path, numberer: Path) -> Iterator[Run]:
             yield run
         finally:
             for proc in run.procs:
+                assert isinstance(proc.args, list)  # each was started from a list of words
                 if proc.args[1] in (str(NUMBERER), str(CARELESS)) and proc.poll() is None:
                     os.killpg(proc.pid, signal.SIGKILL)  # the loop and its `run`
                 stop(proc)

@@ -24,7 +24,7 @@ import pytest
 
 from sioul_tray.lease import Lease
 from sioul_tray.share import Share
-from sioul_tray.tray.client import ask
+from sioul_tray.tray import client
 from tests.desktop.tray_process import (
     PASSPHRASE,
     ROOT,
@@ -55,7 +55,7 @@ class Running:
         self.proc = proc
 
     def ask(self, *argv: str) -> tuple[int, str] | None:
-        return ask(self.home / "state", list(argv))
+        return client.ask(self.home / "state", list(argv))
 
     def menu(self) -> dict[str, Any]:
         answer = self.ask("menu")

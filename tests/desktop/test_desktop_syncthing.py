@@ -18,7 +18,7 @@ import pytest
 from sioul_tray.install import Installation
 from sioul_tray.lease import PARTS, Lease
 from sioul_tray.share import Share
-from sioul_tray.tray import single
+from sioul_tray.tray import client
 from tests.desktop.fakes import FakeService
 from tests.desktop.tray_process import PASSPHRASE, ROOT, cli, env_for, first_missing, status, stop
 from tests.desktop.virtual import PrivateBus, TrayHost, VirtualDisplay
@@ -112,5 +112,5 @@ def test_a_take_and_a_close_before_sleep_go_through_real_syncthing(
 
 
 def menu(home: Path) -> list[str]:
-    answer = single.ask(home / "state", ["menu"])
+    answer = client.ask(home / "state", ["menu"])
     return list(json.loads(answer[1])["texts"]) if answer is not None else []

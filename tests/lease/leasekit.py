@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from sioul_tray.lease import Claim, codec
 from sioul_tray.share import Share
@@ -13,6 +13,13 @@ from tests.helpers import T0, FakeClock
 __all__ = ["T0", "FakeClock"]
 
 PASSPHRASE = "correct horse battery staple"
+
+
+class Flags(TypedDict):
+    """The keyword flags of `keeper.acknowledged` and `keeper.judge`, passed as ``**flags``."""
+
+    read_others: bool
+    created: bool
 
 
 def make_share(folder: Path, creator: str = "alpha") -> Share:

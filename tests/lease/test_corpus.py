@@ -22,7 +22,6 @@ import pytest
 
 from sioul_tray.errors import SioulError
 from sioul_tray.lease import Claim, Lease, codec
-from sioul_tray.lease import folder as folder_module
 from sioul_tray.share import Share
 from sioul_tray.share.seal import HEADER_SIZE, NONCE_SIZE, TAG_SIZE
 from tests.lease.leasekit import (
@@ -148,8 +147,9 @@ def on_open(s: Scene, name: str, before: Callable[[Path], None]) -> None:
             before(Path(path))
         return real_open(path, flags, *args, **kwargs)
 
-    # folder.os is the os module itself: only opens of `name` are changed.
-    s.monkeypatch.setattr(folder_module.os, "open", patched)
+    # The folder reader calls os.open (folder.os is the os module itself): only opens of `name`
+    # are changed.
+    s.monkeypatch.setattr(os, "open", patched)
 
 
 def place_vanishing(s: Scene) -> str:
@@ -167,7 +167,7 @@ def place_vanishing(s: Scene) -> str:
                 p.write_bytes(data)
         return real_open(path, flags, *args, **kwargs)
 
-    s.monkeypatch.setattr(folder_module.os, "open", patched)
+    s.monkeypatch.setattr(os, "open", patched)
     return BAD
 
 
@@ -184,7 +184,7 @@ def place_unreadable(s: Scene) -> str:
             raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), os.fspath(path))
         return real_open(path, flags, *args, **kwargs)
 
-    s.monkeypatch.setattr(folder_module.os, "open", patched)
+    s.monkeypatch.setattr(os, "open", patched)
     return BAD
 
 

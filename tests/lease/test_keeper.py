@@ -9,6 +9,7 @@ import pytest
 from sioul_tray.lease import ALIVE, SETTLING, UNCLOSED, Claim, Rule
 from sioul_tray.lease.keeper import FRESH, Seen, acknowledged, agreed, judge
 from tests.helpers import NOW, claim
+from tests.lease.leasekit import Flags
 
 ME = "me"
 TENURE = 7  # the keeper's tenure in these tables
@@ -25,10 +26,13 @@ def ack(who: str, keeper: Claim = KK, **fields: Any) -> Claim:
     return claim(who, **made)
 
 
-def heard_ok(view: list[Claim], rule: Rule = Rule.STAYS, **kw: bool) -> bool:
-    flags = {"read_others": True, "created": False} | kw
+def heard_ok(
+    view: list[Claim], rule: Rule = Rule.STAYS, *, read_others: bool = True, created: bool = False
+) -> bool:
     keeper = [] if any(c.computer == "kk" for c in view) else [KK]
-    return acknowledged("kk", ME, [*keeper, *view], rule, NOW, **flags)[0]
+    return acknowledged(
+        "kk", ME, [*keeper, *view], rule, NOW, read_others=read_others, created=created
+    )[0]
 
 
 ACK = [
@@ -117,7 +121,7 @@ def test_acknowledged_names_who_it_waits_for() -> None:
 
 def test_a_file_sealed_with_another_key_is_waited_for_until_declared_gone() -> None:
     view = [KK, ack(ME), ack("bb")]
-    flags = {"read_others": True, "created": False}
+    flags: Flags = {"read_others": True, "created": False}
     seen = Seen(view, foreign=("zz", ME))  # this computer's own file never counts
     assert acknowledged("kk", ME, seen, Rule.STAYS, NOW, **flags) == (False, ("zz",))
     declared = Seen(view, gone={"zz": 0}, foreign=("zz",))
@@ -144,7 +148,7 @@ WRITTEN = {80: NOW - FRESH, 85: NOW - FRESH + 1, 90: NOW}  # seq -> tick of this
 def test_my_tenure_is_acknowledged_by_a_recent_version_of_my_claim(other: Claim, ok: bool) -> None:
     """The keeper knows when it wrote each version: however late the answer was delivered, it
     counts while the version it answers is at most FRESH old by this computer's ticks."""
-    flags = {"read_others": True, "created": False}
+    flags: Flags = {"read_others": True, "created": False}
     seen = Seen([MINE, other], written=WRITTEN)
     assert acknowledged(ME, ME, seen, Rule.STAYS, NOW, **flags)[0] is ok
     later = Seen([MINE, other], written=WRITTEN)
@@ -154,21 +158,21 @@ def test_my_tenure_is_acknowledged_by_a_recent_version_of_my_claim(other: Claim,
 def test_a_computer_that_lost_its_state_trusts_only_answers() -> None:
     """Closed, forgotten and gone claims stand for nothing while this computer distrusts what it
     cannot have witnessed."""
-    flags = {"read_others": True, "created": True}
+    flags: Flags = {"read_others": True, "created": True}
     mine = ack(ME, MINE)
     for other in (claim("bb", closed=True), claim("bb", renewed=NOW - UNCLOSED - 1)):
         trusting = Seen([MINE, other, ack("cc", MINE)], written=WRITTEN)
         assert acknowledged(ME, ME, trusting, Rule.STAYS, NOW, **flags)[0], other
         wary = Seen([MINE, other, ack("cc", MINE)], written=WRITTEN, trusting=False)
         assert acknowledged(ME, ME, wary, Rule.STAYS, NOW, **flags) == (False, ("bb",))
-    alone = {"read_others": False, "created": True}
+    alone: Flags = {"read_others": False, "created": True}
     assert acknowledged(ME, ME, Seen([mine]), Rule.STAYS, NOW, **alone)[0]
 
 
 def test_gone_counts_silence_observed_in_this_run_only() -> None:
     """A first read estimates when a claim was written by its writer's clock; only silence this
     computer observed itself makes a computer gone."""
-    flags = {"read_others": True, "created": False}
+    flags: Flags = {"read_others": True, "created": False}
     old = claim("bb", renewed=NOW - UNCLOSED - 1)
     for started, ok in ((NOW - UNCLOSED - 1, True), (NOW - UNCLOSED, False), (NOW - 60, False)):
         seen = Seen([MINE, old, ack("cc", MINE)], written=WRITTEN, started=started)
@@ -247,7 +251,7 @@ def test_nobody_keeps() -> None:
 
 
 def test_a_folder_sealed_again_blocks_acting_on_invoices_only() -> None:
-    flags = {"read_others": True, "created": False}
+    flags: Flags = {"read_others": True, "created": False}
     mine = ack(ME, MINE, seq=MINE.seq, tenure=TENURE)
     view = [mine, ack("bb", MINE)]
     for rule, acting in ((Rule.STAYS, False), (Rule.FOLLOWS, True)):
@@ -261,7 +265,7 @@ def test_without_the_tenure_rule_only_answers_heard_since_opening_counted() -> N
     mine = claim(ME, since=NOW - 100)
     before = claim("bb", sees=ME, renewed=NOW - 200)  # acknowledged before the reopening
     after = claim("bb", sees=ME, renewed=NOW - 50)
-    flags = {"read_others": True, "created": False}
+    flags: Flags = {"read_others": True, "created": False}
     for other, ok in ((before, False), (after, True)):
         seen = Seen([mine, other], opened=NOW - 100, tenure_rule=False)
         assert acknowledged(ME, ME, seen, Rule.STAYS, NOW, **flags)[0] is ok
@@ -273,7 +277,7 @@ def test_gone_needs_the_sync_seen_flowing_for_settling() -> None:
     mine = MINE
     gone = claim("bb", sees="bb", renewed=NOW - UNCLOSED - 1)
     fresh = ack("cc", MINE)
-    flags = {"read_others": True, "created": False}
+    flags: Flags = {"read_others": True, "created": False}
     for flowing_since, ok in ((None, False), (NOW, False), (NOW - SETTLING, True)):
         seen = Seen(
             [mine, gone, fresh], written=WRITTEN, flowing_since=flowing_since, tracks_flow=True

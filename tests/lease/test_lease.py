@@ -74,6 +74,7 @@ def test_shown_times_hold_still_whatever_the_fraction_of_a_second(share: Share) 
     shown = set()
     for _ in range(8):
         k = a.renew("invoices")
+        assert k.status is not None  # the state machine fills it
         shown.add((k.since, k.status.until))
         wall.advance(RENEW / 4 + 0.3)
         ticks.advance(RENEW / 4 + 0.3)

@@ -22,7 +22,7 @@ from sioul_tray.lease import ALIVE, RENEW, SETTLING, UNCLOSED
 from sioul_tray.lease.machine import FIXES, Memory
 from sioul_tray.lease.rules import Claim
 
-from .checker import Report, explore, scripted, walk
+from .checker import Report, Step, explore, scripted, walk
 from .world import (
     FAULTS,
     NARROW,
@@ -144,7 +144,7 @@ def test_a_random_walk_finds_a_fix_switched_off_and_shortens_its_trace() -> None
 
 A, B, C = 0, 1, 2
 # Each fix whose shortest trace lies beyond the depth CI's search reaches: the trace, by hand.
-SCRIPTED = {
+SCRIPTED: dict[str, tuple[int, Alphabet, list[Step]]] = {
     # Case 7: both closed, each read the other's close, both woken while the sync is down.
     "closes": (2, replace(NARROW["reopen"], stale=True, quanta=(RENEW, SETTLING, NIGHT)), [
         ("close", A, (B,)), ("wait", SETTLING), ("close", B, (A,)), ("sync down",),

@@ -152,7 +152,8 @@ def test_the_installer_writes_the_run_value_the_tray_reads() -> None:
 def image(data: bytes) -> Any:
     from PySide6.QtGui import QImage
 
-    picture = QImage.fromData(data, "PNG")
+    # PySide6's stub says bytes for the format; it takes str, and refuses bytes when run.
+    picture = QImage.fromData(data, "PNG")  # type: ignore[arg-type]
     assert not picture.isNull()
     return picture.convertToFormat(QImage.Format.Format_ARGB32)
 

@@ -72,7 +72,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.fresh is not None:
         from sioul_tray.lease import keeper, machine
 
-        keeper.FRESH = machine.FRESH = args.fresh  # read at each call: the run's rule
+        # Read at each call: the run's rule. machine's FRESH is its own name for keeper's,
+        # imported there and not exported.
+        keeper.FRESH = machine.FRESH = args.fresh  # type: ignore[attr-defined]
     names = args.scenario or list(SCENARIOS)
     rows = []
     began = time.monotonic()

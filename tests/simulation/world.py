@@ -131,6 +131,10 @@ class Instruments:
     def last_read(self, part: str) -> Snapshot:
         return self.lease.last_read(part)
 
+    def forget_counts_from(self, computer: str) -> int | None:
+        # LeaseLike's, for the Computers window: the simulated loop never asks it.
+        return self.lease.forget_counts_from(computer)
+
 
 class Presence:
     """When the person was last at a simulated computer, as `desktop.idle` says it."""

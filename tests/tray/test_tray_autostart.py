@@ -121,7 +121,7 @@ def test_login_starts_the_installed_entry_point_not_the_interpreter_by_path(
     venv.mkdir(parents=True)
     python = venv / "python3"
     python.write_text("")
-    monkeypatch.setattr(autostart.sys, "executable", str(python))
+    monkeypatch.setattr(sys, "executable", str(python))
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
     assert autostart.login_command() == [str(python), "-m", "sioul_tray.cli"]
     script = venv / ("sioul-tray.exe" if sys.platform == "win32" else "sioul-tray")

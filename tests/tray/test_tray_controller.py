@@ -7,6 +7,7 @@ test_tray_core.py.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -67,7 +68,7 @@ class ScriptedLease:
         self.jumped = False
 
     def renew(
-        self, part: str, active: int | None = None, take: bool = False, wrote: int | None = None
+        self, part: str, active: float | None = None, take: bool = False, wrote: int | None = None
     ) -> K:
         self.calls.append(("renew", part, active, take, wrote))
         if self.fail is not None:
@@ -121,15 +122,19 @@ class Clock:
         return self.mono
 
 
+Setup = tuple[Controller, ScriptedLease, Clock, list[Note]]
+
+
 @pytest.fixture
-def setup(qtbot: QtBot, tmp_path: Path) -> tuple[Controller, ScriptedLease, Clock, list[Note]]:
+def setup(qtbot: QtBot, tmp_path: Path) -> Iterator[Setup]:
     lease = ScriptedLease()
     clock = Clock()
     folder = tmp_path / "share"
     (folder / "leases" / "invoices").mkdir(parents=True)
     (folder / "leases" / "medicines").mkdir(parents=True)
-    c = Controller(lease, "pc", folder, FixedActive(), tmp_path / "state", clock=clock,
-                   monotonic=clock.monotonic, interval_ms=60_000)  # fmt: skip
+    # The scripted lease answers with K, a double of Keeper: not a LeaseLike to mypy.
+    c = Controller(lease, "pc", folder, FixedActive(), tmp_path / "state",  # type: ignore[arg-type]
+                   clock=clock, monotonic=clock.monotonic, interval_ms=60_000)  # fmt: skip
     notes: list[Note] = []
     c.notify.connect(notes.append)
     yield c, lease, clock, notes
@@ -137,10 +142,13 @@ def setup(qtbot: QtBot, tmp_path: Path) -> tuple[Controller, ScriptedLease, Cloc
 
 
 def status(tmp_path: Path) -> dict[str, Any]:
-    return json.loads((tmp_path / "state" / "status.json").read_text())
+    written: dict[str, Any] = json.loads((tmp_path / "state" / "status.json").read_text())
+    return written
 
 
-def test_start_renews_both_parts_with_the_idle_time_and_writes_status(setup, tmp_path) -> None:
+def test_start_renews_both_parts_with_the_idle_time_and_writes_status(
+    setup: Setup, tmp_path: Path
+) -> None:
     c, lease, _clock, _notes = setup
     views: list[View] = []
     c.changed.connect(views.append)
@@ -153,14 +161,14 @@ def test_start_renews_both_parts_with_the_idle_time_and_writes_status(setup, tmp
     assert s["running"] and s["parts"]["invoices"]["acting"] and s["computer"] == "pc"
 
 
-def test_timer_renews_every_interval(setup, qtbot: QtBot) -> None:
+def test_timer_renews_every_interval(setup: Setup, qtbot: QtBot) -> None:
     c, lease, _clock, _notes = setup
     c.timer.setInterval(50)
     c.start()
     qtbot.waitUntil(lambda: lease.count("renew") >= 6, timeout=2000)
 
 
-def test_a_claim_landing_in_the_folder_is_read_within_a_second(setup, qtbot: QtBot) -> None:
+def test_a_claim_landing_in_the_folder_is_read_within_a_second(setup: Setup, qtbot: QtBot) -> None:
     c, lease, _clock, _notes = setup
     c.start()
     before = lease.count("look")
@@ -168,7 +176,9 @@ def test_a_claim_landing_in_the_folder_is_read_within_a_second(setup, qtbot: QtB
     qtbot.waitUntil(lambda: lease.count("look") > before, timeout=1000)
 
 
-def test_a_new_keeper_seen_in_the_folder_is_acknowledged_at_once(setup, qtbot: QtBot) -> None:
+def test_a_new_keeper_seen_in_the_folder_is_acknowledged_at_once(
+    setup: Setup, qtbot: QtBot
+) -> None:
     c, lease, _clock, notes = setup
     c.start()
     renews = lease.count("renew")
@@ -179,7 +189,7 @@ def test_a_new_keeper_seen_in_the_folder_is_acknowledged_at_once(setup, qtbot: Q
     assert [n.title for n in notes] == ["Invoices move to Office PC in about 2 minutes"]
 
 
-def test_a_mark_not_acted_under_goes_into_no_claim(setup) -> None:
+def test_a_mark_not_acted_under_goes_into_no_claim(setup: Setup) -> None:
     """The controller forwards Sioul's mark to the driver (tests/tray/test_tray_driver.py has the
     rule on the real core); refused, it is carried by no renew and no close."""
     c, lease, _clock, _notes = setup
@@ -194,7 +204,7 @@ def test_a_mark_not_acted_under_goes_into_no_claim(setup) -> None:
     assert lease.calls[-2:] == [("close", "medicines", None), ("close", "invoices", None)]
 
 
-def test_shutdown_closes_once_and_publishes_not_acting(setup, tmp_path) -> None:
+def test_shutdown_closes_once_and_publishes_not_acting(setup: Setup, tmp_path: Path) -> None:
     c, lease, _clock, _notes = setup
     c.start()
     c.shutdown()
@@ -206,7 +216,7 @@ def test_shutdown_closes_once_and_publishes_not_acting(setup, tmp_path) -> None:
     assert not c.timer.isActive()
 
 
-def test_sleep_closes_and_wake_renews_quietly(setup) -> None:
+def test_sleep_closes_and_wake_renews_quietly(setup: Setup) -> None:
     c, lease, clock, notes = setup
     c.start()
     c.suspend()
@@ -220,7 +230,7 @@ def test_sleep_closes_and_wake_renews_quietly(setup) -> None:
     assert notes == []  # the catch-up after wake is not news
 
 
-def test_a_sleep_the_core_saw_is_a_quiet_wake(setup) -> None:
+def test_a_sleep_the_core_saw_is_a_quiet_wake(setup: Setup) -> None:
     """The core sees a gap in its ticks or a clock set (`Snapshot.jumped`); the loop then stays
     quiet about the catch-up and re-shows the icon. The real core's side: test_tray_core.py."""
     c, lease, clock, notes = setup
@@ -243,7 +253,7 @@ def test_a_sleep_the_core_saw_is_a_quiet_wake(setup) -> None:
     assert [n.title for n in notes] == ["Medicine reminders are here now"]
 
 
-def test_a_folder_error_is_shown_not_raised(setup, tmp_path) -> None:
+def test_a_folder_error_is_shown_not_raised(setup: Setup, tmp_path: Path) -> None:
     c, lease, _clock, _notes = setup
     c.start()
     lease.fail = FileNotFoundError(2, "No such file or directory", "/media/share")
@@ -253,7 +263,7 @@ def test_a_folder_error_is_shown_not_raised(setup, tmp_path) -> None:
     assert c.view.parts["invoices"].acting  # last known keepers stay on screen
 
 
-def test_take_and_forget(setup) -> None:
+def test_take_and_forget(setup: Setup) -> None:
     c, lease, _clock, _notes = setup
     c.start()
     c.take("invoices")
@@ -262,7 +272,7 @@ def test_take_and_forget(setup) -> None:
     assert ("forget", "laptop") in lease.calls
 
 
-def test_status_file_is_rewritten_on_change_only(setup, tmp_path) -> None:
+def test_status_file_is_rewritten_on_change_only(setup: Setup, tmp_path: Path) -> None:
     c, lease, clock, _notes = setup
     c.start()
     path = tmp_path / "state" / "status.json"
@@ -286,7 +296,8 @@ def test_parts_folders_appearing_later_are_watched(qtbot: QtBot, tmp_path: Path)
     lease = ScriptedLease()
     folder = tmp_path / "share"
     folder.mkdir()
-    c = Controller(lease, "pc", folder, FixedActive(), None, interval_ms=60_000)
+    # As in `setup`: K stands in for Keeper.
+    c = Controller(lease, "pc", folder, FixedActive(), None, interval_ms=60_000)  # type: ignore[arg-type]
     c.start()
     try:
         assert c.watcher.directories() == [str(folder)]
@@ -306,7 +317,7 @@ def test_parts_folders_appearing_later_are_watched(qtbot: QtBot, tmp_path: Path)
         c.shutdown()
 
 
-def test_a_part_settling_here_is_read_again_when_it_settles(setup, qtbot: QtBot) -> None:
+def test_a_part_settling_here_is_read_again_when_it_settles(setup: Setup, qtbot: QtBot) -> None:
     """The driver asks to be woken at the settling's end (`until` + 1 s), not at the next tick."""
     c, lease, clock, _notes = setup
     c.start()
@@ -332,8 +343,10 @@ def test_a_machine_that_sleeps_when_idle_closes_once_the_person_is_away(
     folder = tmp_path / "share"
     (folder / "leases" / "invoices").mkdir(parents=True)
     (folder / "leases" / "medicines").mkdir(parents=True)
-    c = Controller(lease, "pc", folder, active, None, clock=clock, monotonic=clock.monotonic,
-                   interval_ms=60_000, away_after=300)  # fmt: skip
+    # As in `setup`: K stands in for Keeper.
+    c = Controller(lease, "pc", folder, active, None,  # type: ignore[arg-type]
+                   clock=clock, monotonic=clock.monotonic, interval_ms=60_000,
+                   away_after=300)  # fmt: skip
     try:
         c.start()
         assert lease.count("renew") == 2  # away 100 s: renewed

@@ -313,9 +313,10 @@ def test_a_history_that_does_not_read_starts_again(tmp_path: Path) -> None:
     path.write_text("{not json")
     with pytest.raises(history.Damaged):
         history.read(path)
-    history.record(path, [history.Change(T0, "invoices", "Invoices are made here now", "")])
+    # Change.at is whole seconds.
+    history.record(path, [history.Change(int(T0), "invoices", "Invoices are made here now", "")])
     assert [c.what for c in history.read(path)] == ["Invoices are made here now"]
-    many = [history.Change(T0 + i, "medicines", f"change {i}", "") for i in range(80)]
+    many = [history.Change(int(T0) + i, "medicines", f"change {i}", "") for i in range(80)]
     history.record(path, many)
     kept = history.read(path)
     assert len(kept) == history.KEPT and kept[-1].what == "change 79"

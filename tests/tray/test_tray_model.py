@@ -16,6 +16,7 @@ import pytest
 
 from sioul_tray import phrases
 from sioul_tray.lease import ALIVE, PARTS, RENEW, SETTLING, Lease
+from sioul_tray.lease.lease import Snapshot
 from sioul_tray.lease.status import Why
 from sioul_tray.share import SEAL_NAME, Share
 from sioul_tray.sync.report import SyncReport, Unconnected
@@ -494,7 +495,8 @@ def test_a_state_that_cannot_be_saved_is_a_line(tmp_path: Path) -> None:
     clock.advance(ALIVE + 1)
     lease.renew("invoices", take=True)  # news: written at once, or said
     assert lease.state_problem is not None
-    one = Seen({p: PartView.of(lease.look(p)) for p in PARTS}, {p: () for p in PARTS}, T0)
+    nothing_read = Snapshot([], {}, {}, [])  # the line comes from the state problem alone
+    one = Seen({p: PartView.of(lease.look(p)) for p in PARTS}, {p: nothing_read for p in PARTS}, T0)
     v = view(one, one, state_problem=lease.state_problem)
     (line,) = [n for n in model.notes(v) if n.startswith("This computer's state:")]
     assert str(path) in line

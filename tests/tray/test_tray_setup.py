@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
 
 import pytest
 from pytestqt.qtbot import QtBot
@@ -11,6 +12,18 @@ from sioul_tray.errors import SioulError, WrongPassphrase
 from sioul_tray.install import Installation
 from sioul_tray.share import Share
 from sioul_tray.tray import setup
+
+if TYPE_CHECKING:
+    from PySide6.QtCore import QObject
+
+W = TypeVar("W", bound="QObject")
+
+
+def child(parent: QObject, kind: type[W], name: str) -> W:
+    """`parent`'s child of that kind and object name, which the test expects there."""
+    found = parent.findChild(kind, name)
+    assert found is not None, name
+    return found
 
 
 def test_candidates_are_the_sync_folders_present(tmp_path: Path) -> None:
@@ -112,43 +125,51 @@ def test_the_window_is_used_with_the_keyboard_and_nothing_moves(
     inst: Installation, tmp_path: Path, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from PySide6.QtCore import Qt
-    from PySide6.QtWidgets import QApplication, QLabel, QLineEdit, QListWidget
+    from PySide6.QtTest import QTest  # what qtbot's untyped keyClick(s) call
+    from PySide6.QtWidgets import QApplication, QLabel, QLineEdit, QListWidget, QWidget
 
     monkeypatch.setenv("HOME", str(tmp_path / "nobody"))  # no sync tool here
     window = setup.SetupWindow(inst)
     qtbot.addWidget(window)
     window.show()
     qtbot.waitExposed(window)
-    assert not window.findChild(QListWidget, "places").isVisible()
-    assert "No sync tool's folder was found" in window.findChild(QLabel, "no_places").text()
+    assert not child(window, QListWidget, "places").isVisible()
+    assert "No sync tool's folder was found" in child(window, QLabel, "no_places").text()
     folder, passphrase = (
-        window.findChild(QLineEdit, "folder"),
-        window.findChild(QLineEdit, "passphrase"),
+        child(window, QLineEdit, "folder"),
+        child(window, QLineEdit, "passphrase"),
     )
-    again, name = window.findChild(QLineEdit, "again"), window.findChild(QLineEdit, "name")
+    again, name = child(window, QLineEdit, "again"), child(window, QLineEdit, "name")
     assert name.text() == inst.name()  # prefilled with the host's name
 
     def where() -> dict[QLineEdit, object]:
         QApplication.processEvents()  # the layout's pending requests: what the person sees
-        window.layout().activate()
+        layout = window.layout()
+        assert layout is not None
+        layout.activate()
         return {w: w.geometry() for w in (passphrase, again, name)}
 
+    def focused() -> QWidget:
+        widget = window.focusWidget()
+        assert widget is not None
+        return widget
+
     places = where()
-    qtbot.keyClicks(folder, str(tmp_path / "share"))  # the explanation appears...
-    assert "A new shared folder" in window.findChild(QLabel, "what").text()
+    QTest.keyClicks(folder, str(tmp_path / "share"))  # the explanation appears...
+    assert "A new shared folder" in child(window, QLabel, "what").text()
     assert where() == places  # ...and no field moved
-    qtbot.keyClick(folder, Qt.Key.Key_Tab)
-    qtbot.keyClicks(window.focusWidget(), "correct horse battery staple")
-    assert window.findChild(QLabel, "strength").text() == "Strong."
+    QTest.keyClick(folder, Qt.Key.Key_Tab)
+    QTest.keyClicks(focused(), "correct horse battery staple")
+    assert child(window, QLabel, "strength").text() == "Strong."
     assert where() == places
-    qtbot.keyClick(window.focusWidget(), Qt.Key.Key_Tab)
+    QTest.keyClick(focused(), Qt.Key.Key_Tab)
     assert window.focusWidget() is again
-    qtbot.keyClicks(again, "correct horse battery staple")
-    qtbot.keyClick(again, Qt.Key.Key_Tab)
+    QTest.keyClicks(again, "correct horse battery staple")
+    QTest.keyClick(again, Qt.Key.Key_Tab)
     assert window.focusWidget() is name
     name.selectAll()
-    qtbot.keyClicks(name, "Kitchen PC")
-    qtbot.keyClick(name, Qt.Key.Key_Return)  # the default button: OK
+    QTest.keyClicks(name, "Kitchen PC")
+    QTest.keyClick(name, Qt.Key.Key_Return)  # the default button: OK
     assert window.made == "created" and inst.share_folder() == tmp_path / "share"
     assert inst.name() == "Kitchen PC"
 

@@ -24,6 +24,7 @@ from sioul_tray.lease import Lease
 from sioul_tray.share import Share
 from sioul_tray.tray import copied, setup
 from sioul_tray.tray.app import STANDIN_AFTER, Tray
+from sioul_tray.tray.computers import ComputersWindow
 from sioul_tray.tray.controller import Controller
 from tests.helpers import ROOT, Present
 
@@ -103,6 +104,7 @@ def test_the_setup_window(
 
 def test_the_computers_window(tray: Tray, qtbot: QtBot, tmp_path: Path, language: str) -> None:
     window = tray.computers()
+    assert isinstance(window, ComputersWindow)  # no state_dir: opened in this process
     qtbot.addWidget(window)
     qtbot.waitExposed(window)
     assert window.table.rowCount() == 4
