@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 import shutil
-import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -26,14 +24,7 @@ from sioul_tray.tray.model import Action, Icon, Note, PartView
 from tests.helpers import FakeClock
 from tests.tray.views import T0, Seen, make, problems_in, view
 
-
-@pytest.fixture(autouse=True)
-def utc(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setenv("TZ", "UTC")
-    time.tzset()
-    yield
-    monkeypatch.undo()
-    time.tzset()
+pytestmark = pytest.mark.usefixtures("utc")  # local times in UTC (tests/conftest.py)
 
 
 KINDS = {
