@@ -687,11 +687,6 @@ Inactivité lue par : {idle}</translation>
         <translation>sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="170"/>
-        <source>Running, or closed: quit, or the computer asleep</source>
-        <translation>En marche, ou fermé : quitté, ou l’ordinateur en veille</translation>
-    </message>
-    <message>
         <location filename="../tray/computers.py" line="171"/>
         <source>How far its clock is from this one&apos;s</source>
         <translation>L’écart de son horloge avec celle de cet ordinateur</translation>
@@ -727,22 +722,32 @@ Inactivité lue par : {idle}</translation>
         <translation>Tous les fichiers du dossier de partage se lisent.</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="357"/>
+        <location filename="../tray/computers.py" line="360"/>
+        <source>silent</source>
+        <translation>muet</translation>
+    </message>
+    <message>
+        <location filename="../tray/computers.py" line="361"/>
+        <source>Its claims are open but were not renewed lately: sioul-tray is not running there, or its sync has stopped</source>
+        <translation>Ses réservations sont ouvertes mais n’ont pas été renouvelées récemment : sioul-tray n’y tourne pas, ou sa synchronisation est arrêtée</translation>
+    </message>
+    <message>
+        <location filename="../tray/computers.py" line="364"/>
         <source>running</source>
         <translation>en marche</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="359"/>
+        <location filename="../tray/computers.py" line="366"/>
         <source>closed</source>
         <translation>fermé</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="359"/>
+        <location filename="../tray/computers.py" line="366"/>
         <source>It quit, or the computer sleeps</source>
         <translation>Il a été quitté, ou l’ordinateur est en veille</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="361"/>
+        <location filename="../tray/computers.py" line="368"/>
         <source>closed for {parts}</source>
         <translation>fermé pour : {parts}</translation>
     </message>
@@ -755,6 +760,11 @@ Inactivité lue par : {idle}</translation>
         <location filename="../tray/computers.py" line="156"/>
         <source>The tray is not running: start sioul-tray to see the computers.</source>
         <translation>sioul-tray n’est pas lancé : lancez-le pour voir les ordinateurs.</translation>
+    </message>
+    <message>
+        <location filename="../tray/computers.py" line="170"/>
+        <source>Running; silent: not heard for 5 minutes; or closed: quit, or asleep</source>
+        <translation>En marche ; muet : pas entendu depuis 5 minutes ; ou fermé : quitté, ou en veille</translation>
     </message>
     <message>
         <location filename="../tray/computers.py" line="171"/>
@@ -777,12 +787,12 @@ Inactivité lue par : {idle}</translation>
         <translation>Syncthing est connecté à tous les ordinateurs qui partagent le dossier.</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="368"/>
+        <location filename="../tray/computers.py" line="375"/>
         <source>{span} ahead</source>
         <translation>{span} d’avance</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="369"/>
+        <location filename="../tray/computers.py" line="376"/>
         <source>{span} behind</source>
         <translation>{span} de retard</translation>
     </message>

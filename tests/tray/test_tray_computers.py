@@ -16,14 +16,14 @@ import pytest
 from PySide6.QtCore import QProcess
 from pytestqt.qtbot import QtBot
 
-from sioul_tray.lease import PARTS, Lease
+from sioul_tray.lease import ALIVE, PARTS, Lease
 from sioul_tray.share import Share
 from sioul_tray.tray import aboutbox, autostart
 from sioul_tray.tray.answers import answer
 from sioul_tray.tray.app import Tray
 from sioul_tray.tray.computers import ComputersWindow, TraySource
 from sioul_tray.tray.controller import Controller
-from sioul_tray.tray.listing import Listing, forget_question
+from sioul_tray.tray.listing import Listing, Row, forget_question
 from sioul_tray.tray.model import Action
 from tests.helpers import Present
 
@@ -99,6 +99,27 @@ def test_the_tray_sends_what_the_window_shows(tray: Tray) -> None:
     assert shown.problems[0].folder == str(tray.controller.folder / "leases" / "invoices")
     assert shown.sync is None
     assert Listing.from_json(shown.to_json()) == shown
+
+
+def test_the_sioul_tray_column_says_running_only_for_claims_heard_renewing(
+    qtbot: QtBot,
+) -> None:
+    """An open claim not heard for ALIVE (a take by the command line, a tray stopped without
+    closing) is silent, not running; a closed one is closed."""
+    now = 1_800_000_000
+    shown = Listing("pc", float(now), rows=[
+        Row("pc", "PC", heard=now), Row("lap", "Laptop", heard=now - 60),
+        Row("kit", "Kitchen PC", heard=now - ALIVE - 1), Row("off", "Office PC", heard=now,
+                                                           closed=list(PARTS)),
+    ])  # fmt: skip
+
+    def ask(_state_dir: Path, _argv: list[str], **_: Any) -> tuple[int, str]:
+        return 0, shown.to_json() + "\n"
+
+    window = ComputersWindow(TraySource(Path("state"), ask=ask))
+    qtbot.addWidget(window)
+    column = [row[4] for row in table(window)]
+    assert column == ["running", "running", "silent", "closed"]
 
 
 def test_a_listing_from_another_version_reads_or_is_refused() -> None:
