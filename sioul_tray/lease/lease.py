@@ -153,8 +153,8 @@ class Lease:
         # makes the machines distrust what they cannot have witnessed (docs/protocol.md).
         remembers = self._state is None or (got.found and got.problem is None)
         self._machines: dict[str, Machine] = {}
-        # When each machine last asked the state file to hold its memory by (`Ready.save_by`).
-        self._save_by: dict[str, float | None] = dict.fromkeys(PARTS)
+        # What each machine's last step asked (its `Ready`): when the state file must be written.
+        self._asked: dict[str, Ready] = {part: Ready() for part in PARTS}
         for part in PARTS:
             table = got.claims.get(part, {})
             for c, (claim, text) in table.items():
@@ -462,7 +462,7 @@ class Lease:
                     fresh[claim.computer] = claim
                     where[claim.computer] = place
         ready = m.step(Heard(fresh.values(), foreign, where, self.seal_problem), wall, tick)
-        self._save_by[part] = ready.save_by
+        self._asked[part] = ready
         problems += [Problem(name, reason) for name, reason in ready.problems]
         f.problems = problems
         return m, wall, tick
@@ -551,7 +551,7 @@ class Lease:
     def _carry_out(self, part: str, ready: Ready, tick: float) -> Keeper | None:
         """Carry out what a step of `part`'s machine asks, in its order: the state file, then
         the claim. The verdict it gives."""
-        self._save_by[part] = ready.save_by
+        self._asked[part] = ready
         if ready.claim is not None:
             # The claim's text first: the state file keeps it as written.
             self._files[part].texts[self.computer] = (ready.claim.seq, codec.encode(ready.claim))
@@ -611,7 +611,7 @@ class Lease:
         it holds every part's memory."""
         if self._state is None or self.read_only:
             return
-        if not any(by is not None and by <= tick for by in self._save_by.values()):
+        if not any(ready.save_due(tick) for ready in self._asked.values()):
             return
         memories = {part: m.memory() for part, m in self._machines.items()}
         texts: dict[str, dict[str, str]] = {}
@@ -644,7 +644,7 @@ class Lease:
             return
         wall = self._last[0] if self._last is not None else float(self._clock())
         for part, m in self._machines.items():
-            self._save_by[part] = m.step(Saved(), wall, tick).save_by
+            self._asked[part] = m.step(Saved(), wall, tick)
 
 
 class WallTimes(Mapping[str, int]):
