@@ -18,7 +18,7 @@ from sioul_tray.lease.lease import Snapshot
 from sioul_tray.lease.status import Why
 from sioul_tray.share import SEAL_NAME, Share
 from sioul_tray.sync.report import SyncReport, Unconnected
-from sioul_tray.timefmt import clock_time, countdown
+from sioul_tray.timefmt import clock_time
 from sioul_tray.tray import model
 from sioul_tray.tray.model import Action, Icon, Note, PartView
 from tests.helpers import FakeClock
@@ -90,13 +90,6 @@ def test_settling_line_counts_down_to_when_it_acts(seen: dict[str, Seen]) -> Non
     assert phrases.part_line("invoices", status) == (
         f"Invoices: here from {hhmm(until)} (settling)"
     )
-
-
-@pytest.mark.parametrize(
-    ("seconds", "said"), [(1, "10 s"), (60, "1 min"), (61, "1 min 10 s"), (120, "2 min")]
-)
-def test_a_countdown_rounds_up_to_ten_seconds(seconds: int, said: str) -> None:
-    assert countdown(seconds) == said
 
 
 def test_settling_has_its_own_icon(seen: dict[str, Seen]) -> None:
