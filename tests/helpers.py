@@ -1,9 +1,10 @@
-"""Helpers shared by the tests: a hand-moved clock, a claim builder, waiting for a condition, and
-skipping (or failing, in CI) where a part of the desktop is missing."""
+"""Helpers shared by the tests: a hand-moved clock, a claim builder, the tray's status file,
+waiting for a condition, and skipping (or failing, in CI) where a part of the desktop is missing."""
 
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import subprocess
 import sys
@@ -14,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from sioul_tray.boot import boot_id, boot_ticks
 from sioul_tray.lease import Claim
 
 T0 = 1_750_000_000.0  # a plausible "now" (June 2025), far from the codec's limits
@@ -61,6 +63,38 @@ def claim(computer: str = "aa", **fields: object) -> Claim:
         forgets={},
     )
     return dataclasses.replace(base, **fields)  # type: ignore[arg-type]
+
+
+def status_doc(
+    acting: bool = True,
+    left: float = 60.0,
+    token: str | None = "desk_1234.77",
+    must_have: dict[str, int] | None = None,
+    wrote: object = 4,
+    **top: Any,
+) -> dict[str, Any]:
+    """A status.json as the tray writes it (docs/integration.md), acting on invoices."""
+    part = {
+        "acting": acting,
+        "valid_until": int(time.time() + left) if acting else None,
+        "valid_until_boot": round(boot_ticks() + left, 3) if acting else None,
+        "token": token if acting else None,
+        "must_have": must_have or {},
+        "wrote": wrote,
+        "status": {"why": "acting" if acting else "nobody"},
+        "line": "Invoices: here" if acting else "Invoices: here, waiting for Laptop",
+    }
+    doc = {"schema": 3, "computer": "desk_1234", "pid": os.getpid(), "boot": boot_id(),
+           "running": True, "at": int(time.time()),
+           "parts": {"invoices": part, "medicines": dict(part, acting=False)}}  # fmt: skip
+    doc.update(top)
+    return doc
+
+
+def write_status(state: Path, doc: dict[str, Any] | str) -> None:
+    """`doc` as the status.json of the tray whose state folder is `state`."""
+    state.mkdir(parents=True, exist_ok=True)
+    (state / "status.json").write_text(doc if isinstance(doc, str) else json.dumps(doc))
 
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,0 +1,266 @@
+"""`sioul-tray may PART` and `sioul-tray run PART -- COMMAND` (`sioul_tray.may`): the tray's verdict
+for a script. In this process for what is said and refused before any command runs; as real
+processes for the exit codes, waiting, and a command stopped when its verdict is lost.
+
+The verdict itself (`sioul_tray.client`) is in tests/test_client.py.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from sioul_tray import client, may
+from sioul_tray.cliparser import parser
+from sioul_tray.timefmt import clock_time
+from tests.helpers import python_env, status_doc, write_status
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """This installation's home: its tray's status file is state/status.json in it."""
+    monkeypatch.setenv("SIOUL_TRAY_HOME", str(tmp_path))
+    return tmp_path
+
+
+def asked(*words: str) -> argparse.Namespace:
+    """The command line's words as `may` and `run` get them (the fast parser, as Sioul calls)."""
+    return parser(fast=True).parse_args(list(words))
+
+
+# -- the words ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("words", "before", "command"),
+    [
+        (["run", "invoices"], ["run", "invoices"], []),
+        (["run", "invoices", "--"], ["run", "invoices"], []),
+        (["run", "invoices", "--wait", "5", "--", "make", "--wait", "x"],
+         ["run", "invoices", "--wait", "5"], ["make", "--wait", "x"]),
+        (["run", "invoices", "--", "sh", "--", "-c"], ["run", "invoices"], ["sh", "--", "-c"]),
+    ],
+)  # fmt: skip
+def test_the_command_is_what_follows_the_first_double_dash(
+    words: list[str], before: list[str], command: list[str]
+) -> None:
+    assert may.split_command(words) == (before, command)
+
+
+@pytest.mark.parametrize("given", ["0", "2.5", "10000000"])
+def test_wait_takes_seconds(given: str) -> None:
+    assert asked("may", "invoices", "--wait", given).wait == float(given)
+    assert asked("may", "invoices").wait == 0.0  # by default, not at all
+
+
+@pytest.mark.parametrize("given", ["-1", "soon", "nan", "1e8", "inf"])
+def test_wait_refuses_what_is_not_a_number_of_seconds(
+    given: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as ended:
+        asked("run", "medicines", "--wait", given)
+    assert ended.value.code == 2
+    said = capsys.readouterr().err
+    assert said.startswith("sioul-tray: run: argument --wait: ")
+    assert f"{given!r} is not a number of seconds" in said
+
+
+# -- why not --------------------------------------------------------------------------------------
+
+
+def test_each_reason_not_to_act_is_said_in_words(home: Path) -> None:
+    reasons = [client.NO_TRAY, client.DAMAGED, client.OLD_TRAY, client.STOPPED, client.GONE,
+               client.OTHER_BOOT, client.LAPSED]  # fmt: skip
+    said = {reason: may.why_not(client.Verdict("invoices", False, reason)) for reason in reasons}
+    assert len(set(said.values())) == len(reasons)  # each its own sentence
+    assert all(text != reason and " " in text for reason, text in said.items())
+    status = str(home / "state" / "status.json")
+    assert said[client.DAMAGED] == f"{status} does not read as the tray writes it"
+    assert said[client.GONE] == f"the tray that wrote {status} no longer runs"
+    assert status in said[client.OTHER_BOOT]
+
+
+def test_a_tray_that_does_not_act_says_why_in_its_menu_s_words() -> None:
+    line = "Invoices: Laptop (since 10:32)"
+    found = client.Verdict("invoices", False, client.NOT_ACTING, line=line)
+    assert may.why_not(found) == line
+
+
+def test_the_json_carries_the_whole_verdict() -> None:
+    found = client.Verdict("invoices", True, client.ACTING, "desk.7", 1.5e9, 1234.5, {"lap": 41})
+    assert may.as_json(found) == {
+        "part": "invoices", "may": True, "reason": "acting", "token": "desk.7",
+        "valid_until": 1.5e9, "valid_until_boot": 1234.5, "must_have": {"lap": 41},
+    }  # fmt: skip
+    json.dumps(may.as_json(found))  # as it is printed
+
+
+# -- may, in this process -------------------------------------------------------------------------
+
+
+def test_may_says_until_when_and_the_records_to_hold_first(home: Path) -> None:
+    doc = status_doc(must_have={"laptop_9": 41, "kitchen_2": 7})
+    write_status(home / "state", doc)
+    out = io.StringIO()
+    assert may.cmd_may(asked("may", "invoices"), out) == 0
+    until = clock_time(doc["parts"]["invoices"]["valid_until"])
+    assert out.getvalue().splitlines() == [
+        f"Invoices: this computer may number them until {until}, token desk_1234.77",
+        "  first, the records of kitchen_2 up to 7",  # by computer
+        "  first, the records of laptop_9 up to 41",
+    ]
+
+
+def test_may_for_medicines_speaks_of_reminding(home: Path) -> None:
+    doc = status_doc()
+    doc["parts"]["medicines"] = dict(doc["parts"]["invoices"])
+    write_status(home / "state", doc)
+    out = io.StringIO()
+    assert may.cmd_may(asked("may", "medicines"), out) == 0
+    assert out.getvalue().startswith("Medicines: this computer may remind them until ")
+
+
+def test_may_not_says_why_on_stderr_only(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = io.StringIO()
+    assert may.cmd_may(asked("may", "invoices"), out) == 1  # no status file: no tray
+    assert out.getvalue() == ""
+    assert capsys.readouterr().err.startswith("no tray runs here")
+    assert may.cmd_may(asked("may", "invoices", "--json"), out) == 1
+    assert json.loads(out.getvalue())["reason"] == client.NO_TRAY  # said on stdout as JSON
+
+
+# -- run, refused before its command --------------------------------------------------------------
+
+
+def test_run_without_a_command_is_a_usage_error(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_status(home / "state", status_doc())
+    assert may.cmd_run(asked("run", "invoices"), [], io.StringIO()) == 2
+    assert capsys.readouterr().err == "sioul-tray run: give the command after --\n"
+
+
+def test_run_without_the_verdict_runs_nothing(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_status(home / "state", status_doc(acting=False))
+    mark = home / "ran"
+    command = [sys.executable, "-c", f"open({str(mark)!r}, 'w')"]
+    assert may.cmd_run(asked("run", "invoices"), command, io.StringIO()) == 1
+    assert capsys.readouterr().err == "Invoices: here, waiting for Laptop\n"
+    assert not mark.exists()
+
+
+def test_run_says_a_command_that_does_not_start(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_status(home / "state", status_doc())
+    missing = str(home / "no such program")
+    assert may.cmd_run(asked("run", "invoices"), [missing], io.StringIO()) == 2
+    assert capsys.readouterr().err == (f"sioul-tray run: {missing}: No such file or directory\n")
+
+
+# -- may and run as Sioul starts them -------------------------------------------------------------
+
+
+def cli(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "sioul_tray.cli", *args],
+        capture_output=True, text=True, timeout=60,
+        env=python_env(SIOUL_TRAY_HOME=str(home)),
+    )  # fmt: skip
+
+
+def test_may_from_the_command_line(tmp_path: Path) -> None:
+    write_status(tmp_path / "state", status_doc(must_have={"laptop_9": 41}))
+    done = cli(tmp_path, "may", "invoices")
+    assert done.returncode == 0, done.stderr
+    assert "token desk_1234.77" in done.stdout and "laptop_9 up to 41" in done.stdout
+    done = cli(tmp_path, "may", "invoices", "--json")
+    assert json.loads(done.stdout)["may"] is True and done.returncode == 0
+    write_status(tmp_path / "state", status_doc(left=-5))
+    done = cli(tmp_path, "may", "invoices")
+    assert done.returncode == 1 and "not renewed its verdict" in done.stderr
+    write_status(tmp_path / "state", status_doc(acting=False))
+    done = cli(tmp_path, "may", "invoices")
+    assert done.returncode == 1 and done.stderr == "Invoices: here, waiting for Laptop\n"
+    done = cli(tmp_path, "may", "spoons")
+    assert done.returncode == 2
+
+
+def test_may_waits_for_the_verdict(tmp_path: Path) -> None:
+    write_status(tmp_path / "state", status_doc(acting=False))
+    child = subprocess.Popen(
+        [sys.executable, "-m", "sioul_tray.cli", "may", "invoices", "--wait", "20"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=python_env(SIOUL_TRAY_HOME=str(tmp_path)),
+    )  # fmt: skip
+    time.sleep(1.0)
+    assert child.poll() is None  # still waiting
+    write_status(tmp_path / "state", status_doc())
+    out, err = child.communicate(timeout=20)
+    assert child.returncode == 0, err
+    assert "token desk_1234.77" in out
+    done = cli(tmp_path, "may", "medicines", "--wait", "0.5")
+    assert done.returncode == 1
+
+
+def test_run_gives_the_command_its_verdict_and_its_exit_code(tmp_path: Path) -> None:
+    write_status(tmp_path / "state", status_doc(must_have={"laptop_9": 41}))
+    script = (
+        "import os; print(os.environ['SIOUL_LEASE_TOKEN'], os.environ['SIOUL_LEASE_MUST_HAVE']);"
+        "raise SystemExit(7)"
+    )
+    done = cli(tmp_path, "run", "invoices", "--", sys.executable, "-c", script)
+    assert done.returncode == 7, done.stderr
+    assert done.stdout.split(maxsplit=1) == ["desk_1234.77", '{"laptop_9": 41}\n']
+    write_status(tmp_path / "state", status_doc(acting=False))
+    done = cli(tmp_path, "run", "invoices", "--", sys.executable, "-c", "print('ran')")
+    assert done.returncode == 1 and "ran" not in done.stdout
+
+
+@pytest.mark.parametrize("loss", ["lapses", "taken elsewhere", "new tenure"])
+def test_run_stops_the_command_when_the_verdict_is_lost(tmp_path: Path, loss: str) -> None:
+    write_status(tmp_path / "state", status_doc(left=4 if loss == "lapses" else 60))
+    began = time.monotonic()
+    child = subprocess.Popen(
+        [sys.executable, "-m", "sioul_tray.cli", "run", "invoices", "--", "sleep", "60"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=python_env(SIOUL_TRAY_HOME=str(tmp_path)),
+    )  # fmt: skip
+    time.sleep(1.0)
+    assert child.poll() is None
+    if loss == "taken elsewhere":
+        write_status(tmp_path / "state", status_doc(acting=False))
+    elif loss == "new tenure":
+        write_status(tmp_path / "state", status_doc(token="desk_1234.78"))
+    _, err = child.communicate(timeout=30)
+    assert child.returncode == 3, err
+    assert "stopped sleep" in err
+    assert time.monotonic() - began < 15  # SIGTERM at once: `sleep` ends on it
+
+
+def test_run_waits_before_its_command_and_leaves_the_command_s_words_alone(
+    tmp_path: Path,
+) -> None:
+    write_status(tmp_path / "state", status_doc(acting=False))
+    child = subprocess.Popen(
+        [sys.executable, "-m", "sioul_tray.cli", "run", "invoices", "--wait", "20", "--",
+         sys.executable, "-c", "import sys; print(sys.argv[1:])", "--wait", "x"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=python_env(SIOUL_TRAY_HOME=str(tmp_path)),
+    )  # fmt: skip
+    time.sleep(1.0)
+    assert child.poll() is None  # waiting for the verdict, not given up
+    write_status(tmp_path / "state", status_doc())
+    out, err = child.communicate(timeout=20)
+    assert child.returncode == 0, err
+    assert out.strip() == "['--wait', 'x']"
+    assert cli(tmp_path, "run", "invoices").returncode == 2  # no command after --
