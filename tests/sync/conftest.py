@@ -1,5 +1,6 @@
 """Fixtures for the sync tests: a stand-in for Syncthing's REST API (a real HTTP server on
-loopback, HTTPS on request), ports where nothing answers, and `need`.
+loopback, HTTPS on request; `fake`, one such with a peer up to date), ports where nothing answers,
+and `need`.
 
 `need(missing)` skips when `missing` names a missing part (the syncthing program) and fails
 instead under SIOUL_REQUIRE_DESKTOP=1 (CI), as the `need` of tests/qtkit.py does, without Qt.
@@ -27,9 +28,10 @@ from cryptography.x509.oid import NameOID
 
 from sioul_tray.sync.syncthing import Gui
 from tests.helpers import need_or_skip
+from tests.sync.stkit import ME, PEER, completion, connection
 
 API_KEY = "k3y-of-the-test"  # the key the stand-in wants; FakeSyncthing.api_key
-MY_ID = "AAAAAAA-AAAAAAA-AAAAAAA-AAAAAAA-AAAAAAA-AAAAAAA-AAAAAAA-AAAAAAA"
+MY_ID = ME
 
 
 @pytest.fixture
@@ -201,6 +203,15 @@ def start_fake(tmp_path: Path) -> Iterator[Callable[..., FakeSyncthing]]:
         fake.server.shutdown()
         fake.server.server_close()
         thread.join(5)
+
+
+@pytest.fixture
+def fake(start_fake: Callable[..., FakeSyncthing]) -> FakeSyncthing:
+    """A stand-in on plain HTTP: this device, and one peer connected and up to date."""
+    server = start_fake()
+    server.connections = {ME: connection(False), PEER: connection(True)}
+    server.completions = {PEER: completion(100)}
+    return server
 
 
 @pytest.fixture

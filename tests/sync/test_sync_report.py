@@ -15,7 +15,7 @@ from sioul_tray import phrases
 from sioul_tray.sync.report import SyncReport, Unconnected, Watch, ask
 from sioul_tray.sync.syncthing import Client, Config, Device, Folder, Gui, Syncthing
 from tests.helpers import wait_for
-from tests.sync.test_sync_syncthing import FOLDER_ID, ME, PEER, THIRD, connection
+from tests.sync.stkit import FOLDER_ID, ME, PEER, THIRD, connection
 
 if TYPE_CHECKING:
     from tests.sync.conftest import FakeSyncthing
