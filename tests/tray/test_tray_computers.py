@@ -1,5 +1,6 @@
-"""The Computers window apart from the tray: the data the tray sends (`listing`), the window fed
-by it through the request (`TraySource`), forgetting from it, and how the tray starts its process.
+"""The Computers window apart from the tray: the data the tray sends (its shape, in
+test_tray_listing.py), the window fed by it through the request (`TraySource`), forgetting from
+it, and how the tray starts its process.
 
 The real processes (the tray, the window's own) are in tests/desktop/test_desktop_real_tray.py.
 """
@@ -120,14 +121,6 @@ def test_the_sioul_tray_column_says_running_only_for_claims_heard_renewing(
     qtbot.addWidget(window)
     column = [row[4] for row in table(window)]
     assert column == ["running", "running", "silent", "closed"]
-
-
-def test_a_listing_from_another_version_reads_or_is_refused() -> None:
-    newer = Listing("pc", 1.0).to_json().replace('"rows": []', '"rows": [{"computer": "a", '
-                                                  '"name": "A", "colour": "red"}]')  # fmt: skip
-    assert Listing.from_json(newer).rows[0].name == "A"  # fields it does not know: left out
-    with pytest.raises(ValueError):
-        Listing.from_json('{"rc": 0}')
 
 
 def test_the_window_fed_by_the_request_shows_what_the_in_process_one_shows(
