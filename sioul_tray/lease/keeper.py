@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from sioul_tray.lease.rules import (
     ALIVE,
@@ -50,8 +51,52 @@ class Keeper:
     # Why this computer may not act on a part that must never happen twice, whatever the claims
     # say: the sharing folder's seal is not the one it joined (docs/protocol.md, "One seal").
     blocked: str | None = None
-    # Why the part is as it is here, as data (`status.Status`), filled by the state machine.
+    # Why the part is as it is here, as data (`status.Status`): the state machine builds it
+    # with the verdict; None from `judge` alone.
     status: Status | None = None
+
+    @classmethod
+    def of(
+        cls,
+        part: str,
+        keeper: Claim | None,
+        since: int | None,
+        judgement: Judgement,
+        status: Status | None = None,
+    ) -> Keeper:
+        """The verdict on `keeper` (the claim chosen, or None: nobody keeps the part), kept since
+        `since` (wall clock), as `judgement` weighs it."""
+        j = judgement
+        return cls(
+            part,
+            None if keeper is None else keeper.computer,
+            None if keeper is None else keeper.name,
+            j.here,
+            None if keeper is None else since,
+            j.settled,
+            j.others_heard,
+            j.agreed,
+            j.acting,
+            j.waiting,
+            j.blocked,
+            status,
+        )
+
+
+class Judgement(NamedTuple):
+    """What the rules say of the keeper chosen (`weigh`): a `Keeper` without the claim's names.
+
+    Apart so that the state machine reads it to say why (`Status`) and then builds its `Keeper`
+    once, whole.
+    """
+
+    here: bool = False
+    settled: bool = False
+    others_heard: bool = False
+    agreed: bool = False
+    acting: bool = False
+    waiting: tuple[str, ...] = ()
+    blocked: str | None = None
 
 
 @dataclass(frozen=True)
@@ -361,10 +406,41 @@ def judge(
     """The `Keeper` seen here, given the keeper chosen from `view` and since when it is kept.
 
     `since` is in the units of `now` (ticks for the state machine); `shown_since`, when given, is
-    the same moment by the wall clock, which `Keeper.since` shows.
+    the same moment by the wall clock, which `Keeper.since` shows. No `status`: the state machine
+    says why (`Machine._judge`).
     """
+    judgement = weigh(
+        rule,
+        me,
+        keeper,
+        view,
+        now,
+        since,
+        read_others=read_others,
+        created=created,
+        blocked=blocked,
+    )
+    if shown_since is None and since is not None:
+        shown_since = int(since)
+    return Keeper.of(part, keeper, shown_since, judgement)
+
+
+def weigh(
+    rule: Rule,
+    me: str,
+    keeper: Claim | None,
+    view: Sequence[Claim] | Seen,
+    now: float,
+    since: float | None,
+    *,
+    read_others: bool,
+    created: bool,
+    blocked: str | None = None,
+) -> Judgement:
+    """What the rules say of `keeper` (chosen from `view`, kept since `since`): the flags of
+    `judge`'s `Keeper`."""
     if keeper is None:
-        return Keeper(part, None, None, False, None, False, False, False, False, blocked=blocked)
+        return Judgement(blocked=blocked)
     seen = _seen(view)
     here = keeper.computer == me
     settled = here and since is not None and now - since >= SETTLING
@@ -380,14 +456,8 @@ def judge(
     )
     agree, dissent = agreed(keeper.computer, me, seen, now)
     acting = settled and (heard and blocked is None if rule.never_twice else agree)
-    if shown_since is None and since is not None:
-        shown_since = int(since)
-    return Keeper(
-        part=part,
-        computer=keeper.computer,
-        name=keeper.name,
+    return Judgement(
         here=here,
-        since=shown_since,
         settled=settled,
         others_heard=heard,
         agreed=agree,

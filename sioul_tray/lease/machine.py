@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from sioul_tray.errors import SioulError
 from sioul_tray.i18n import Core
 from sioul_tray.lease import codec
-from sioul_tray.lease.keeper import FRESH, UNHEARD, Keeper, Seen, judge
+from sioul_tray.lease.keeper import FRESH, UNHEARD, Judgement, Keeper, Seen, weigh
 from sioul_tray.lease.rules import (
     ALIVE,
     ANY_CLOSE,
@@ -377,7 +377,7 @@ class Machine:
         return problems
 
     def _in_order(self) -> None:
-        """`best` in computer order, as the snapshot lists it at every tick (`Lease.last_read`):
+        """`best` in computer order, as the snapshot lists it at every tick (`Snapshot.claims`):
         kept in order rather than sorted at each tick, since only a computer not known before
         changes it (each insertion calls this)."""
         best = self.best
@@ -782,8 +782,7 @@ class Machine:
         if self.kept is None or self.kept[0] != chosen:
             self.kept = (chosen, tick)
         since = self.kept[1] if chosen is not None else None
-        verdict = judge(
-            self.part,
+        judgement = weigh(
             self.rule,
             self.me,
             keeper,
@@ -794,32 +793,42 @@ class Machine:
             created=self.created,
             blocked=(self.blocked if "one_seal" not in self.without else None)
             or self.clone_problem(tick),
-            shown_since=None if since is None else int(wall - (tick - since)),
         )
-        self.acted = verdict.acting
-        status = self._status(verdict, view, wall, tick, since)
-        return dataclasses.replace(verdict, status=status)
+        self.acted = judgement.acting
+        shown = None if since is None else int(wall - (tick - since))
+        status = self._status(keeper, shown, judgement, view, wall, tick, since)
+        return Keeper.of(self.part, keeper, shown, judgement, status)
 
     def _status(
-        self, k: Keeper, view: Seen, wall: float, tick: float, since: float | None
+        self,
+        keeper: Claim | None,
+        shown: int | None,
+        j: Judgement,
+        view: Seen,
+        wall: float,
+        tick: float,
+        since: float | None,
     ) -> Status:
-        """Why the part is as it is here (`Keeper.status`), from what this machine knows."""
-        if k.computer is None:
+        """Why the part is as it is here (`Keeper.status`), from what this machine knows: the
+        keeper chosen, kept since `since` (ticks; `shown` by the wall clock), as `j` weighs it."""
+        if keeper is None:
             return Status(Why.NOBODY)
-        base = Status(Why.ACTING, k.computer, k.name, k.since)
-        if not k.here:
-            h = self.heard.get(k.computer)
+        base = Status(Why.ACTING, keeper.computer, keeper.name, shown)
+        if not j.here:
+            h = self.heard.get(keeper.computer)
             live = h is not None and tick - h <= ALIVE
-            theirs = self.best.get(k.computer)
-            since = _kept_since(theirs, k.since)
+            theirs = self.best.get(keeper.computer)
+            kept_since = _kept_since(theirs, shown)
             acts = None if theirs is None else theirs.acting
-            return dataclasses.replace(base, why=Why.ELSEWHERE, live=live, since=since, acts=acts)
-        if k.blocked is not None:
-            cause = "clone" if k.blocked == self.clone_problem(tick) else "seal"
-            return dataclasses.replace(base, why=Why.BLOCKED, problem=k.blocked, cause=cause)
-        if k.acting:
+            return dataclasses.replace(
+                base, why=Why.ELSEWHERE, live=live, since=kept_since, acts=acts
+            )
+        if j.blocked is not None:
+            cause = "clone" if j.blocked == self.clone_problem(tick) else "seal"
+            return dataclasses.replace(base, why=Why.BLOCKED, problem=j.blocked, cause=cause)
+        if j.acting:
             return base
-        if not k.settled:
+        if not j.settled:
             until = None if since is None else int(wall + (since + SETTLING - tick))
             return dataclasses.replace(base, why=Why.SETTLING, until=until)
         heard = self.heard
@@ -837,7 +846,7 @@ class Machine:
                     else None
                 ),
             )
-            for c in k.waiting
+            for c in j.waiting
         )
         others = [c for c in view.claims if c.computer != self.me]
         if not self.rule.never_twice and not any(view.alive(c, tick) for c in others):
@@ -869,7 +878,7 @@ class Machine:
             )
             if gap or set_clock:
                 self.kept = (self.kept[0], tick)
-                self.jumped_at = tick  # the tray's loop hears of it (`Lease.last_read`)
+                self.jumped_at = tick  # the tray's loop hears of it (`Snapshot.jumped`)
         if last is None or tick >= last:
             self.last_tick, self.last_wall = tick, wall
 
