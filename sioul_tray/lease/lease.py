@@ -138,7 +138,6 @@ class Lease:
         self._wrote_file = wrote_file
         self._files = {part: _Files() for part in PARTS}
         self._last: tuple[float, float] | None = None  # (wall, tick) of the last call
-        self._snapshots: dict[str, tuple[tuple[float, float] | None, Snapshot]] = {}
         self._state = (
             None
             if state_dir is None
@@ -213,6 +212,19 @@ class Lease:
         assert verdict is not None  # a look says who keeps the part
         return verdict
 
+    def tick(
+        self,
+        part: str,
+        *,
+        renew: bool = True,
+        active: float | None = None,
+        wrote: int | None = None,
+    ) -> Reading:
+        """The tray's call on `part` at each tick: `renew` (or `look`, with `renew=False`), and
+        what that call read with the verdict, so that the loop asks nothing again."""
+        keeper = self.renew(part, active, wrote=wrote) if renew else self.look(part)
+        return Reading(keeper, self.last_read(part))
+
     def claims(self, part: str) -> list[Claim]:
         """Every claim on `part` that reads, live or not, as last written by its computer."""
         m, _, tick = self._read(part)
@@ -274,22 +286,18 @@ class Lease:
         """What the last call on `part` read, without reading again: every claim that reads
         (with when each was heard, by the wall clock), the clocks seen ahead, the problems, and
         whether that call found the machine had slept without telling or its clock was set.
-        The tray publishes this after each tick: one scan of each part's folder a tick."""
+        The tray's loop gets it with each verdict (`tick`): one scan of each part's folder a
+        tick."""
         _known(part)
-        cached = self._snapshots.get(part)
-        if cached is not None and cached[0] is self._last:
-            return cached[1]  # no call since: the same answer (the tray asks twice a tick)
         m = self._machines[part]
         jumped = self._last is not None and m.jumped_at == self._last[1]
-        snapshot = Snapshot(
+        return Snapshot(
             list(m.best.values()),  # in computer order (`Machine.best`)
             WallTimes(m.heard, *self._last) if self._last is not None else {},
             dict(m.ahead),
             self._problems(part),
             jumped,
         )
-        self._snapshots[part] = (self._last, snapshot)
-        return snapshot
 
     def heard(self, part: str) -> dict[str, int]:
         """When each computer's claim on `part` was last heard changing, by the wall clock."""
@@ -684,6 +692,14 @@ class Snapshot(NamedTuple):
     offsets: dict[str, int]
     problems: list[Problem]  # each with whether it passes by itself (a sync under way)
     jumped: bool = False  # that call saw the machine sleep without telling, or its clock set
+
+
+class Reading(NamedTuple):
+    """A verdict on one part with what the call that made it read (`Lease.tick`): one answer,
+    where asking for the read apart could get another call's."""
+
+    keeper: Keeper
+    seen: Snapshot
 
 
 class _Skip(NamedTuple):

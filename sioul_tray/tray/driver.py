@@ -7,7 +7,8 @@ quit. For each, the driver calls the core's `Lease`, turns what it says into a `
 (`model.View`), sends it to `publish`, and the notes a person should see to `notify`. Timing
 belongs to the adapter that drives it: the Qt controller (`controller.Controller`: QTimers, a
 folder watcher) in the tray, the event loop of tests/simulation in the simulator. Whether the
-machine slept or its clock was set is the core's to see (`Snapshot.jumped`), not the loop's.
+machine slept or its clock was set is the core's to see (`Snapshot.jumped`, in the `Reading`
+of each call), not the loop's.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from sioul_tray.files import make_folders, write_new
 from sioul_tray.i18n import App
 from sioul_tray.lease import PARTS, RENEW, Keeper
 from sioul_tray.lease.folder import Problem
-from sioul_tray.lease.lease import Snapshot
+from sioul_tray.lease.lease import Reading, Snapshot
 from sioul_tray.lease.status import Why
 from sioul_tray.tray import model
 from sioul_tray.tray.model import Note, PartView, View
@@ -48,10 +49,18 @@ class LeaseLike(Protocol):
     def renew(
         self, part: str, active: float | None = None, take: bool = False, wrote: int | None = None
     ) -> Keeper: ...
+    def tick(
+        self,
+        part: str,
+        *,
+        renew: bool = True,
+        active: float | None = None,
+        wrote: int | None = None,
+    ) -> Reading: ...
     def close(self, part: str, wrote: int | None = None) -> None: ...
-    def look(self, part: str) -> Keeper: ...
     def forget(self, computer: str) -> None: ...
     def forget_counts_from(self, computer: str) -> int | None: ...
+    # For the Computers window (`listing.read`); the loop has each call's in its `Reading`.
     def last_read(self, part: str) -> Snapshot: ...
 
 
@@ -168,25 +177,24 @@ class Driver:
             self.notifier.quiet(self.monotonic() + QUIET_AFTER_WAKE)
         self.away = False
         self._closed = False
-        keepers: dict[str, Keeper] = {}
+        readings: dict[str, Reading] = {}
         error = None
         for part in PARTS:
             began = self._began(part)
             try:
-                if part in self.paused:
-                    keepers[part] = self.lease.look(part)
-                else:
-                    keepers[part] = self.lease.renew(part, active=active, wrote=self.wrote[part])
+                readings[part] = self.lease.tick(
+                    part, renew=part not in self.paused, active=active, wrote=self.wrote[part]
+                )
             except OSError as exc:
                 error = describe(exc)
                 continue
-            self._bound(part, keepers[part], began)
-        if any(self.lease.last_read(part).jumped for part in keepers):
+            self._bound(part, readings[part].keeper, began)
+        if any(r.seen.jumped for r in readings.values()):
             # The core saw the machine sleep without telling, or its clock set: the catch-up
             # that follows is not news, and the tray host may have lost the icon.
             self.notifier.quiet(self.monotonic() + QUIET_AFTER_WAKE)
             self.woke()
-        self._publish(keepers, error)
+        self._publish(readings, error)
 
     def _go_away(self) -> None:
         """The person left a machine that sleeps when idle: close both parts now (their closes
@@ -200,19 +208,19 @@ class Driver:
         self.notifier.quiet(self.monotonic() + INTERVAL + 5)
         self._publish(*self._look())
 
-    def _look(self) -> tuple[dict[str, Keeper], str | None]:
+    def _look(self) -> tuple[dict[str, Reading], str | None]:
         """Read each part without writing; its verdict bounds acting as a renew's does."""
-        keepers: dict[str, Keeper] = {}
+        readings: dict[str, Reading] = {}
         error = None
         for part in PARTS:
             began = self._began(part)
             try:
-                keepers[part] = self.lease.look(part)
+                readings[part] = self.lease.tick(part, renew=False)
             except OSError as exc:
                 error = describe(exc)
                 continue
-            self._bound(part, keepers[part], began)
-        return keepers, error
+            self._bound(part, readings[part].keeper, began)
+        return readings, error
 
     def _began(self, part: str) -> tuple[float, float]:
         """A call on `part` begins: its old bound ends, and the new one counts from now."""
@@ -229,16 +237,16 @@ class Driver:
         acknowledgement is what the handover waits on."""
         if not self.running or self.asleep:
             return
-        keepers, error = self._look()
+        readings, error = self._look()
         before = self.view
         changed = before is not None and any(
-            part in before.parts and before.parts[part].keeper != keeper.computer
-            for part, keeper in keepers.items()
+            part in before.parts and before.parts[part].keeper != reading.keeper.computer
+            for part, reading in readings.items()
         )
         if changed:
             self.tick()
         else:
-            self._publish(keepers, error)
+            self._publish(readings, error)
 
     # -- the person's requests -----------------------------------------------------------
 
@@ -316,8 +324,10 @@ class Driver:
         return found.may and found.token == token
 
     def _carried(self, part: str) -> int:
-        """The `wrote` mark of this computer's claim on `part`, as last read or written."""
-        mine = (c for c in self.lease.last_read(part).claims if c.computer == self.computer)
+        """The `wrote` mark of this computer's claim on `part`, as the last published call read
+        or wrote it (0: that call failed on `part`, or none was made)."""
+        seen = self.view.seen.get(part) if self.view is not None else None
+        mine = (c for c in (seen.claims if seen is not None else ()) if c.computer == self.computer)
         return next((c.wrote for c in mine), 0)
 
     # -- sleep, wake, quit ---------------------------------------------------------------
@@ -357,14 +367,13 @@ class Driver:
 
     # -- what is published ---------------------------------------------------------------
 
-    def _publish(self, keepers: dict[str, Keeper], error: str | None) -> None:
+    def _publish(self, readings: dict[str, Reading], error: str | None) -> None:
         parts: dict[str, PartView] = {}
         seen_parts: dict[str, Snapshot] = {}
         offsets: dict[str, int] = {}
         problems: list[tuple[str, Problem]] = []
-        for part, keeper in keepers.items():
+        for part, (keeper, seen) in readings.items():
             parts[part] = PartView.of(keeper)
-            seen = self.lease.last_read(part)  # what this tick read: no second scan
             seen_parts[part] = seen
             for computer, offset in seen.offsets.items():
                 if abs(offset) > abs(offsets.get(computer, 0)):
@@ -390,15 +399,15 @@ class Driver:
         self.notifier.update(view, self.monotonic())
         self._write_status(running=True)
         self.publish(view)
-        self._ask_recheck(keepers, view.now)
+        self._ask_recheck([r.keeper for r in readings.values()], view.now)
 
-    def _ask_recheck(self, keepers: dict[str, Keeper], now: float) -> None:
+    def _ask_recheck(self, keepers: list[Keeper], now: float) -> None:
         """A part kept here settles at its `until`: be woken then, not at the next tick. A part
         acted on is read again halfway to the next tick, so that its verdict's bound (RENEW
         from the call) is renewed well before it passes and Sioul never sees it lapse."""
         due: list[float] = [
             k.status.until
-            for k in keepers.values()
+            for k in keepers
             if k.status is not None and k.status.why is Why.SETTLING and k.status.until is not None
         ]
         if self.bounds:

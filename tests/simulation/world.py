@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from sioul_tray.lease import PARTS, Keeper, Lease
-from sioul_tray.lease.lease import Snapshot
+from sioul_tray.lease.lease import Reading, Snapshot
 from sioul_tray.share import SEAL_NAME, Share
 from sioul_tray.tray.driver import INTERVAL, REREAD_DELAY, Driver
 
@@ -113,8 +113,19 @@ class Instruments:
         self.computer.wrote(part)
         return self.computer.judged("renew take" if take else "renew", part, keeper)
 
-    def look(self, part: str) -> Keeper:
-        return self.computer.judged("look", part, self.lease.look(part))
+    def tick(
+        self,
+        part: str,
+        *,
+        renew: bool = True,
+        active: float | None = None,
+        wrote: int | None = None,
+    ) -> Reading:
+        reading = self.lease.tick(part, renew=renew, active=active, wrote=wrote)
+        if renew:
+            self.computer.wrote(part)
+        self.computer.judged("renew" if renew else "look", part, reading.keeper)
+        return reading
 
     def close(self, part: str, wrote: int | None = None) -> None:
         self.lease.close(part, wrote=wrote)
@@ -129,6 +140,7 @@ class Instruments:
             self.computer.wrote(part)
 
     def last_read(self, part: str) -> Snapshot:
+        # LeaseLike's, for the Computers window: the simulated loop never asks it.
         return self.lease.last_read(part)
 
     def forget_counts_from(self, computer: str) -> int | None:

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from pytestqt.qtbot import QtBot
 
-from sioul_tray.lease.lease import Snapshot
+from sioul_tray.lease.lease import Reading, Snapshot
 from sioul_tray.lease.status import Status, Waited, Why
 from sioul_tray.tray.controller import Controller
 from sioul_tray.tray.model import Note, View
@@ -91,8 +91,19 @@ class ScriptedLease:
     def forget_counts_from(self, computer: str) -> int | None:
         return None
 
+    def tick(
+        self,
+        part: str,
+        *,
+        renew: bool = True,
+        active: float | None = None,
+        wrote: int | None = None,
+    ) -> Reading:
+        """`Lease.tick`, recorded as the renew or look it stands for."""
+        keeper = self.renew(part, active, wrote=wrote) if renew else self.look(part)
+        return Reading(keeper, self.last_read(part))  # type: ignore[arg-type]  # K for Keeper
+
     def last_read(self, part: str) -> Snapshot:
-        self.calls.append(("last_read", part))
         return Snapshot(self.claims(part), {"office": 990}, {}, [], self.jumped)  # type: ignore[arg-type]
 
     def count(self, kind: str) -> int:

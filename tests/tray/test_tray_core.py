@@ -322,7 +322,7 @@ def test_the_command_line_does_the_work_itself_when_no_tray_runs(tmp_path: Path)
 def test_a_tick_scans_each_part_s_folder_once(
     tray: Tray, folder: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The controller publishes what the tick's renewals read (`Lease.last_read`): one scan of
+    """The controller publishes what the tick's renewals read (`Lease.tick`): one scan of
     each part's folder a tick (it was four: `claims` read every folder again)."""
     from sioul_tray.lease import lease as lease_module
     from sioul_tray.lease.folder import read_folder
