@@ -27,6 +27,7 @@ compressed in the visited set), never by a digest that two states might share.
 
 from __future__ import annotations
 
+import collections
 import itertools
 import math
 import random
@@ -331,7 +332,7 @@ def walk(
             options = list(events(w, alphabet))
             if not options:
                 break
-            event = rng.choices(options, [weight(e) for e in options])[0]
+            event = rng.choices(options, _weights(options, weight))[0]
             apply(w, event)
             path.append(event)
             report.steps += 1
@@ -345,6 +346,16 @@ def walk(
             break
     report.seconds = time.monotonic() - began
     return report
+
+
+# Kinds offered once per version ever written: their weight is shared among them, so that a
+# long history does not crowd out every other event.
+SHARED = frozenset({"stale"})
+
+
+def _weights(options: list[Event], weight: Callable[[Event], float]) -> list[float]:
+    counts = collections.Counter(e[0] for e in options if e[0] in SHARED)
+    return [weight(e) / counts[e[0]] if e[0] in SHARED else weight(e) for e in options]
 
 
 def _rare(event: Event) -> float:

@@ -91,6 +91,9 @@ OLD_RULES = frozenset(
 SHELL_FIXES = frozenset({"marks_while_acting"})
 
 Event = tuple[Any, ...]
+# What a read finds: the version of each claim file (-1: none), or None: what the replica holds
+# (`World.held`, with `Alphabet.replicas`).
+Choice = tuple[int, ...] | None
 
 
 @dataclass(frozen=True)
@@ -121,6 +124,12 @@ class Alphabet:
     # is up or down, never bringing back an older copy (False: deeper, for the rules that do not
     # turn on stale copies).
     stale: bool = True
+    # How the sync is modelled. False: a replica's content is chosen at each read (above). True:
+    # each replica holds one version of each claim file (or none) and changes only by a
+    # delivery event (`deliver`: the latest version; `stale`: an older one, with `stale`;
+    # `vanish`: the file goes), so a replica stays as it is while no delivery comes: a sync
+    # down across several calls, a night between, is one path, not a choice at every read.
+    replicas: bool = False
     # The folder at the start: wall clock offsets, who took invoices there, the computers on the
     # rules before these (`OLD_RULES`), how many of the last ones join later, and whether it
     # starts SETTLING later, its keeper acting.
@@ -139,8 +148,11 @@ class Alphabet:
         kinds.append("restart (" + ", ".join(self.restarts) + ")")
         if self.forget:
             kinds.append("forget" + (" a running computer too" if self.forget == "any" else ""))
+        delivers = "any version" if self.stale else "the latest or none"
         kinds.append(
-            "deliver any version (at each read)" if self.stale else "deliver the latest or none"
+            f"deliver {delivers} ("
+            + ("events into replicas" if self.replicas else "at each read")
+            + ")"
         )
         kinds.append(f"wait {'/'.join(str(q) for q in self.quanta)} s")
         if self.drift:
@@ -262,6 +274,9 @@ class World:
     nodes: list[Node]
     versions: list[list[Version]]  # per computer, in the order written
     seals: list[int]  # the seal in each computer's replica
+    # With `Alphabet.replicas`: the version of each claim file each replica holds (-1: none),
+    # held[i][k] for computer k's file in computer i's replica; empty otherwise.
+    held: list[list[int]] = field(default_factory=list)
     without: frozenset[str] = frozenset()
     keys: int = 1  # keys made so far
     trace: list[str] = field(default_factory=list)
@@ -276,6 +291,7 @@ class World:
         new.nodes = [n.copy() for n in self.nodes]
         new.versions = list(self.versions)
         new.seals = list(self.seals)
+        new.held = [list(r) for r in self.held]
         new.trace = []
         new.owned = set()
         new.forms = list(self.forms)
@@ -340,17 +356,27 @@ class World:
     # -- reading and writing, as the shell does ---------------------------------------------
 
     def choices(
-        self, i: int, arrives: int | None = None, alphabet_stale: bool = True
-    ) -> Iterator[tuple[int, ...]]:
+        self,
+        i: int,
+        arrives: int | None = None,
+        alphabet_stale: bool = True,
+        replicas: bool = False,
+    ) -> Iterator[Choice]:
         """What computer i's replica may hold for each claim file at a read (-1: nothing).
 
         Choices that the machine cannot tell apart are given once: for a computer it has read in
         this run, any version up to the one it knows is refused as stale, like no file at all;
-        for one it knows but has not read in this run, every such version is read alike.
-        """
+        for one it knows but has not read in this run, every such version is read alike. With
+        `replicas`, the replica holds what was delivered (`held`): one read, None, unless a file
+        it lacks is overdue (`arrives`), which the protocol assumes never happens.
+        """  # fmt: skip
         node = self.nodes[i]
         m = node.machine
         assert m is not None
+        if replicas:
+            if not self._overdue(i, m, arrives):
+                yield None
+            return
         per: list[list[int]] = []
         for k, versions in enumerate(self.versions):
             if not versions:
@@ -389,17 +415,34 @@ class World:
             if not alphabet_stale:
                 options = [v for v in options if v < 0 or v == len(versions) - 1]
             per.append(options)
-        return itertools.product(*per)
+        yield from itertools.product(*per)
 
-    def read(self, i: int, choice: tuple[int, ...]) -> None:
+    def _overdue(self, i: int, m: Machine, arrives: int | None) -> bool:
+        """Computer i's replica lacks a claim file its machine knows nothing of for longer than
+        the protocol allows (`Alphabet.arrives`)."""
+        node = self.nodes[i]
+        if arrives is None or self.now - node.began < arrives:
+            return False
+        return any(
+            v < 0 and self.versions[k] and self.nodes[k].id not in m.best
+            and (k == i or self.nodes[k].id not in m.foreign)
+            for k, v in enumerate(self.held[i])
+        )  # fmt: skip
+
+    def read(self, i: int, choice: Choice) -> None:
+        """Computer i's machine hears its replica: the versions `choice` names (None: what the
+        replica holds, `held`)."""
         node = self.nodes[i]
         m = node.machine
         assert m is not None
+        held = choice is None
+        if choice is None:
+            choice = tuple(self.held[i])
         copies: list[Claim] = []
         foreign: list[str] = []
         for k, v in enumerate(choice):
             if v < 0:
-                if self.nodes[k].id in m.foreign:
+                if not held and self.nodes[k].id in m.foreign:
                     foreign.append(self.nodes[k].id)  # nothing new: the same file is still there
                 continue
             version = self.versions[k][v]
@@ -431,6 +474,8 @@ class World:
                 node.marked = claim.seq
             knew = tuple(-1 if n.id not in m.best else m.best[n.id].seq for n in self.nodes)
             self.versions[i] = [*self.versions[i], Version(claim, node.key, self.now, knew)]
+            if self.held:
+                self.held[i][i] = len(self.versions[i]) - 1  # written into its own replica
         if ready.verdict is not None:
             self.verdict(i, ready.verdict)
 
@@ -587,6 +632,8 @@ def initial(n: int, without: frozenset[str] = frozenset(), alphabet: Alphabet = 
         w.now += SETTLING
         for i in present:
             apply(w, ("renew", i, latest(w)))
+    if alphabet.replicas:
+        w.held = [list(latest(w)) if i in present else [-1] * n for i in range(n)]
     w.trace = []
     return w
 
@@ -597,8 +644,8 @@ def latest(w: World) -> tuple[int, ...]:
 
 
 def _started(
-    w: World, i: int, memory: Memory | None, remembers: bool, arrives: int | None, stale: bool
-) -> Iterator[tuple[int, ...]]:
+    w: World, i: int, memory: Memory | None, remembers: bool, alphabet: Alphabet
+) -> Iterator[Choice]:
     """What computer i's replica may hold at the first read of a tray (or a command) started
     with `memory`."""
     started = w.clone()
@@ -606,7 +653,33 @@ def _started(
     started.start(i, memory, remembers)
     if memory is not None and memory is w.nodes[i].saved and w.nodes[i].machine is None:
         started.nodes[i].began = began  # a command beside a tray that is down: not a new start
-    return started.choices(i, arrives, stale)
+    return started.choices(i, alphabet.arrives, alphabet.stale, alphabet.replicas)
+
+
+def deliveries(w: World, alphabet: Alphabet) -> Iterator[Event]:
+    """With `Alphabet.replicas`, what the sync may do next: bring a claim file's latest version
+    into a replica (``deliver``), an older one (``stale``, with `Alphabet.stale`), or take a
+    file away (``vanish``). A replica's own file changes by its own writes; only while its tray
+    is down may the sync bring back an older copy of it (a replica restored, a copy from a
+    computer that kept it), which a restart without its state then reads."""
+    for i, node in enumerate(w.nodes):
+        if not node.joined:
+            continue
+        held = w.held[i]
+        for k, versions in enumerate(w.versions):
+            if not versions:
+                continue
+            last = len(versions) - 1
+            if k == i:
+                if node.machine is None and alphabet.stale:
+                    yield from (("stale", i, k, v) for v in range(last) if v != held[k])
+                continue
+            if held[k] != last:
+                yield ("deliver", i, k, last)
+            if alphabet.stale:
+                yield from (("stale", i, k, v) for v in range(last) if v != held[k])
+            if held[k] >= 0:
+                yield ("vanish", i, k)
 
 
 def events(w: World, alphabet: Alphabet = FULL) -> Iterator[Event]:
@@ -614,12 +687,12 @@ def events(w: World, alphabet: Alphabet = FULL) -> Iterator[Event]:
     n = len(w.nodes)
     for i, node in enumerate(w.nodes):
         if not node.joined:
-            for choice in _started(w, i, None, True, alphabet.arrives, alphabet.stale):
+            for choice in _started(w, i, None, True, alphabet):
                 yield ("join", i, choice)
             continue
         m = node.machine
         if m is not None:
-            for choice in w.choices(i, alphabet.arrives, alphabet.stale):
+            for choice in w.choices(i, alphabet.arrives, alphabet.stale, alphabet.replicas):
                 for op in alphabet.ops:
                     yield (op, i, choice)
                     if alphabet.unsaved and op in ("close", "quit"):
@@ -644,9 +717,7 @@ def events(w: World, alphabet: Alphabet = FULL) -> Iterator[Event]:
                 memory = {"state": node.saved, "older": node.older, "lost": None}[how]
                 if how == "older" and memory is None:
                     continue
-                for choice in _started(
-                    w, i, memory, how != "lost", alphabet.arrives, alphabet.stale
-                ):
+                for choice in _started(w, i, memory, how != "lost", alphabet):
                     yield ("restart", i, how, choice)
             if alphabet.forget and node.saved is not None:
                 # `sioul-tray forget` while the tray does not run: a process of its own.
@@ -658,9 +729,7 @@ def events(w: World, alphabet: Alphabet = FULL) -> Iterator[Event]:
                     and (other.machine is None or alphabet.forget == "any")
                 ]
                 if targets:
-                    choices = list(
-                        _started(w, i, node.saved, True, alphabet.arrives, alphabet.stale)
-                    )
+                    choices = list(_started(w, i, node.saved, True, alphabet))
                     for k in targets:
                         for choice in choices:
                             yield ("forget", i, k, choice)
@@ -668,6 +737,8 @@ def events(w: World, alphabet: Alphabet = FULL) -> Iterator[Event]:
             for j in range(n):
                 if j != i and w.seals[j] != w.seals[i]:
                     yield ("seal", i, j)
+    if alphabet.replicas:
+        yield from deliveries(w, alphabet)
     for q in alphabet.quanta:
         yield ("wait", q)
         if alphabet.drift and q >= UNCLOSED - ALIVE:
@@ -677,6 +748,7 @@ def events(w: World, alphabet: Alphabet = FULL) -> Iterator[Event]:
 
 def apply(w: World, event: Event) -> None:
     """Carry out one event on `w` (changed in place), as the tray and its computer would."""
+    event = _resolved(w, event)
     kind = event[0]
     if kind in ("renew", "take", "close", "quit", "look"):
         i, choice = event[1], event[2]
@@ -710,6 +782,14 @@ def apply(w: World, event: Event) -> None:
             node.machine = None
         else:
             w.carry_out(i, m.step(Look(), w.wall(i), w.tick(i)))
+    elif kind in ("deliver", "stale"):
+        _, i, k, v = event
+        w.held[i][k] = v
+        w.touch(i)
+    elif kind == "vanish":
+        _, i, k = event
+        w.held[i][k] = -1
+        w.touch(i)
     elif kind == "crash":
         node = w.nodes[event[1]]
         node.machine = None
@@ -749,6 +829,8 @@ def apply(w: World, event: Event) -> None:
         node.key = w.keys
         w.seals[i] = node.key
         # A new folder id: a new state file, and this replica's claims are gone with the wipe.
+        if w.held:
+            w.held[i] = [-1] * len(w.nodes)
         w.start(i, None, True)
         assert node.machine is not None
         node.machine.created = True
@@ -762,6 +844,16 @@ def apply(w: World, event: Event) -> None:
         raise ValueError(f"unknown event {event!r}")
     if w.tracing:
         w.trace.append(describe(w, event))
+
+
+def _resolved(w: World, event: Event) -> Event:
+    """`event` with its read (None: what the replica holds) spelt out as versions."""
+    kind = event[0]
+    at = {"renew": 2, "take": 2, "close": 2, "quit": 2, "look": 2, "join": 2,
+          "restart": 3, "forget": 3}.get(kind)  # fmt: skip
+    if at is None or event[at] is not None:
+        return event
+    return (*event[:at], tuple(w.held[event[1]]), *event[at + 1 :])
 
 
 def describe(w: World, event: Event) -> str:
@@ -812,6 +904,16 @@ def describe(w: World, event: Event) -> str:
         return f"{at} {w.nodes[event[1]].id} sets the folder up again (a new seal)"
     if kind == "seal":
         return f"{at} {w.nodes[event[1]].id}'s seal reaches {w.nodes[event[2]].id}"
+    if kind in ("deliver", "stale"):
+        _, i, k, v = event
+        version = w.versions[k][v]
+        old = " (an older copy)" if kind == "stale" else ""
+        return (
+            f"{at} {w.nodes[k].id}'s claim of seq {version.claim.seq}"
+            f"{' closed' if version.claim.closed else ''} reaches {w.nodes[i].id}'s replica{old}"
+        )
+    if kind == "vanish":
+        return f"{at} {w.nodes[event[2]].id}'s claim file vanishes from {w.nodes[event[1]].id}'s"
     return f"{at} {event}"
 
 
@@ -1079,6 +1181,11 @@ def canonical(w: World, symmetric: bool = True) -> bytes:
                         (r.claim(v.claim), v.key, tuple(r.wall(s) for s in v.knew))
                         for v in w.versions[i]
                     ),
+                    # The replica's content, each file by its writer's new name and its place in
+                    # that writer's history (`held`).
+                    tuple(sorted((r.name(w.nodes[k].id) or "", v) for k, v in enumerate(w.held[i])))
+                    if w.held
+                    else None,
                 )
             parts.append(got)
         form = marshal.dumps(tuple(parts), 0)  # 0: no references, which follow identity
