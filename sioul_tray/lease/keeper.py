@@ -133,6 +133,11 @@ class Seen:
     # the rule switched off).
     vouched: Mapping[str, int] | None = None
     vouch_waits: bool = True
+    # A claim that keeps the part (it sees its own computer) is not counted gone by silence on a
+    # part that must never happen twice: a keeper cut off from this computer may be numbering on
+    # a person's declarations made there, which no silence here can rule out; only its close or
+    # a declaration made here ends it (False: the rule switched off).
+    keepers_declared: bool = True
     # This computer's closes, as `Claim.closes` carries them: for each computer's tag, the highest
     # seq of its closes that named it successor (`sees`); under ANY_CLOSE its latest close. None:
     # every closed claim counts (the pure tests, or the rule switched off).
@@ -236,7 +241,8 @@ def acknowledged(
 
     Returns the verdict and the computers still waited for. Each other claim must be closed (or
     forgotten), acknowledge the keeper (`unanswering`), or be gone: silent for UNCLOSED as observed
-    in this run while this computer's own sync is seen flowing. A computer whose claim file is
+    in this run while this computer's own sync is seen flowing, and, on a part that must never
+    happen twice, not a claim that keeps the part. A computer whose claim file is
     sealed with another key is waited for until it is declared gone. A computer that joined a
     folder made elsewhere and has read nobody's claim yet has heard nobody: it must not act on an
     empty view. `keeper_claim`: the keeper's claim in `view`, when the caller has it at hand.
@@ -272,7 +278,13 @@ def acknowledged(
             and (forgot or not (mine and _may_count_me_closed(c, me, seen)))
         ):
             continue
-        if trusting and flowing and rule.never_twice and _silent(c, seen, now):
+        if (
+            trusting
+            and flowing
+            and rule.never_twice
+            and _silent(c, seen, now)
+            and not (seen.keepers_declared and c.sees == c.computer)
+        ):
             continue
         if trusting and flowing and not rule.never_twice and now - seen.when(c) > UNCLOSED:
             continue

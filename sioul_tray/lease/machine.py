@@ -73,6 +73,9 @@ FIXES = frozenset(
         # ...and so does one made while this computer distrusts (its state lost): never at once
         # as a close of the computer declared.
         "vouch_waits",
+        # A keeper is counted gone by a close or a declaration, never by its silence alone (on
+        # invoices): cut off, it may be numbering on declarations its person made there.
+        "keepers_declared",
     }
 )
 
@@ -717,6 +720,7 @@ class Machine:
             trusting=trusting,
             vouched={c: self.forgets[c] for c in self.vouched if c in self.forgets},
             vouch_waits="vouch_waits" not in self.without,
+            keepers_declared="keepers_declared" not in self.without,
             named=self.named if "closes" not in self.without else None,
             old_rules_closes="old_rules_closes" not in self.without,
             learns_members="learns_members" not in self.without,

@@ -426,3 +426,44 @@ def test_a_declaration_that_counted_is_not_waited_for_again(tmp_path: Path, stat
         waited += RENEW
         kb = b.renew(INV)
     assert kb.acting and waited <= SETTLING + RENEW, kb.status
+
+
+@pytest.mark.parametrize("fixed", [True, False])
+def test_declared_gone_by_a_keeper_cut_off_from_them(tmp_path: Path, fixed: bool) -> None:
+    """aa keeps invoices beside bb and cc; aa's sync stops both ways while bb and cc go on
+    syncing with each other. A day later aa's person declares bb and cc gone (they were running
+    all along): the declarations count at once, their last answers a day old, and aa numbers.
+    bb and cc must not count aa gone by its silence, however long they hear each other.
+
+    Found by the model checker's random walks with replicas as state (tests/model). On the core
+    before (`fixed=False`: the rule switched off), bb or cc took over after a day of silence
+    while aa numbered on its declarations: both numbered."""
+    r = Replicas(tmp_path, ["aa", "bb", "cc"])
+    a, b, c = r.lease("aa"), r.lease("bb"), r.lease("cc")
+    in_use(r, a, b, c, rounds=SETTLING // RENEW + 3)
+    assert a.renew(INV).acting
+    if not fixed:
+        for lease in (b, c):
+            lease._machines[INV].without = frozenset({"keepers_declared"})
+
+    def minute() -> list[str]:
+        r.advance(RENEW)
+        now = acting(a.renew(INV), b.renew(INV), c.renew(INV))
+        for owner, to in (("bb", "cc"), ("cc", "bb")):  # aa's sync is down
+            r.sync(owner, to)
+        return now
+
+    for _ in range(UNCLOSED // RENEW):
+        assert len(minute()) < 2
+    a.forget("bb")
+    a.forget("cc")
+    both = 0
+    numbered: set[str] = set()
+    for _ in range(3 * SETTLING // RENEW + 5):
+        now = minute()
+        both += len(now) > 1
+        numbered.update(now)
+    if fixed:
+        assert both == 0 and numbered == {"aa"}  # on the person's word, and aa alone
+    else:
+        assert both > 0

@@ -275,7 +275,7 @@ def test_gone_needs_the_sync_seen_flowing_for_settling() -> None:
     # Found by the simulation: woken after two days, every claim in view is "gone"; the first file
     # the reconnecting sync brings must not make them gone at once (the keeper's arrives next).
     mine = MINE
-    gone = claim("bb", sees="bb", renewed=NOW - UNCLOSED - 1)
+    gone = claim("bb", sees="cc", renewed=NOW - UNCLOSED - 1)
     fresh = ack("cc", MINE)
     flags: Flags = {"read_others": True, "created": False}
     for flowing_since, ok in ((None, False), (NOW, False), (NOW - SETTLING, True)):
@@ -283,3 +283,23 @@ def test_gone_needs_the_sync_seen_flowing_for_settling() -> None:
             [mine, gone, fresh], written=WRITTEN, flowing_since=flowing_since, tracks_flow=True
         )
         assert acknowledged(ME, ME, seen, Rule.STAYS, NOW, **flags)[0] is ok, flowing_since
+
+
+@pytest.mark.parametrize("rule_on", [True, False])
+def test_a_silent_keeper_is_not_gone_on_invoices(rule_on: bool) -> None:
+    # Found by the model checker's walks: aa, cut off from bb and cc for a day, numbers on its
+    # person's declarations of both; bb and cc, hearing each other, must not count aa's claim,
+    # which keeps invoices, gone by its silence. A silent claim that keeps nothing still is.
+    keeper = claim("aa", sees="aa", renewed=NOW - UNCLOSED - 1)
+    follower = claim("dd", sees="aa", renewed=NOW - UNCLOSED - 1)
+    fresh = ack("cc", MINE)
+    flags: Flags = {"read_others": True, "created": False}
+    for silent, ok in ((keeper, not rule_on), (follower, True)):
+        seen = Seen(
+            [MINE, silent, fresh], written=WRITTEN, flowing_since=NOW - SETTLING,
+            tracks_flow=True, keepers_declared=rule_on,
+        )  # fmt: skip
+        heard, waiting = acknowledged(ME, ME, seen, Rule.STAYS, NOW, **flags)
+        assert heard is ok and (silent.computer in waiting) is not ok
+        # Medicines follow the person: a silent keeper of theirs is gone either way.
+        assert acknowledged(ME, ME, seen, Rule.FOLLOWS, NOW, **flags)[0]

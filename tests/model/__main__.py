@@ -54,6 +54,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--small-jumps", action="store_true", help=f"clock jumps {JUMPS[1]:+d}/{JUMPS[2]:+d} s only"
     )
+    parser.add_argument(
+        "--replicas",
+        action="store_true",
+        help="each replica holds one version of each claim file, changed by delivery events "
+        "(instead of any version chosen at each read)",
+    )
     parser.add_argument("--walk", action="store_true", help="random deep walks (for --seconds)")
     parser.add_argument("--length", type=_lengths, default=(40, 80), help="events a walk (40-80)")
     parser.add_argument("--seed", type=int, default=0, help="the walks' random seed")
@@ -61,6 +67,8 @@ def main(argv: list[str] | None = None) -> int:
     alphabet = {"full": FULL, "faults": FAULTS}.get(args.alphabet) or NARROW[args.alphabet]
     if args.small_jumps:
         alphabet = replace(alphabet, jumps=JUMPS[1:3])
+    if args.replicas:
+        alphabet = replace(alphabet, replicas=True)
     without = frozenset(args.without)
     print(f"events: {alphabet.describe()}", flush=True)
     if args.walk:

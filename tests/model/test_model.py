@@ -236,6 +236,70 @@ WALKED = {
 }  # fmt: skip
 
 
+# The same walks with replicas as state (`Alphabet.replicas`: a replica stays as it is until a
+# delivery event), from the initial folder of each alphabet, shortened: the fixes whose traces
+# the walks above never met (a sync down across several calls), and one they found with every
+# fix on, which made `keepers_declared`.
+ON_REPLICAS = replace(FAULTS, replicas=True)
+UPGRADE = replace(
+    NARROW["upgrade"], stale=True, ops=("renew", "take", "close"), quanta=(RENEW, SETTLING, NIGHT),
+    replicas=True,
+)  # fmt: skip
+# Two restarts, one with a state file put back; a close of each read by the other; bb's person
+# declares aa gone: each counts the other's close (`walk(2, seed=1)` on ON_REPLICAS, 21 events).
+BOTH_CLOSED = [
+    ("quit", B, None, "unsaved"), ("deliver", A, B, 2), ("restart", B, "state", None),
+    ("close", A, None, "unsaved"), ("quit", A, None), ("quit", B, None, "unsaved"),
+    ("deliver", B, A, 3), ("restart", A, "older", None), ("restart", B, "state", None),
+    ("wait", SETTLING), ("forget", B, A, None), ("take", A, None),
+]  # fmt: skip
+REPLICA_WALKS: dict[str, tuple[int, Alphabet, list[Event]]] = {
+    "closes": (2, ON_REPLICAS, BOTH_CLOSED),
+    "closes_in_claims": (2, ON_REPLICAS, BOTH_CLOSED),
+    # aa, on the rules before these, counts bb's close; bb takes again (seed 0, 29 events).
+    "old_rules_closes": (2, UPGRADE, [
+        ("close", A, None), ("deliver", B, A, 3), ("take", B, None), ("close", B, None),
+        ("close", B, None), ("deliver", A, B, 5), ("take", B, None), ("take", A, None),
+        ("wait", SETTLING), ("take", B, None), ("renew", A, None),
+    ]),
+    # cc joins having read bb's claim only, and numbers before aa's marked claim reaches it
+    # (`walk(3)` on the join alphabet, seed 0, 19 events).
+    "learns_members": (3, replace(NARROW["join"], replicas=True), [
+        ("wait", SETTLING), ("renew", A, None), ("join", C, None), ("take", A, None),
+        ("close", B, None), ("wait", SETTLING), ("take", B, None), ("close", B, None),
+        ("deliver", C, B, 4), ("take", C, None),
+    ]),
+    # aa, cut off from bb, has its person declare bb and then cc gone; bb, waking after a day
+    # to cc's close alone, takes and counts aa gone by its silence: both number
+    # (`walk(3, seed=1)` on ON_REPLICAS, 26 events).
+    "keepers_declared": (3, ON_REPLICAS, [
+        ("close", C, None), ("forget", A, B, None), ("deliver", B, C, 2), ("wait", 86400, C),
+        ("take", B, None), ("jump", B, 420), ("forget", A, B, None), ("wait", SETTLING),
+        ("jump", B, -420), ("forget", A, C, None), ("forget", B, C, None),
+    ]),
+}  # fmt: skip
+
+
+def broken(computers: int, alphabet: Alphabet, path: list[Event], without: str = "") -> str | None:
+    """How the first unsafe state along `path` breaks the promise, each of its events one the
+    world offers at that point; None if none does."""
+    w = initial(computers, frozenset({without} - {""}), alphabet)
+    for event in path:
+        assert event in set(events(w, alphabet)), f"{event} cannot happen here"
+        apply(w, event)
+        why = w.unsafe()
+        if why is not None:
+            return why
+    return None
+
+
+@pytest.mark.parametrize("fix", sorted(REPLICA_WALKS))
+def test_a_fix_found_by_the_walks_on_replicas_is_needed(fix: str) -> None:
+    computers, alphabet, path = REPLICA_WALKS[fix]
+    assert broken(computers, alphabet, path, without=fix) is not None
+    assert broken(computers, alphabet, path) is None
+
+
 def most_acting(computers: int, alphabet: Alphabet, path: list[Event], without: str = "") -> int:
     """The most computers acting on invoices at once along `path`, each of its events one the
     world offers at that point."""
@@ -286,7 +350,7 @@ def test_a_random_walk_finds_a_mark_carried_late() -> None:
 def test_every_fix_is_exercised_here() -> None:
     # forget_holds: test_a_forget_that_lapses_is_found_stuck; successor: the evening above;
     # forget_named: tests/lease/test_claims_alone.py, case 1 (its trace needs a day's wait).
-    exercised = {f for f, *_ in FOUND} | set(SCRIPTED) | set(WALKED)
+    exercised = {f for f, *_ in FOUND} | set(SCRIPTED) | set(WALKED) | set(REPLICA_WALKS)
     assert exercised | {"forget_holds", "successor", "forget_named"} == FIXES
 
 

@@ -111,7 +111,8 @@ def test_a_computer_declared_gone_that_comes_back(world: World) -> None:
 
 def cut_off_keeper(w: World, who: str, step: float) -> None:
     """The keeper bb is cut off (its sync stops both ways) and keeps running; 10 hours later the
-    clock of `who` is set by `step` seconds; run until well after the others took over."""
+    clock of `who` is set by `step` seconds, and the person says on aa that bb is gone (a keeper
+    is never counted gone by its silence alone); run until well after the declaration counted."""
     w.run(SETTLING + 4 * RENEW)
     bb = w.computers["bb"]
     bb.take()
@@ -120,6 +121,7 @@ def cut_off_keeper(w: World, who: str, step: float) -> None:
     bb.client.stopped += 1
     w.run(w.now + 36000)
     w.computers[who].clock.step(step)
+    w.computers["aa"].forget("bb")
     w.run(w.now + UNCLOSED - 36000 + 3600)
     assert "bb" not in w.actors("invoices") and len(w.actors("invoices")) == 1
 
