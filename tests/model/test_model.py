@@ -293,6 +293,23 @@ def broken(computers: int, alphabet: Alphabet, path: list[Event], without: str =
     return None
 
 
+def test_random_walks_on_replicas_with_every_fault_find_nothing() -> None:
+    """The walks with replicas as state, where a sync down across several calls and a night
+    between is one path, not a draw at every read: 2 and 3 computers, every fault."""
+    for computers, walks in ((2, 1500), (3, 400)):
+        report = walk(computers, alphabet=ON_REPLICAS, walks=walks, seconds=600, length=(10, 40))
+        assert report.violation is None, "\n".join(report.violation)
+        assert report.walks == walks
+
+
+def test_a_random_walk_on_replicas_finds_a_joiner_that_waits_for_nobody() -> None:
+    joins = REPLICA_WALKS["learns_members"][1]
+    report = walk(3, alphabet=joins, without=frozenset({"learns_members"}), walks=2000,
+                  seconds=600, length=(10, 40))  # fmt: skip
+    assert report.violation is not None, report.summary()
+    assert "acts without" in report.violation[-1], "\n".join(report.violation)
+
+
 @pytest.mark.parametrize("fix", sorted(REPLICA_WALKS))
 def test_a_fix_found_by_the_walks_on_replicas_is_needed(fix: str) -> None:
     computers, alphabet, path = REPLICA_WALKS[fix]
