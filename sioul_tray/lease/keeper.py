@@ -138,6 +138,9 @@ class Seen:
     # a person's declarations made there, which no silence here can rule out; only its close or
     # a declaration made here ends it (False: the rule switched off).
     keepers_declared: bool = True
+    # A close that names no successor is not counted by a computer that closed too, whichever
+    # computer its own closes named (False: the rule switched off).
+    heirless_closes: bool = True
     # This computer's closes, as `Claim.closes` carries them: for each computer's tag, the highest
     # seq of its closes that named it successor (`sees`); under ANY_CLOSE its latest close. None:
     # every closed claim counts (the pure tests, or the rule switched off).
@@ -353,6 +356,10 @@ def _may_count_me_closed(c: Claim, me: str, seen: Seen) -> bool:
         mine = named.get(ANY_CLOSE, -1)
     else:
         mine = max(named.get(tag(c.computer), -1), named.get(EVERY_COMPUTER, -1))
+        if c.sees is None and seen.heirless_closes:
+            # A close that names no successor: its writer keeps the part when every computer is
+            # closed and counts, waking, the closes it read, any of mine among them.
+            mine = max(mine, named.get(ANY_CLOSE, -1))
     if mine < 0:
         return False
     answered: int | None = -1

@@ -76,6 +76,8 @@ FIXES = frozenset(
         # A keeper is counted gone by a close or a declaration, never by its silence alone (on
         # invoices): cut off, it may be numbering on declarations its person made there.
         "keepers_declared",
+        # A close naming no successor (its writer the heir) is not counted by one that closed.
+        "heirless_closes",
     }
 )
 
@@ -721,6 +723,7 @@ class Machine:
             vouched={c: self.forgets[c] for c in self.vouched if c in self.forgets},
             vouch_waits="vouch_waits" not in self.without,
             keepers_declared="keepers_declared" not in self.without,
+            heirless_closes="heirless_closes" not in self.without,
             named=self.named if "closes" not in self.without else None,
             old_rules_closes="old_rules_closes" not in self.without,
             learns_members="learns_members" not in self.without,

@@ -8,6 +8,7 @@ import pytest
 
 from sioul_tray.lease import ALIVE, SETTLING, UNCLOSED, Claim, Rule
 from sioul_tray.lease.keeper import FRESH, Seen, acknowledged, agreed, judge
+from sioul_tray.lease.rules import ANY_CLOSE, tag
 from tests.helpers import NOW, claim
 from tests.lease.leasekit import Flags
 
@@ -303,3 +304,19 @@ def test_a_silent_keeper_is_not_gone_on_invoices(rule_on: bool) -> None:
         assert heard is ok and (silent.computer in waiting) is not ok
         # Medicines follow the person: a silent keeper of theirs is gone either way.
         assert acknowledged(ME, ME, seen, Rule.FOLLOWS, NOW, **flags)[0]
+
+
+@pytest.mark.parametrize("rule_on", [True, False])
+def test_a_close_naming_no_successor_is_not_counted_by_one_that_closed(rule_on: bool) -> None:
+    # Found by the model checker's walks: aa closed (naming bb); cc, keeping invoices, closed a
+    # day later having read aa's close, naming nobody (it would keep them). Waking, cc counts
+    # aa's close; aa, keeping invoices again, must not count cc's in turn.
+    theirs = claim("cc", closed=True, sees=None, renewed=NOW - 100)
+    named = {ANY_CLOSE: NOW - 90_000, tag("bb"): NOW - 90_000}  # aa's close named bb
+    seen = Seen([MINE, theirs], written=WRITTEN, named=named, heirless_closes=rule_on)
+    flags: Flags = {"read_others": True, "created": False}
+    heard, waiting = acknowledged(ME, ME, seen, Rule.STAYS, NOW, **flags)
+    assert heard is not rule_on and ("cc" in waiting) is rule_on
+    # A computer that never closed counts it: the heir is asleep, and it may take over.
+    seen = Seen([MINE, theirs], written=WRITTEN, named={}, heirless_closes=rule_on)
+    assert acknowledged(ME, ME, seen, Rule.STAYS, NOW, **flags)[0]

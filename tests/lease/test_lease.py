@@ -317,10 +317,23 @@ def test_gone_counts_as_heard_while_my_sync_flows(share: Share, clock: FakeClock
     a, b = settled_pair(share, clock)
     c = computer(share, "cc", clock)
     run(clock, SETTLING + RENEW, a, b, c)
-    # a crashes; after UNCLOSED it is gone, and b and c still hear each other.
-    run(clock, UNCLOSED + SETTLING + 2 * RENEW, b, c)
-    kb, kc = b.renew("invoices"), c.renew("invoices")
-    assert kb.acting and kc.computer == "bb" and not kc.acting
+    # bb crashes; after UNCLOSED it is gone for aa, which still hears cc.
+    run(clock, UNCLOSED + SETTLING + 2 * RENEW, a, c)
+    ka, kc = a.renew("invoices"), c.renew("invoices")
+    assert ka.acting and kc.computer == "aa" and not kc.acting
+
+
+def test_a_silent_keeper_waits_for_the_person(share: Share, clock: FakeClock) -> None:
+    a, b = settled_pair(share, clock)
+    c = computer(share, "cc", clock)
+    run(clock, SETTLING + RENEW, a, b, c)
+    # aa, the keeper, crashes: bb and cc hear each other, yet its silence alone does not make
+    # it gone (cut off, it may be numbering on its person's declarations).
+    kb, kc = run(clock, UNCLOSED + SETTLING + 2 * RENEW, b, c)
+    assert kb.computer == "bb" and not kb.acting and kb.waiting == ("aa",) and not kc.acting
+    b.forget("aa")  # the person says so: it counts at once, aa's last answer a day old
+    kb, kc = run(clock, SETTLING + 2 * RENEW, b, c)
+    assert kb.acting and not kc.acting
 
 
 def test_a_keeper_cut_off_from_everyone_stops_before_others_take_over(

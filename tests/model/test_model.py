@@ -269,6 +269,16 @@ REPLICA_WALKS: dict[str, tuple[int, Alphabet, list[Event]]] = {
         ("close", B, None), ("wait", SETTLING), ("take", B, None), ("close", B, None),
         ("deliver", C, B, 4), ("take", C, None),
     ]),
+    # aa closes, naming bb; bb quits; cc's person declares bb gone, cc takes invoices and a day
+    # later closes, naming no successor (it would keep them); both trays restart and take, each
+    # having read the other's close: each counted it (`walk(3, seed=1)` on "nights", 34 events;
+    # the walks met it with `forget_named` switched off, and it needed no fix switched off).
+    "heirless_closes": (3, NARROW["nights"], [
+        ("close", A, None), ("deliver", C, A, 2), ("quit", B, None), ("forget", C, B, None),
+        ("take", C, None), ("wait", 86400), ("close", C, None), ("crash", C), ("crash", A),
+        ("deliver", A, C, 4), ("restart", A, "state", None), ("restart", C, "state", None),
+        ("wait", SETTLING), ("take", C, None), ("take", A, None),
+    ]),
     # aa, cut off from bb, has its person declare bb and then cc gone; bb, waking after a day
     # to cc's close alone, takes and counts aa gone by its silence: both number
     # (`walk(3, seed=1)` on ON_REPLICAS, 26 events).

@@ -222,6 +222,12 @@ NARROW = {
         ops=("renew", "take", "close"), crash=False, forget="", quanta=(SETTLING,), jumps=(),
         arrives=None, joins=1,
     ),
+    # Nights and days beside a computer declared gone: quits, crashes and restarts, the sync
+    # delivering the latest version or nothing, into replicas that stay as they are between.
+    "nights": Alphabet(
+        ops=("renew", "take", "close", "quit"), restarts=("state",),
+        quanta=(RENEW, SETTLING, NIGHT, UNCLOSED), jumps=(), stale=False, replicas=True,
+    ),
     # The person declares gone a keeper that only went offline.
     "offline": Alphabet(
         ops=("renew",), crash=False, forget="any", quanta=(SETTLING, UNCLOSED - ALIVE),

@@ -128,9 +128,9 @@ def test_a_laptop_asleep_for_a_weekend_without_the_inhibitor_acts_on_nothing_at_
 ) -> None:
     """Desk keeps invoices and sleeps without closing (no inhibitor): its status.json still
     says `acting`. Over the weekend Lap takes invoices and, once Desk has been silent for
-    UNCLOSED, numbers. At wake, before Desk's tray has ticked, a Sioul that trusted `acting` in
-    the file would number beside Lap; the verdict's bound, on the wall clock and on the boot
-    clock that counted the sleep, says it lapsed."""
+    UNCLOSED and the person, asked, says it is gone, numbers. At wake, before Desk's tray has
+    ticked, a Sioul that trusted `acting` in the file would number beside Lap; the verdict's
+    bound, on the wall clock and on the boot clock that counted the sleep, says it lapsed."""
     (tmp_path / "share").mkdir()
     share = Share.create(tmp_path / "share", PASSPHRASE, "desk", cost=10)
     clock, desk_ticks, ticks = FakeClock(T0), FakeClock(5000.0), FakeClock(9000.0)
@@ -160,6 +160,7 @@ def test_a_laptop_asleep_for_a_weekend_without_the_inhibitor_acts_on_nothing_at_
     asleep = clock.now
     while clock.now - asleep < UNCLOSED:
         minute(4 * RENEW, desk_awake=False)  # the others renew; Desk sleeps, claims open
+    others["lap"].forget("desk")  # a silent keeper is gone only on the person's word
     for _ in range((SETTLING + ALIVE) // RENEW + 2):
         minute(desk_awake=False)
     assert others["lap"].renew("invoices").acting  # Lap numbers invoices
