@@ -8,8 +8,10 @@ The verdict itself (`sioul_tray.client`) is in tests/test_client.py.
 from __future__ import annotations
 
 import argparse
+import errno
 import io
 import json
+import os
 import subprocess
 import sys
 import time
@@ -164,7 +166,9 @@ def test_run_says_a_command_that_does_not_start(
     write_status(home / "state", status_doc())
     missing = str(home / "no such program")
     assert may.cmd_run(asked("run", "invoices"), [missing], io.StringIO()) == 2
-    assert capsys.readouterr().err == (f"sioul-tray run: {missing}: No such file or directory\n")
+    # The system's own words for it, in the process's locale (another test may have set one).
+    reason = os.strerror(errno.ENOENT)
+    assert capsys.readouterr().err == f"sioul-tray run: {missing}: {reason}\n"
 
 
 # -- may and run as Sioul starts them -------------------------------------------------------------
