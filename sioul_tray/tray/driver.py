@@ -177,18 +177,7 @@ class Driver:
             self.notifier.quiet(self.monotonic() + QUIET_AFTER_WAKE)
         self.away = False
         self._closed = False
-        readings: dict[str, Reading] = {}
-        error = None
-        for part in PARTS:
-            began = self._began(part)
-            try:
-                readings[part] = self.lease.tick(
-                    part, renew=part not in self.paused, active=active, wrote=self.wrote[part]
-                )
-            except OSError as exc:
-                error = describe(exc)
-                continue
-            self._bound(part, readings[part].keeper, began)
+        readings, error = self._call(renew=True, active=active)
         if any(r.seen.jumped for r in readings.values()):
             # The core saw the machine sleep without telling, or its clock set: the catch-up
             # that follows is not news, and the tray host may have lost the icon.
@@ -206,16 +195,24 @@ class Driver:
         # Nobody is here to read a note: none while away (until the next tick, renewed at each);
         # a standing warning is sent once the person is back.
         self.notifier.quiet(self.monotonic() + INTERVAL + 5)
-        self._publish(*self._look())
+        self._publish(*self._call(renew=False))
 
-    def _look(self) -> tuple[dict[str, Reading], str | None]:
-        """Read each part without writing; its verdict bounds acting as a renew's does."""
+    def _call(
+        self, *, renew: bool, active: float | None = None
+    ) -> tuple[dict[str, Reading], str | None]:
+        """Renew each part (but those closed on request), or only read them (`renew` False);
+        each verdict bounds acting. A part that cannot be read is left out, with the error."""
         readings: dict[str, Reading] = {}
         error = None
         for part in PARTS:
             began = self._began(part)
             try:
-                readings[part] = self.lease.tick(part, renew=False)
+                readings[part] = self.lease.tick(
+                    part,
+                    renew=renew and part not in self.paused,
+                    active=active,
+                    wrote=self.wrote[part],
+                )
             except OSError as exc:
                 error = describe(exc)
                 continue
@@ -237,7 +234,7 @@ class Driver:
         acknowledgement is what the handover waits on."""
         if not self.running or self.asleep:
             return
-        readings, error = self._look()
+        readings, error = self._call(renew=False)
         before = self.view
         changed = before is not None and any(
             part in before.parts and before.parts[part].keeper != reading.keeper.computer
