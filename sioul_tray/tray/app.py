@@ -15,8 +15,8 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, QSocketNotifier, QTimer, QUrl, Signal
-from PySide6.QtGui import QAction, QCursor, QDesktopServices
+from PySide6.QtCore import QObject, QSocketNotifier, QTimer, Signal
+from PySide6.QtGui import QAction, QCursor
 from PySide6.QtWidgets import QApplication, QMenu, QSystemTrayIcon, QWidget
 
 from sioul_tray import __version__, i18n
@@ -298,6 +298,10 @@ class Tray(QObject):
     def open_folder(self) -> None:
         """Open the sharing folder in the file manager; where none opens it, say where it is
         (the path can be copied from the box)."""
+        # Imported here: the classes a click needs stay out of the tray's memory until then.
+        from PySide6.QtCore import QUrl
+        from PySide6.QtGui import QDesktopServices
+
         folder = self.controller.folder
         if QDesktopServices.openUrl(QUrl.fromLocalFile(str(folder))):
             return

@@ -10,11 +10,15 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, QProcess
+from PySide6.QtCore import QObject
 
 from sioul_tray import i18n
 from sioul_tray.tray import autostart
+
+if TYPE_CHECKING:
+    from PySide6.QtCore import QProcess
 
 # A window's process that fails within this many seconds of its start failed to start (no display
 # for it, a broken install): its window opens in the tray's process instead.
@@ -39,7 +43,7 @@ class ChildWindow(QObject):
     def running(self) -> bool:
         return (
             self.process is not None
-            and self.process.state() is not QProcess.ProcessState.NotRunning
+            and self.process.state() is not self.process.ProcessState.NotRunning
         )
 
     def open(self, state_dir: Path | None, ended: Callable[[bool], None] | None = None) -> bool:
@@ -52,7 +56,10 @@ class ChildWindow(QObject):
             return True
         # As autostart starts the tray: the bundle's program when frozen (its windowed twin on
         # Windows), else this interpreter; in the tray's language. A QProcess, not `subprocess`,
-        # which would stay in the tray's memory.
+        # which would stay in the tray's memory; imported here, where a window first opens, for the
+        # class and its enums are the tray's to keep once made.
+        from PySide6.QtCore import QProcess
+
         argv = [*autostart.command(), "--lang", i18n.language(), self.command,
                 "--state-dir", str(state_dir)]  # fmt: skip
         child = QProcess(self)
@@ -72,7 +79,7 @@ class ChildWindow(QObject):
         self.process = self._ended = None
         if child is None:
             return
-        if child.state() is not QProcess.ProcessState.NotRunning:
+        if child.state() is not child.ProcessState.NotRunning:
             child.terminate()
             if not child.waitForFinished(5000):
                 child.kill()
@@ -86,7 +93,7 @@ class ChildWindow(QObject):
             return  # ended by `close`, which said so
         ended = self._ended
         self.process = self._ended = None
-        well = code == 0 and how is QProcess.ExitStatus.NormalExit
+        well = code == 0 and how is child.ExitStatus.NormalExit
         if not well and time.monotonic() - self._since < CHILD_CHECK and self.instead is not None:
             self.instead()
         elif ended is not None:

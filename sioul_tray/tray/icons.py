@@ -11,10 +11,14 @@ from __future__ import annotations
 import importlib
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from PySide6.QtGui import QIcon, QImage
+from PySide6.QtGui import QIcon
 
 from sioul_tray.tray.model import Icon
+
+if TYPE_CHECKING:
+    from PySide6.QtGui import QImage  # for the build's rendering alone
 
 # Panels ask for 16 to 24 (32 to 48 at double scale); 64 and 128 for notifications and About.
 SIZES = (16, 22, 24, 32, 48, 64, 128)
