@@ -29,6 +29,9 @@ Events (`Event`), each one step of depth:
 - ``wait``: true time advances by one of the protocol's quanta (with ``drift``, one computer's
   ticks run `DRIFT` slow over a long one);
 - ``jump``: one computer's wall clock is set by one of `JUMPS`, never past `MAX_OFFSET`;
+- with replicas as state (`Alphabet.replicas`): ``deliver``, ``stale``, ``vanish`` (one claim
+  file into one replica) and ``sync`` (every replica gets every other claim's latest version: a
+  shortcut for those ``deliver`` events, so that a walk draws a whole sync as one event);
 - with ``seals`` in the alphabet: ``reseal`` (a computer's person wipes its replica and sets the
   folder up again: a new seal and key) and ``seal`` (one replica's seal reaches another replica).
 
@@ -227,6 +230,14 @@ NARROW = {
     "nights": Alphabet(
         ops=("renew", "take", "close", "quit"), restarts=("state",),
         quanta=(RENEW, SETTLING, NIGHT, UNCLOSED), jumps=(), stale=False, replicas=True,
+    ),
+    # A computer crashes for good and days pass; the others close for the night and start again
+    # the next morning, the sync catching up or down between; the person declares the crashed
+    # one gone, at a running tray or with the tray down (the "claims alone" case of a forget
+    # written while closed).
+    "forgets": Alphabet(
+        ops=("renew", "take", "close"), restarts=("state",), quanta=(RENEW, ALIVE, NIGHT),
+        jumps=(), stale=False, replicas=True,
     ),
     # The person declares gone a keeper that only went offline.
     "offline": Alphabet(
@@ -686,6 +697,20 @@ def deliveries(w: World, alphabet: Alphabet) -> Iterator[Event]:
                 yield from (("stale", i, k, v) for v in range(last) if v != held[k])
             if held[k] >= 0:
                 yield ("vanish", i, k)
+    # The sync catching up: every replica gets every other computer's latest version at once. A
+    # shortcut for the `deliver` events it is made of (no state it reaches is new), so a walk
+    # draws a whole sync as one event where it would otherwise need one per file and replica.
+    if any(_behind(w, i) for i in range(len(w.nodes))):
+        yield ("sync",)
+
+
+def _behind(w: World, i: int) -> bool:
+    """Whether replica i lacks the latest version of another computer's claim file."""
+    return w.nodes[i].joined and any(
+        versions and w.held[i][k] != len(versions) - 1
+        for k, versions in enumerate(w.versions)
+        if k != i
+    )
 
 
 def events(w: World, alphabet: Alphabet = FULL) -> Iterator[Event]:
@@ -796,6 +821,13 @@ def apply(w: World, event: Event) -> None:
         _, i, k = event
         w.held[i][k] = -1
         w.touch(i)
+    elif kind == "sync":
+        for i in range(len(w.nodes)):
+            if _behind(w, i):
+                mine = w.held[i][i]
+                w.held[i] = [len(versions) - 1 for versions in w.versions]
+                w.held[i][i] = mine
+                w.touch(i)
     elif kind == "crash":
         node = w.nodes[event[1]]
         node.machine = None
@@ -920,6 +952,8 @@ def describe(w: World, event: Event) -> str:
         )
     if kind == "vanish":
         return f"{at} {w.nodes[event[2]].id}'s claim file vanishes from {w.nodes[event[1]].id}'s"
+    if kind == "sync":
+        return f"{at} the sync catches up: every replica holds every claim's latest version"
     return f"{at} {event}"
 
 
