@@ -7,12 +7,13 @@ tie. Its files obey the folder's rules: same names, same seals, same limits.
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Protocol
 
 from sioul_tray.files import make_folders
-from sioul_tray.lease.folder import Entry, scan, write_atomic
+from sioul_tray.lease.folder import Entry, linked_folder, scan, write_atomic
 
 
 class Overlay(Protocol):
@@ -37,9 +38,17 @@ class FolderOverlay:
         self.name = name or str(self.root)
 
     def fetch(self, part: str) -> Iterable[Entry]:
+        # A link planted as `leases/` or the part's folder is refused, as in the sharing folder:
+        # followed, it would have claims listed and written wherever it points.
+        refused = linked_folder(self.root, part)
+        if refused:
+            return [Entry(refused[0], problem=refused[1])]
         return scan(self.root / "leases" / part, careful=True)
 
     def publish(self, part: str, file_name: str, data: bytes) -> None:
         folder = self.root / "leases" / part
+        refused = linked_folder(self.root, part)
+        if refused:
+            raise OSError(errno.ELOOP, refused[1], str(folder))
         make_folders(folder, 0o755)
         write_atomic(folder / file_name, data)
