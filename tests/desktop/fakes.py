@@ -91,3 +91,9 @@ class FakeService:
         for stream in (self.proc.stdin, self.proc.stdout):
             if stream is not None:
                 stream.close()
+
+
+def setv(fake: FakeService, name: str, value: str) -> None:
+    """Set one of a fake service's values, and wait until it has."""
+    fake.send(f"set {name} {value}")
+    fake.wait(lambda e: e["event"] == "set" and e["name"] == name)

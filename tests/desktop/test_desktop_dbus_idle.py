@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import pytest
 from PySide6.QtDBus import QDBusConnection
@@ -18,33 +18,10 @@ from sioul_tray.desktop.dbus_idle import (
     screensaver_locks,
 )
 from tests.desktop.fake_dbus_service import SESSION_PATH
-from tests.desktop.fakes import FakeService
+from tests.desktop.fakes import FakeService, setv
 from tests.desktop.virtual import PrivateBus
 
 pytestmark = pytest.mark.desktop
-
-
-@pytest.fixture
-def buses(
-    need: Callable[[str | None], None], qtbot: QtBot
-) -> Iterator[tuple[QDBusConnection, dict[str, FakeService]]]:
-    need(PrivateBus.missing())
-    with (
-        PrivateBus() as bus,
-        FakeService(bus.address, "mutter") as mutter,
-        FakeService(bus.address, "logind") as logind,
-        FakeService(bus.address, "screensaver") as screensaver,
-    ):
-        conn = QDBusConnection.connectToBus(bus.address, "dbus-idle-test")
-        try:
-            yield conn, {"mutter": mutter, "logind": logind, "screensaver": screensaver}
-        finally:
-            QDBusConnection.disconnectFromBus("dbus-idle-test")
-
-
-def setv(fake: FakeService, name: str, value: str) -> None:
-    fake.send(f"set {name} {value}")
-    fake.wait(lambda e: e["event"] == "set" and e["name"] == name)
 
 
 def test_mutter_idle_monitor(buses: tuple[QDBusConnection, dict[str, FakeService]]) -> None:

@@ -7,15 +7,14 @@ from __future__ import annotations
 import shutil
 import subprocess
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import pytest
 from PySide6.QtDBus import QDBusConnection
-from pytestqt.qtbot import QtBot
 
 from sioul_tray.desktop import idle
 from sioul_tray.desktop.dbus_idle import LogindSession, MutterIdle, screensaver_locks
-from tests.desktop.fakes import FakeService
+from tests.desktop.fakes import FakeService, setv
 from tests.desktop.virtual import PrivateBus, VirtualDisplay
 
 
@@ -66,29 +65,6 @@ def test_without_the_screensaver_extension_nothing_works_and_the_session_start_i
         # Never "now": a computer nobody uses must not pull medicines to itself.
         assert chosen.active(time.time()) == idle.session_start()
         assert chosen.active(time.time() + 600) == idle.session_start()
-
-
-@pytest.fixture
-def buses(
-    need: Callable[[str | None], None], qtbot: QtBot
-) -> Iterator[tuple[QDBusConnection, dict[str, FakeService]]]:
-    need(PrivateBus.missing())
-    with (
-        PrivateBus() as bus,
-        FakeService(bus.address, "mutter") as mutter,
-        FakeService(bus.address, "logind") as logind,
-        FakeService(bus.address, "screensaver") as screensaver,
-    ):
-        conn = QDBusConnection.connectToBus(bus.address, "idle-test")
-        try:
-            yield conn, {"mutter": mutter, "logind": logind, "screensaver": screensaver}
-        finally:
-            QDBusConnection.disconnectFromBus("idle-test")
-
-
-def setv(fake: FakeService, name: str, value: str) -> None:
-    fake.send(f"set {name} {value}")
-    fake.wait(lambda e: e["event"] == "set" and e["name"] == name)
 
 
 @pytest.mark.desktop
