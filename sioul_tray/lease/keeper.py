@@ -52,7 +52,7 @@ class Keeper:
     # say: the sharing folder's seal is not the one it joined (docs/protocol.md, "One seal").
     blocked: str | None = None
     # Why the part is as it is here, as data (`status.Status`): the state machine builds it
-    # with the verdict; None from `judge` alone.
+    # with the verdict; None where a verdict is built from `weigh` alone.
     status: Status | None = None
 
     @classmethod
@@ -408,42 +408,6 @@ def agreed(
     return 2 * seeing > 1 + len(voters), dissent
 
 
-def judge(
-    part: str,
-    rule: Rule,
-    me: str,
-    keeper: Claim | None,
-    view: Sequence[Claim] | Seen,
-    now: float,
-    since: float | None,
-    *,
-    read_others: bool,
-    created: bool,
-    blocked: str | None = None,
-    shown_since: int | None = None,
-) -> Keeper:
-    """The `Keeper` seen here, given the keeper chosen from `view` and since when it is kept.
-
-    `since` is in the units of `now` (ticks for the state machine); `shown_since`, when given, is
-    the same moment by the wall clock, which `Keeper.since` shows. No `status`: the state machine
-    says why (`Machine._judge`).
-    """
-    judgement = weigh(
-        rule,
-        me,
-        keeper,
-        view,
-        now,
-        since,
-        read_others=read_others,
-        created=created,
-        blocked=blocked,
-    )
-    if shown_since is None and since is not None:
-        shown_since = int(since)
-    return Keeper.of(part, keeper, shown_since, judgement)
-
-
 def weigh(
     rule: Rule,
     me: str,
@@ -456,8 +420,8 @@ def weigh(
     created: bool,
     blocked: str | None = None,
 ) -> Judgement:
-    """What the rules say of `keeper` (chosen from `view`, kept since `since`): the flags of
-    `judge`'s `Keeper`."""
+    """What the rules say of `keeper` (chosen from `view`, kept since `since`, in the units of
+    `now`: ticks for the state machine): the flags of its `Keeper` (`Keeper.of`)."""
     if keeper is None:
         return Judgement(blocked=blocked)
     seen = _seen(view)

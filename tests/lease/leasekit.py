@@ -16,7 +16,7 @@ PASSPHRASE = "correct horse battery staple"
 
 
 class Flags(TypedDict):
-    """The keyword flags of `keeper.acknowledged` and `keeper.judge`, passed as ``**flags``."""
+    """The keyword flags of `keeper.acknowledged` and `keeper.weigh`, passed as ``**flags``."""
 
     read_others: bool
     created: bool

@@ -1,4 +1,4 @@
-"""Acting as tables: the acknowledgement (others_heard), the majority (agreed), and judge."""
+"""Acting as tables: the acknowledgement (others_heard), the majority (agreed), and weigh."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from sioul_tray.lease import ALIVE, SETTLING, UNCLOSED, Claim, Rule
-from sioul_tray.lease.keeper import FRESH, Seen, acknowledged, agreed, judge
+from sioul_tray.lease.keeper import FRESH, Keeper, Seen, acknowledged, agreed, weigh
 from sioul_tray.lease.rules import ANY_CLOSE, tag
 from tests.helpers import NOW, claim
 from tests.lease.leasekit import Flags
@@ -227,6 +227,13 @@ JUDGE = [
 ]  # fmt: skip
 
 
+def judge(
+    rule: Rule, keeper: Claim | None, view: list[Claim], since: int | None, **flags: Any
+) -> Keeper:
+    """The verdict on `keeper` seen by ME at NOW, as the state machine builds it."""
+    return Keeper.of("invoices", keeper, since, weigh(rule, ME, keeper, view, NOW, since, **flags))
+
+
 @pytest.mark.parametrize(
     ("rule", "kept_for", "idle", "other", "heard", "agree", "acting"),
     [c[1:] for c in JUDGE],
@@ -236,16 +243,14 @@ def test_judge(
     rule: Rule, kept_for: int, idle: int, other: Claim, heard: bool, agree: bool, acting: bool
 ) -> None:
     mine = ack(ME, MINE, seq=MINE.seq, tenure=TENURE, active=NOW - idle)
-    keeper = judge(
-        "x", rule, ME, mine, [mine, other], NOW, NOW - kept_for, read_others=True, created=False
-    )
+    keeper = judge(rule, mine, [mine, other], NOW - kept_for, read_others=True, created=False)
     assert keeper.here and keeper.computer == ME and keeper.since == NOW - kept_for
     assert keeper.settled is (kept_for >= SETTLING)
     assert (keeper.others_heard, keeper.agreed, keeper.acting) == (heard, agree, acting)
 
 
 def test_nobody_keeps() -> None:
-    keeper = judge("invoices", Rule.STAYS, ME, None, [], NOW, None, read_others=True, created=True)
+    keeper = judge(Rule.STAYS, None, [], None, read_others=True, created=True)
     assert keeper.computer is None and keeper.name is None
     assert not (keeper.here or keeper.settled or keeper.others_heard or keeper.agreed)
     assert not keeper.acting
@@ -256,7 +261,7 @@ def test_a_folder_sealed_again_blocks_acting_on_invoices_only() -> None:
     mine = ack(ME, MINE, seq=MINE.seq, tenure=TENURE)
     view = [mine, ack("bb", MINE)]
     for rule, acting in ((Rule.STAYS, False), (Rule.FOLLOWS, True)):
-        k = judge("x", rule, ME, mine, view, NOW, NOW - SETTLING, blocked="sealed again", **flags)
+        k = judge(rule, mine, view, NOW - SETTLING, blocked="sealed again", **flags)
         assert k.acting is acting and k.blocked == ("sealed again" if rule is Rule.STAYS else None)
 
 
