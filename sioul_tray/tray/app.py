@@ -197,7 +197,8 @@ class Tray(QObject):
                 if not item.separator and item != old:
                     act.setText(item.text)
                     act.setEnabled(item.enabled)
-                    act.setChecked(item.checked)
+                # Always: a click ticks a check box before its command runs, and may fail.
+                act.setChecked(item.checked)
         else:
             self.actions = fill_menu(self.menu, items, self.run)
         self.items = items
@@ -269,6 +270,7 @@ class Tray(QObject):
             from PySide6.QtWidgets import QMessageBox
 
             QMessageBox.warning(None, "sioul-tray", i18n.error_text(e))
+            self._count_down()  # the menu as things are: "Start at login" unticked if it failed
 
     def _run(self, item: Item) -> None:
         view = self.controller.view

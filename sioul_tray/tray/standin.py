@@ -42,12 +42,17 @@ class StandIn(QWidget):
         self.hint.setStyleSheet("color: palette(placeholder-text)")
         layout.addWidget(self.hint)
         self.items: list[Item] = []
+        self.checkables: list[tuple[QPushButton, Item]] = []
         self.setMinimumWidth(self.fontMetrics().averageCharWidth() * 52)  # the hint in 4 lines
 
     def show_items(self, items: list[Item]) -> None:
         if items == self.items:
+            # A click ticks a check box before its command runs, and the command may fail.
+            for button, item in self.checkables:
+                button.setChecked(item.checked)
             return
         self.items = items
+        self.checkables = []
         while self.lines.count():
             child = self.lines.takeAt(0)
             widget = child.widget() if child is not None else None
@@ -67,6 +72,7 @@ class StandIn(QWidget):
                 if item.checkable:
                     button.setCheckable(True)
                     button.setChecked(item.checked)
+                    self.checkables.append((button, item))
                 button.clicked.connect(lambda _c=False, i=item: self.run(i))
                 self.lines.addWidget(button)
 

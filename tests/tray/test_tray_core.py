@@ -469,6 +469,33 @@ def test_a_risky_question_keeps_things_as_they_are_on_return(tray: Tray, qtbot: 
     assert seen == ["No", "Yes"]
 
 
+def test_start_at_login_stays_unticked_when_it_cannot_be_set(
+    tray: Tray, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Qt ticks the box before the command runs; a command that fails says why and the box
+    shows the truth again, in the menu and in the window that stands in for it."""
+    from sioul_tray.tray import autostart
+    from sioul_tray.tray.standin import StandIn
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    (tmp_path / "config").mkdir()
+    (tmp_path / "config" / "autostart").write_text("a file where the folder should be")
+    warned: list[str] = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda _p, _t, text: warned.append(text))
+    tray._count_down()
+    tray.standin = StandIn(tray.run)
+    tray._count_down()
+    at = next(i for i, item in enumerate(tray.items) if item.action is Action.AUTOSTART)
+    assert not autostart.enabled() and not tray.actions[at].isChecked()
+
+    tray.actions[at].trigger()  # as a click: ticked, then the command runs and fails
+    assert len(warned) == 1 and not autostart.enabled()
+    assert not tray.actions[at].isChecked()
+    [box] = [b for b, item in tray.standin.checkables if item.action is Action.AUTOSTART]
+    box.click()
+    assert len(warned) == 2 and not box.isChecked()
+
+
 def test_open_sharing_folder_says_where_it_is_when_no_file_manager_opens_it(
     tray: Tray, folder: Path, qtbot: QtBot
 ) -> None:
