@@ -1,4 +1,4 @@
-"""The table of requests the running tray answers (tests/tray/test_tray_core.py and
+"""The table of requests the running tray answers (tests/tray/test_tray_app.py and
 test_tray_computers.py send them to a real tray; this module checks the table's shape)."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The controller with a scripted lease: when it renews, re-reads, closes, and what it publishes.
 
 The scripted lease records every call; the tests against the real core on a real folder are in
-test_tray_core.py.
+test_tray_app.py.
 """
 
 from __future__ import annotations
@@ -243,7 +243,7 @@ def test_sleep_closes_and_wake_renews_quietly(setup: Setup) -> None:
 
 def test_a_sleep_the_core_saw_is_a_quiet_wake(setup: Setup) -> None:
     """The core sees a gap in its ticks or a clock set (`Snapshot.jumped`); the loop then stays
-    quiet about the catch-up and re-shows the icon. The real core's side: test_tray_core.py."""
+    quiet about the catch-up and re-shows the icon. The real core's side: test_tray_app.py."""
     c, lease, clock, notes = setup
     woke: list[bool] = []
     c.woke.connect(lambda: woke.append(True))

@@ -1,4 +1,4 @@
-"""The controller and the menu on the real core: real sealed claims in a real folder.
+"""The tray (app.py) on the real core: its controller and menu, real sealed claims in a folder.
 
 Offscreen Qt: the menu exists and is rendered, nothing is drawn.
 """
