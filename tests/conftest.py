@@ -28,13 +28,6 @@ os.environ["SIOUL_TRAY_LANG"] = "en"
 compile_all(only_stale=True)
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The tests in an `xdist_group` first: the end-to-end invoice runs, real time and mostly
-    waiting. xdist gives each worker its first unit of work in this order, so each starts one at
-    once and the rest share both workers around them."""
-    items.sort(key=lambda item: item.get_closest_marker("xdist_group") is None)
-
-
 @pytest.fixture
 def utc(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Local times in UTC: "08:00" for T0, whatever the machine's zone."""

@@ -238,7 +238,6 @@ def taken(run: Run, beyond: int, why: str) -> tuple[str, str]:
     return first, other
 
 
-@pytest.mark.xdist_group("invoices-end-to-end")
 def test_no_invoice_number_twice_through_every_handover(
     pair: SyncthingPair, tmp_path: Path
 ) -> None:
@@ -293,7 +292,6 @@ def test_no_invoice_number_twice_through_every_handover(
           f"numbers made twice: 0; gaps: 0")  # fmt: skip
 
 
-@pytest.mark.xdist_group("invoices-without-the-gate")
 def test_without_the_records_gate_a_number_is_made_twice(
     pair: SyncthingPair, tmp_path: Path
 ) -> None:
