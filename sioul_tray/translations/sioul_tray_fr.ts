@@ -4,7 +4,7 @@
 <context>
     <name>App</name>
     <message>
-        <location filename="../tray/app.py" line="277"/>
+        <location filename="../tray/app.py" line="283"/>
         <source>Make invoices here</source>
         <translation>Faire les factures ici</translation>
     </message>
@@ -28,7 +28,7 @@ Vos ordinateurs cessent de l’attendre : ils gardent les médicaments et font l
         <translation>{computer} est parti pour de bon</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="389"/>
+        <location filename="../tray/app.py" line="399"/>
         <source>none works here: counting from the session start</source>
         <translation>aucune ne fonctionne ici : décompte depuis le début de la session</translation>
     </message>
@@ -53,27 +53,36 @@ Vos ordinateurs cessent de l’attendre : ils gardent les médicaments et font l
         <translation>impossible d’écrire {path} ({error}) : s’il indique encore {parts} comme fermé, l’icône les ferme de nouveau à son prochain lancement</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="648"/>
+        <location filename="../tray/app.py" line="658"/>
         <source>Sleep and wake from: {source}</source>
         <translation>Veille et réveil lus par : {source}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="651"/>
+        <location filename="../tray/app.py" line="661"/>
         <source>Sync tool: {tool}</source>
         <translation>Outil de synchronisation : {tool}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="542"/>
+        <location filename="../tray/app.py" line="552"/>
         <source>Syncthing, asked to send each claim at once; the last request failed: {problem}</source>
         <translation>Syncthing, à qui chaque réservation est confiée aussitôt écrite ; la dernière demande a échoué : {problem}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="295"/>
+        <location filename="../tray/app.py" line="275"/>
+        <source>{command} did not work:
+
+{error}</source>
+        <translation>« {command} » n’a pas abouti :
+
+{error}</translation>
+    </message>
+    <message>
+        <location filename="../tray/app.py" line="301"/>
         <source>Quit sioul-tray</source>
         <translation>Quitter sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="310"/>
+        <location filename="../tray/app.py" line="320"/>
         <source>No file manager opened the sharing folder. It is:
 
 {path}</source>
@@ -82,7 +91,7 @@ Vos ordinateurs cessent de l’attendre : ils gardent les médicaments et font l
 {path}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="391"/>
+        <location filename="../tray/app.py" line="401"/>
         <source>sioul-tray {version}
 
 Keeps Sioul&apos;s medicines and invoices on one computer at a time.
@@ -99,33 +108,33 @@ Dossier de partage : {folder}
 Inactivité lue par : {idle}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="408"/>
+        <location filename="../tray/app.py" line="418"/>
         <source>How it works, and what each line means: {docs}</source>
         <translation>Comment cela marche, et ce que dit chaque ligne : {docs}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="497"/>
+        <location filename="../tray/app.py" line="507"/>
         <source>sioul-tray is not running: it needs a sharing folder. While it does not run, this computer reminds no medicines and numbers no invoices. Start sioul-tray again to choose the folder.</source>
         <translation>sioul-tray ne tourne pas : il lui faut un dossier de partage. Tant qu’il ne tourne pas, cet ordinateur ne rappelle aucun médicament et ne numérote aucune facture. Relancez sioul-tray pour choisir le dossier.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="544"/>
+        <location filename="../tray/app.py" line="554"/>
         <source>Syncthing, asked to send each claim at once</source>
         <translation>Syncthing, à qui chaque réservation est confiée aussitôt écrite</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="547"/>
+        <location filename="../tray/app.py" line="557"/>
         <source>none found; the sync tool sends the claims when it notices them</source>
         <translation>aucun trouvé ; l’outil de synchronisation envoie les réservations quand il les remarque</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="548"/>
+        <location filename="../tray/app.py" line="558"/>
         <source>{tool}, found; it sends the claims when it notices them</source>
         <translation>{tool}, trouvé ; il envoie les réservations quand il les remarque</translation>
     </message>
     <message>
         <location filename="../tray/answers.py" line="58"/>
-        <location filename="../tray/app.py" line="556"/>
+        <location filename="../tray/app.py" line="566"/>
         <location filename="../tray/copied.py" line="66"/>
         <source>sioul-tray: {error}</source>
         <translation>sioul-tray : {error}</translation>
@@ -156,7 +165,7 @@ Inactivité lue par : {idle}</translation>
         <translation>sioul-tray : pas d’affichage ici ; utilisez la ligne de commande (sioul-tray --help)</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="596"/>
+        <location filename="../tray/app.py" line="606"/>
         <source>sioul-tray: already running</source>
         <translation>sioul-tray : déjà lancé</translation>
     </message>
@@ -217,22 +226,22 @@ Inactivité lue par : {idle}</translation>
         <translation>{name} compte comme parti pour les factures à partir de {time} : jusque-là, il peut encore les numéroter, coupé de la synchronisation.</translation>
     </message>
     <message>
-        <location filename="../tray/driver.py" line="290"/>
+        <location filename="../tray/driver.py" line="295"/>
         <source>the mark came {late:.0f} s after the asking command gave up waiting: not taken</source>
         <translation>la marque est arrivée {late:.0f} s après que la commande a cessé d’attendre : non prise</translation>
     </message>
     <message>
-        <location filename="../tray/driver.py" line="294"/>
+        <location filename="../tray/driver.py" line="299"/>
         <source>this computer does not act on {part} under {token} now: the records made after the last mark are void</source>
         <translation>cet ordinateur n’agit pas sur {part} sous {token} en ce moment : les enregistrements faits après la dernière marque sont nuls</translation>
     </message>
     <message>
-        <location filename="../tray/driver.py" line="300"/>
+        <location filename="../tray/driver.py" line="305"/>
         <source>{wrote} is below the mark this computer&apos;s claim carries ({carried})</source>
         <translation>{wrote} est en dessous de la marque que porte la réservation de cet ordinateur ({carried})</translation>
     </message>
     <message>
-        <location filename="../tray/driver.py" line="306"/>
+        <location filename="../tray/driver.py" line="311"/>
         <source>the mark could not be written: {error}</source>
         <translation>la marque n’a pas pu être écrite : {error}</translation>
     </message>
@@ -940,7 +949,7 @@ Inactivité lue par : {idle}</translation>
     </message>
     <message>
         <location filename="../lease/codec.py" line="141"/>
-        <location filename="../lease/lease.py" line="502"/>
+        <location filename="../lease/lease.py" line="510"/>
         <source>not valid: not a claim</source>
         <translation>invalide : ce n’est pas une réservation</translation>
     </message>
@@ -1141,72 +1150,72 @@ Inactivité lue par : {idle}</translation>
         <translation>{computer} n’est pas un identifiant d’ordinateur : utilisez a-z, 0-9 et _ (de 1 à 63)</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="231"/>
+        <location filename="../lease/lease.py" line="243"/>
         <source>this computer cannot declare itself gone</source>
         <translation>cet ordinateur ne peut pas se déclarer parti lui-même</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="240"/>
+        <location filename="../lease/lease.py" line="252"/>
         <source>no claim of {computer} was ever read here: nothing to forget</source>
         <translation>aucune réservation de {computer} n’a jamais été lue ici : rien à oublier</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="574"/>
+        <location filename="../lease/lease.py" line="582"/>
         <source>cannot write {path}: {reason}</source>
         <translation>impossible d’écrire {path} : {reason}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="700"/>
+        <location filename="../lease/lease.py" line="716"/>
         <source>unknown part {part}: the parts are {parts}</source>
         <translation>partie inconnue {part} : les parties sont {parts}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="444"/>
+        <location filename="../lease/lease.py" line="452"/>
         <source>overlay cannot be read: {error}</source>
         <translation>surcouche illisible : {error}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="252"/>
+        <location filename="../lease/lease.py" line="264"/>
         <source>this process reads only: the tray or a command writes this computer&apos;s claims</source>
         <translation>ce processus ne fait que lire : c’est l’icône ou une commande qui écrit les réservations de cet ordinateur</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="356"/>
+        <location filename="../lease/lease.py" line="364"/>
         <source>{file} is missing from the sharing folder: invoices wait until it is back</source>
         <translation>{file} manque dans le dossier de partage : les factures attendent son retour</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="364"/>
+        <location filename="../lease/lease.py" line="372"/>
         <source>{file} cannot be used ({error}): invoices wait until it reads again</source>
         <translation>{file} est inutilisable ({error}) : les factures attendent qu’il se lise de nouveau</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="372"/>
+        <location filename="../lease/lease.py" line="380"/>
         <source>the sharing folder was sealed again by {computer}: join it again with its passphrase</source>
         <translation>le dossier de partage a été scellé de nouveau par {computer} : rejoignez-le de nouveau avec sa phrase secrète</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="513"/>
+        <location filename="../lease/lease.py" line="521"/>
         <source>does not match its file name</source>
         <translation>ne correspond pas à son nom de fichier</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="545"/>
+        <location filename="../lease/lease.py" line="553"/>
         <source>copied from another part ({file})</source>
         <translation>copiée d’une autre partie ({file})</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="546"/>
+        <location filename="../lease/lease.py" line="554"/>
         <source>copied from another name ({file})</source>
         <translation>copiée d’un autre nom ({file})</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="425"/>
+        <location filename="../lease/machine.py" line="430"/>
         <source>stale copy: seq {seq}, already read seq {known}</source>
         <translation>copie périmée : seq {seq}, seq {known} déjà lu</translation>
     </message>
     <message numerus="yes">
-        <location filename="../lease/machine.py" line="550"/>
+        <location filename="../lease/machine.py" line="555"/>
         <source>this computer&apos;s claim has no room to declare {computer} gone: %n computers are declared gone already</source>
         <translation>
             <numerusform>la réservation de cet ordinateur n’a plus de place pour déclarer {computer} parti : %n ordinateur est déjà déclaré parti</numerusform>
@@ -1214,27 +1223,27 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="763"/>
+        <location filename="../lease/machine.py" line="770"/>
         <source>another computer writes this computer&apos;s claims ({computer}): its configuration was copied from this one; there, remove the file named computer in its configuration folder and run setup again</source>
         <translation>un autre ordinateur écrit les réservations de cet ordinateur ({computer}) : sa configuration a été copiée de celle-ci ; sur celui-là, supprimez le fichier nommé computer de son dossier de configuration et relancez setup</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="902"/>
+        <location filename="../lease/machine.py" line="918"/>
         <source>this computer&apos;s clock reads {clock}, not a time between 1970 and 2514: set it</source>
         <translation>l’horloge de cet ordinateur indique {clock}, pas une heure entre 1970 et 2514 : réglez-la</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="914"/>
+        <location filename="../lease/machine.py" line="930"/>
         <source>active must be a time between 1970 and 2514, not {active}</source>
         <translation>active doit être une heure entre 1970 et 2514, pas {active}</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="926"/>
+        <location filename="../lease/machine.py" line="942"/>
         <source>wrote must be a whole number from 0 to {top}, not {wrote}</source>
         <translation>wrote doit être un nombre entier de 0 à {top}, pas {wrote}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="581"/>
+        <location filename="../lease/lease.py" line="589"/>
         <source>the sharing folder {folder} is missing</source>
         <translation>le dossier de partage {folder} est absent</translation>
     </message>
@@ -1245,13 +1254,13 @@ Inactivité lue par : {idle}</translation>
         <location filename="../install.py" line="295"/>
         <location filename="../install.py" line="354"/>
         <location filename="../install.py" line="578"/>
-        <location filename="../lease/lease.py" line="590"/>
+        <location filename="../lease/lease.py" line="598"/>
         <location filename="../share/seal.py" line="409"/>
         <source>cannot write {path}: {error}</source>
         <translation>impossible d’écrire {path} : {error}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="603"/>
+        <location filename="../lease/lease.py" line="611"/>
         <source>overlay cannot be written: {error}</source>
         <translation>impossible d’écrire la surcouche : {error}</translation>
     </message>

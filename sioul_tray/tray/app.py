@@ -269,7 +269,11 @@ class Tray(QObject):
         except (SioulError, OSError) as e:
             from PySide6.QtWidgets import QMessageBox
 
-            QMessageBox.warning(None, "sioul-tray", i18n.error_text(e))
+            text = i18n.error_text(e)
+            what = item.text.rstrip("…").strip()
+            if what:  # a command of the menu's: say which one failed
+                text = App.tr("{command} did not work:\n\n{error}").format(command=what, error=text)
+            QMessageBox.warning(None, "sioul-tray", text)
             self._count_down()  # the menu as things are: "Start at login" unticked if it failed
 
     def _run(self, item: Item) -> None:

@@ -6,7 +6,9 @@ Offscreen Qt: the menu exists and is rendered, nothing is drawn.
 from __future__ import annotations
 
 import dataclasses
+import errno
 import json
+import os
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -490,6 +492,8 @@ def test_start_at_login_stays_unticked_when_it_cannot_be_set(
 
     tray.actions[at].trigger()  # as a click: ticked, then the command runs and fails
     assert len(warned) == 1 and not autostart.enabled()
+    said = f"Start at login did not work:\n\n{autostart.xdg_file().parent}/"
+    assert warned[0].startswith(said) and warned[0].endswith(f": {os.strerror(errno.ENOTDIR)}")
     assert not tray.actions[at].isChecked()
     [box] = [b for b, item in tray.standin.checkables if item.action is Action.AUTOSTART]
     box.click()
