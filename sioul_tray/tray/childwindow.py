@@ -56,8 +56,8 @@ class ChildWindow(QObject):
             return True
         # As autostart starts the tray: the bundle's program when frozen (its windowed twin on
         # Windows), else this interpreter; in the tray's language. A QProcess, not `subprocess`,
-        # which would stay in the tray's memory; imported here, where a window first opens, for the
-        # class and its enums are the tray's to keep once made.
+        # which would stay in the tray's memory. Imported only when a window first opens: once
+        # made, the class and its enums stay in the tray's memory too.
         from PySide6.QtCore import QProcess
 
         argv = [*autostart.command(), "--lang", i18n.language(), self.command,
