@@ -21,8 +21,9 @@ time as such, the numbers of tenures beyond their equality), which tests/model/t
 checks by stepping states beside their copies moved in time; symmetry renames computers the rules
 treat alike; deliveries are chosen at the read that observes them (world.py); times older than
 any rule can still tell apart are written by their order alone (world.py, "Ancient times"); a
-state is merged with another only when their canonical forms are equal, byte for byte (kept
-compressed in the visited set), never by a digest that two states might share.
+state is merged with another only when their canonical forms are equal (each computer's part
+numbered by its exact bytes, so equal numbers mean equal parts), never by a digest that two
+states might share.
 """
 
 from __future__ import annotations
@@ -32,7 +33,6 @@ import itertools
 import math
 import random
 import time
-import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -117,7 +117,7 @@ def explore(
         return _replay(computers, report.without, alphabet, path)
 
     for limit in range(1, depth + 1):
-        seen: dict[bytes, int] = {_compact(canonical(root, symmetric)): limit}
+        seen: dict[bytes, int] = {canonical(root, symmetric): limit}
         path: list[Event] = []
         stack = [(root, limit, events(root, alphabet))]
         finished = True
@@ -132,7 +132,7 @@ def explore(
             child = w.clone()
             apply(child, event)
             report.transitions += 1
-            key = _compact(canonical(child, symmetric))
+            key = canonical(child, symmetric)
             if seen.get(key, -1) >= left - 1:
                 continue
             seen[key] = left - 1
@@ -181,12 +181,6 @@ def explore(
         if report.exhausted:
             break
     return report
-
-
-def _compact(form: bytes) -> bytes:
-    """A state's canonical form as the visited set keeps it: compressed (a quarter of its size),
-    still exact."""
-    return zlib.compress(form, 1)
 
 
 def heal(w: World) -> bool | None:

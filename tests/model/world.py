@@ -49,7 +49,6 @@ interchangeable.
 from __future__ import annotations
 
 import collections
-import copy
 import itertools
 import marshal
 from collections.abc import Callable, Iterator
@@ -282,7 +281,9 @@ class Node:
     acted: bool = False  # it acted in this run
 
     def copy(self) -> Node:
-        return copy.copy(self)
+        new = Node.__new__(Node)  # copy.copy's generic path costs a tenth of a search
+        new.__dict__.update(self.__dict__)
+        return new
 
 
 @dataclass
@@ -299,12 +300,13 @@ class World:
     trace: list[str] = field(default_factory=list)
     owned: set[int] = field(default_factory=set)  # machines this world copied already
     # Each computer's part of the canonical form, per renaming and time, until it changes.
-    forms: list[dict[tuple[Any, ...], tuple[Any, ...]]] = field(default_factory=list)
+    forms: list[dict[tuple[Any, ...], int]] = field(default_factory=list)
     tracing: bool = False  # describe each event in `trace` (for a counterexample)
 
     def clone(self) -> World:
         """A copy to change: machines are copied when first changed (`own`)."""
-        new = copy.copy(self)
+        new = World.__new__(World)
+        new.__dict__.update(self.__dict__)
         new.nodes = [n.copy() for n in self.nodes]
         new.versions = list(self.versions)
         new.seals = list(self.seals)
@@ -989,6 +991,24 @@ NONE_SEQ = -(10**12)  # the seqs -1 and 0, which stand for none, far from every 
 _claims: dict[tuple[Any, ...], tuple[Claim, int]] = {}
 _interned: dict[Any, int] = {}
 _numbers = itertools.count()
+# Each computer's part of a canonical form by its number: equal parts, equal numbers, so a form
+# is a few numbers, exact without being kept whole in every state (`canonical`).
+_parts: dict[bytes, int] = {}
+_PARTS = 4_000_000  # parts kept; past it, the numbering starts again (never reusing a number)
+
+
+def _numbered(part: tuple[Any, ...]) -> int:
+    form = marshal.dumps(part, 0)  # 0: no references, which follow identity
+    n = _parts.get(form)
+    if n is None:
+        if len(_parts) > _PARTS:
+            _parts.clear()  # a state met again may be explored again, never one left out
+        n = _parts[form] = next(_numbers)
+    return n
+
+
+# Each order of the computers' ids: their new names, and the tags of the old by the new.
+_namings: dict[tuple[str, ...], tuple[dict[str, str], dict[int, int]]] = {}
 _CACHED = 1_000_000  # claims kept for the cache; past it, the cache starts again
 _walls: dict[int, tuple[Claim, tuple[int, ...]]] = {}
 
@@ -1059,12 +1079,14 @@ class _Renaming:
         self.floor = w.now - WALL_HORIZON
         # Each ancient wall time by its rank (the latest is -1), below every recent one.
         self.ranks = {v: -WALL_HORIZON - len(ancient) + r for r, v in enumerate(ancient)}
-        self.names = {w.nodes[order[j]].id: IDS[j] for j in range(n)}
-        self.tags = {tag(old): tag(new) for old, new in self.names.items()}
+        ids = tuple(w.nodes[j].id for j in order)
+        naming = _namings.get(ids)
+        if naming is None:
+            names = {ids[j]: IDS[j] for j in range(n)}
+            naming = _namings[ids] = (names, {tag(old): tag(new) for old, new in names.items()})
+        self.names, self.tags = naming
         self.drawn = {node.id: node.tenures for node in w.nodes}
-        self.key = (
-            tuple(w.nodes[j].id for j in order), w.now, tuple(self.drawn.values()), ancient
-        )  # fmt: skip
+        self.key = (ids, w.now, tuple(self.drawn.values()), ancient)
 
     def name(self, c: str | None) -> str | None:
         return None if c is None else self.names.get(c, c)
@@ -1195,7 +1217,7 @@ def canonical(w: World, symmetric: bool = True) -> bytes:
     if not w.forms:
         w.forms = [{} for _ in range(n)]
     ancient = ancient_walls(w)
-    best: bytes | None = None
+    best: tuple[int, ...] | None = None
     for order in orders:
         r = _Renaming(w, order, ancient)
         parts = []
@@ -1203,7 +1225,7 @@ def canonical(w: World, symmetric: bool = True) -> bytes:
             got = w.forms[i].get(r.key)
             if got is None:
                 node = w.nodes[i]
-                got = w.forms[i][r.key] = (
+                got = w.forms[i][r.key] = _numbered((
                     r.machine(node.machine, w.tick(i)),
                     r.memory(node.saved),
                     r.memory(node.older),
@@ -1226,10 +1248,10 @@ def canonical(w: World, symmetric: bool = True) -> bytes:
                     tuple(sorted((r.name(w.nodes[k].id) or "", v) for k, v in enumerate(w.held[i])))
                     if w.held
                     else None,
-                )
+                ))  # fmt: skip
             parts.append(got)
-        form = marshal.dumps(tuple(parts), 0)  # 0: no references, which follow identity
+        form = tuple(parts)
         if best is None or form < best:
             best = form
     assert best is not None
-    return best
+    return marshal.dumps(best)
