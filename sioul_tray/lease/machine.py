@@ -238,7 +238,7 @@ class Machine:
         self.opened: int | None = None  # `since` of this computer's open claim in this run
         self.opened_tick: float | None = None  # ...and when, by ticks
         self.tenure: int | None = None  # this computer's tenure while its claim is open
-        self.written: dict[int, float] = {}  # seq -> tick of each write in this tenure
+        self.written: dict[int, float] = {}  # seq -> tick of each write in this tenure, FRESH back
         self.started: float | None = None  # this run's first call, by ticks
         self.first_seq: int | None = None  # the first seq this run wrote
         # The seqs this run wrote, the latest OWN_SEQS of them: a claim of this computer's with
@@ -639,6 +639,10 @@ class Machine:
             claims = [claim if c.computer == self.me else c for c in view.claims]
         self._after_write = (tick, dataclasses.replace(view, claims=claims), keeper)
         if not claim.closed:
+            # An answer to a version written more than FRESH ago never counts again (ticks only
+            # go on), as if unknown: a tenure kept for months holds a day of writes, not all.
+            while self.written and tick - next(iter(self.written.values())) > FRESH:
+                del self.written[next(iter(self.written))]
             self.written[claim.seq] = tick
         if self.first_seq is None:
             self.first_seq = claim.seq

@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 
 from sioul_tray.lease import RENEW, SETTLING, Claim
+from sioul_tray.lease.keeper import FRESH
 from sioul_tray.lease.machine import (
     STATE_EVERY,
     Close,
@@ -133,3 +134,23 @@ def test_a_forget_declares_the_computer_in_the_claim() -> None:
 def _claim(computer: str, **fields: object) -> Claim:
     base = Claim(computer, "invoices", computer.upper(), 1, int(T0) - 100, int(T0), int(T0))
     return dataclasses.replace(base, **fields)  # type: ignore[arg-type]
+
+
+def test_a_tenure_kept_for_days_remembers_only_the_writes_an_answer_may_still_name() -> None:
+    m, clock = machine(), Clock()
+    first = step(m, Renew(), (clock.wall, clock.tick)).claim
+    assert first is not None
+    for _ in range(2 * FRESH // RENEW):  # two days of renewals, never closed: one tenure
+        step(m, Renew(), clock.advance(RENEW))
+    assert m.tenure == first.tenure
+    assert len(m.written) == FRESH // RENEW + 1
+    # An answer to the first version is too old to count, remembered or not; a fresh one counts.
+    mine = m.best["aa"]
+    for answered, counts in ((first, False), (mine, True)):
+        now = int(clock.wall)
+        bb = _claim("bb", seq=now, since=now, renewed=now, sees="aa",
+                    sees_tenure=answered.tenure, sees_seq=answered.seq)  # fmt: skip
+        step(m, Heard([mine, bb]), clock.advance(1))
+        verdict = step(m, Look(), (clock.wall, clock.tick)).verdict
+        assert verdict is not None and verdict.computer == "aa"
+        assert verdict.acting is counts, verdict
