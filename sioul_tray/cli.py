@@ -22,11 +22,15 @@ if TYPE_CHECKING:
     import argparse
 
 
+# The options before the command that take a value as the next word.
+_VALUED = ("--lang", "--home")
+
+
 def _command_of(words: Sequence[str]) -> str | None:
     """The subcommand's word, past the options before it (`--lang fr`)."""
     i = 0
     while i < len(words):
-        if words[i] == "--lang":
+        if words[i] in _VALUED:
             i += 2
         elif words[i].startswith("-"):
             i += 1
@@ -47,8 +51,31 @@ def _asked_language(argv: Sequence[str]) -> str | None:
     return None
 
 
+def _take_home(words: list[str]) -> list[str]:
+    """--home DIR, before the command: this installation's folder, for this process and those it
+    starts, as SIOUL_TRAY_HOME (made absolute: a tray started at login has another working
+    folder; empty: the system's). Returns the words without it; a last ``--home`` without its DIR
+    is left for the parser to refuse."""
+    i = 0
+    while i < len(words) and words[i] != "--" and words[i].startswith("-"):
+        word = words[i]
+        if word.startswith("--home="):
+            home, rest = word.removeprefix("--home="), words[:i] + words[i + 1 :]
+        elif word == "--home" and i + 1 < len(words):
+            home, rest = words[i + 1], words[:i] + words[i + 2 :]
+        else:
+            i += 2 if word in _VALUED else 1
+            continue
+        if home:
+            os.environ["SIOUL_TRAY_HOME"] = str(Path(home).expanduser().absolute())
+        else:  # as an empty SIOUL_TRAY_HOME: the system's folders
+            os.environ.pop("SIOUL_TRAY_HOME", None)
+        return rest
+    return words
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    words = list(sys.argv[1:] if argv is None else argv)
+    words = _take_home(list(sys.argv[1:] if argv is None else argv))
     # English needs no catalogue (and no Qt); another language loads Qt's translator.
     i18n.install(i18n.pick_language(_asked_language(words)))
     try:

@@ -56,6 +56,14 @@ def parser(fast: bool = False) -> argparse.ArgumentParser:
             "the language to show (fr, en); by default SIOUL_TRAY_LANG, else the system's"
         ),
     )
+    parser.add_argument(
+        "--home",
+        metavar="DIR",
+        help=CommandLine.tr(
+            "the folder that holds this installation's settings and state; by default "
+            "SIOUL_TRAY_HOME, else the system's"
+        ),
+    )  # taken out before the parser reads the words (cli._take_home): shown in the help
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     if fast:
         may.add_may(sub)

@@ -24,7 +24,7 @@ def home_dirs(home: str | os.PathLike[str] | None = None) -> tuple[Path, Path, P
     home = home if home is not None else os.environ.get("SIOUL_TRAY_HOME") or None
     if home is None:
         return user_dirs()
-    root = Path(home).expanduser()
+    root = Path(home).expanduser().absolute()  # the status file's path, given to Sioul, too
     return root / "config", root / "state", root / "cache"
 
 

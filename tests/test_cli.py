@@ -59,6 +59,38 @@ def pair(tmp_path: Path) -> tuple[Path, Path, Path]:
     return folder, one, two
 
 
+def test_home_before_the_command_is_the_installation_whatever_the_working_folder(
+    tmp_path: Path,
+) -> None:
+    """`--home DIR` holds the installation, as SIOUL_TRAY_HOME does; a relative DIR is taken from
+    where the command ran, once: a later command run elsewhere (a tray started at login) finds it
+    by the absolute path, and nothing goes to the system's folders."""
+    folder = tmp_path / "Dropbox" / "Sioul"
+    folder.parent.mkdir()
+    user = tmp_path / "user"
+    env = python_env(SIOUL_PASSPHRASE=PASS, HOME=str(user), XDG_CONFIG_HOME=str(user / "c"),
+                     XDG_STATE_HOME=str(user / "s"), XDG_CACHE_HOME=str(user / "k"))  # fmt: skip
+    env.pop("SIOUL_TRAY_HOME", None)
+    here, elsewhere = tmp_path / "here", tmp_path / "elsewhere"
+    here.mkdir()
+    elsewhere.mkdir()
+
+    def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "sioul_tray.cli", *args], cwd=cwd, env=env,
+                              capture_output=True, text=True, timeout=120,
+                              stdin=subprocess.DEVNULL)  # fmt: skip
+
+    assert "Created" in ok(run("--home", "portable", "setup", "--share", str(folder), cwd=here))
+    home = here / "portable"
+    assert Installation(home).config_dir.is_dir()
+    assert "Invoices" in ok(run(f"--home={home}", "--lang", "en", "look", cwd=elsewhere))
+    failed(run("look", cwd=here), "sioul-tray setup")  # the system's installation: none
+    assert not (elsewhere / "portable").exists()
+    assert not any(p.is_file() for p in user.rglob("*") if "sioul-tray" in str(p)), sorted(
+        user.rglob("*")
+    )
+
+
 def test_version(tmp_path: Path) -> None:
     assert ok(cli(tmp_path, "--version")).strip() == f"sioul-tray {__version__}"
 

@@ -274,128 +274,133 @@ Inactivité lue par : {idle}</translation>
         <translation>la langue à afficher (fr, en) ; par défaut SIOUL_TRAY_LANG, sinon celle du système</translation>
     </message>
     <message>
-        <location filename="../cliparser.py" line="67"/>
+        <location filename="../cliparser.py" line="63"/>
+        <source>the folder that holds this installation&apos;s settings and state; by default SIOUL_TRAY_HOME, else the system&apos;s</source>
+        <translation>le dossier qui garde les réglages et l&apos;état de cette installation ; par défaut SIOUL_TRAY_HOME, sinon celui du système</translation>
+    </message>
+    <message>
+        <location filename="../cliparser.py" line="75"/>
         <location filename="../may.py" line="38"/>
         <source>print JSON</source>
         <translation>écrire du JSON</translation>
     </message>
     <message>
-        <location filename="../cliparser.py" line="70"/>
+        <location filename="../cliparser.py" line="78"/>
         <source>create or join the sharing folder, name this computer</source>
         <translation>créer ou rejoindre le dossier de partage, nommer cet ordinateur</translation>
     </message>
     <message>
-        <location filename="../cliparser.py" line="72"/>
+        <location filename="../cliparser.py" line="80"/>
         <source>the synced sharing folder</source>
         <translation>le dossier de partage synchronisé</translation>
     </message>
     <message>
-        <location filename="../cliparser.py" line="76"/>
+        <location filename="../cliparser.py" line="84"/>
         <source>the name the other computers show for this one (default: its host&apos;s)</source>
         <translation>le nom que les autres ordinateurs affichent pour celui-ci (par défaut : celui de la machine)</translation>
     </message>
     <message>
-        <location filename="../cliparser.py" line="80"/>
+        <location filename="../cliparser.py" line="88"/>
         <source>who keeps each part, as read now, without claiming it</source>
         <translation>qui tient chaque partie, lu maintenant, sans la réserver</translation>
     </message>
     <message>
-        <location filename="../cliparser.py" line="87"/>
+        <location filename="../cliparser.py" line="95"/>
         <source>every claim in the folder, and every file that does not read</source>
         <translation>toutes les réservations du dossier, et chaque fichier illisible</translation>
     </message>
     <message>
-        <location filename="../cliparser.py" line="94"/>
+        <location filename="../cliparser.py" line="102"/>
         <source>the last changes of hands this computer&apos;s tray saw, with when</source>
         <translation>les derniers changements de main vus par le sioul-tray de cet ordinateur, avec leur heure</translation>
     </message>
     <message>
-        <location filename="../cliparser.py" line="98"/>
+        <location filename="../cliparser.py" line="106"/>
         <source>&quot;Make invoices here&quot;: take a part on purpose</source>
         <translation>« Faire les factures ici » : prendre une partie exprès</translation>
     </message>
     <message>
-        <location filename="../cliparser.py" line="102"/>
+        <location filename="../cliparser.py" line="110"/>
         <source>close this computer&apos;s claims (all parts by default)</source>
         <translation>fermer les réservations de cet ordinateur (toutes les parties par défaut)</translation>
     </message>
     <message>
-        <location filename="../cliparser.py" line="108"/>
+        <location filename="../cliparser.py" line="116"/>
         <source>renew this computer&apos;s claims once (for a timer on a server)</source>
         <translation>renouveler une fois les réservations de cet ordinateur (pour un minuteur sur un serveur)</translation>
     </message>
     <message>
-        <location filename="../cliparser.py" line="113"/>
+        <location filename="../cliparser.py" line="121"/>
         <source>declare a computer gone for good (given away, broken)</source>
         <translation>déclarer un ordinateur parti pour de bon (donné, en panne)</translation>
     </message>
     <message>
-        <location filename="../cliparser.py" line="115"/>
+        <location filename="../cliparser.py" line="123"/>
         <source>its id, as `sioul-tray claims` lists it</source>
         <translation>son identifiant, tel que `sioul-tray claims` l’affiche</translation>
     </message>
     <message>
-        <location filename="../cliparser.py" line="123"/>
+        <location filename="../cliparser.py" line="131"/>
         <source>say which computer a copied installation runs on (it waits till then)</source>
         <translation>dire sur quel ordinateur tourne une installation copiée (elle attend jusque-là)</translation>
     </message>
     <message>
-        <location filename="../cliparser.py" line="131"/>
+        <location filename="../cliparser.py" line="139"/>
         <source>new: this is another computer; gone: it replaces the one it was copied from for good</source>
         <translation>new : c’est un autre ordinateur ; gone : il remplace pour de bon celui d’où il a été copié</translation>
     </message>
     <message>
-        <location filename="../cliparser.py" line="138"/>
+        <location filename="../cliparser.py" line="146"/>
         <source>Sioul&apos;s records here reach N: the running tray carries the mark in its claim while it acts under the token (exit 1: it does not, and records past the last mark are void)</source>
         <translation>les enregistrements de Sioul ici atteignent N : l’icône en cours porte la marque dans sa réservation tant qu’elle agit sous le jeton (sortie 1 : elle n’agit pas, et les enregistrements après la dernière marque sont nuls)</translation>
     </message>
     <message>
-        <location filename="../cliparser.py" line="148"/>
+        <location filename="../cliparser.py" line="156"/>
         <source>the verdict&apos;s token the records were made under (default: $SIOUL_LEASE_TOKEN, which `sioul-tray run` sets)</source>
         <translation>le jeton du verdict sous lequel les enregistrements ont été faits (par défaut : $SIOUL_LEASE_TOKEN, que `sioul-tray run` définit)</translation>
     </message>
     <message>
-        <location filename="../cliparser.py" line="155"/>
+        <location filename="../cliparser.py" line="163"/>
         <source>the Computers window of the tray running here</source>
         <translation>la fenêtre « Ordinateurs » de l’icône lancée ici</translation>
     </message>
     <message>
-        <location filename="../cliparser.py" line="160"/>
+        <location filename="../cliparser.py" line="168"/>
         <source>the About box of the tray running here</source>
         <translation>la fenêtre « À propos » de l’icône lancée ici</translation>
     </message>
     <message>
-        <location filename="../cliparser.py" line="164"/>
+        <location filename="../cliparser.py" line="172"/>
         <source>the window to choose another sharing folder (exit 0: changed)</source>
         <translation>la fenêtre pour choisir un autre dossier de partage (code 0 : changé)</translation>
     </message>
     <message>
-        <location filename="../cliparser.py" line="170"/>
+        <location filename="../cliparser.py" line="178"/>
         <source>the tray on a temporary folder with two simulated computers</source>
         <translation>l’icône sur un dossier temporaire avec deux ordinateurs simulés</translation>
     </message>
     <message>
-        <location filename="../cliparser.py" line="182"/>
+        <location filename="../cliparser.py" line="190"/>
         <source>{text} is not a whole number from 0 to {top}</source>
         <translation>{text} n’est pas un nombre entier de 0 à {top}</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="71"/>
+        <location filename="../cli.py" line="96"/>
         <source>sioul-tray: interrupted</source>
         <translation>sioul-tray : interrompu</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="94"/>
+        <location filename="../cli.py" line="119"/>
         <source>wrote: give --token, the verdict&apos;s token the records were made under (`sioul-tray run` sets SIOUL_LEASE_TOKEN)</source>
         <translation>wrote : donnez --token, le jeton du verdict sous lequel les enregistrements ont été faits (`sioul-tray run` définit SIOUL_LEASE_TOKEN)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="138"/>
+        <location filename="../cli.py" line="163"/>
         <source>sioul-tray: {error}</source>
         <translation>sioul-tray : {error}</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="150"/>
+        <location filename="../cli.py" line="175"/>
         <source>sioul-tray: this build has no tray; use the commands (sioul-tray --help)</source>
         <translation>sioul-tray : cette version n’a pas d’icône ; utilisez les commandes (sioul-tray --help)</translation>
     </message>
@@ -1223,22 +1228,22 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="770"/>
+        <location filename="../lease/machine.py" line="774"/>
         <source>another computer writes this computer&apos;s claims ({computer}): its configuration was copied from this one; there, remove the file named computer in its configuration folder and run setup again</source>
         <translation>un autre ordinateur écrit les réservations de cet ordinateur ({computer}) : sa configuration a été copiée de celle-ci ; sur celui-là, supprimez le fichier nommé computer de son dossier de configuration et relancez setup</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="918"/>
+        <location filename="../lease/machine.py" line="922"/>
         <source>this computer&apos;s clock reads {clock}, not a time between 1970 and 2514: set it</source>
         <translation>l’horloge de cet ordinateur indique {clock}, pas une heure entre 1970 et 2514 : réglez-la</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="930"/>
+        <location filename="../lease/machine.py" line="934"/>
         <source>active must be a time between 1970 and 2514, not {active}</source>
         <translation>active doit être une heure entre 1970 et 2514, pas {active}</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="942"/>
+        <location filename="../lease/machine.py" line="946"/>
         <source>wrote must be a whole number from 0 to {top}, not {wrote}</source>
         <translation>wrote doit être un nombre entier de 0 à {top}, pas {wrote}</translation>
     </message>

@@ -42,16 +42,19 @@ def command() -> list[str]:
 def login_command() -> list[str]:
     """What starts the tray at login: the bundle's program when frozen; else the `sioul-tray`
     entry point pip installed beside this interpreter (or on PATH), which a moved checkout or a
-    newer Python does not leave pointing at a module path; else the module, as `command`."""
+    newer Python does not leave pointing at a module path; else the module, as `command`. An
+    installation kept in SIOUL_TRAY_HOME (a portable one) says so: login sets no variable."""
+    home = os.environ.get("SIOUL_TRAY_HOME")
+    where = ["--home", str(Path(home).expanduser().absolute())] if home else []
     if getattr(sys, "frozen", False):
-        return command()
+        return [*command(), *where]
     import shutil
 
     beside = Path(sys.executable).with_name(APP + (".exe" if sys.platform == "win32" else ""))
     if beside.is_file() and os.access(beside, os.X_OK):
-        return [str(beside)]
+        return [str(beside), *where]
     found = shutil.which(APP)
-    return [found] if found else command()
+    return [found, *where] if found else [*command(), *where]
 
 
 def data_home() -> Path:

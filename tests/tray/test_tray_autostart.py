@@ -123,6 +123,7 @@ def test_login_starts_the_installed_entry_point_not_the_interpreter_by_path(
     python.write_text("")
     monkeypatch.setattr(sys, "executable", str(python))
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    monkeypatch.delenv("SIOUL_TRAY_HOME", raising=False)
     assert autostart.login_command() == [str(python), "-m", "sioul_tray.cli"]
     script = venv / ("sioul-tray.exe" if sys.platform == "win32" else "sioul-tray")
     script.write_text("#!/bin/sh\n")
@@ -152,3 +153,21 @@ def test_the_menu_entry_and_its_icon_are_installed_once_never_over_the_persons(
         assert png.read_bytes() == (RESOURCES / f"both-{size}.png").read_bytes()
     assert (data / "icons" / "hicolor" / "scalable" / "apps" / "sioul-tray.svg").is_file()
     assert autostart.install_launcher(RESOURCES, data) == []  # once
+
+
+@pytest.mark.skipif(sys.platform in ("win32", "darwin"), reason="the XDG folders are Linux's")
+def test_an_installation_in_its_own_folder_starts_at_login_with_that_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Login sets no SIOUL_TRAY_HOME: the entry names the folder (absolute, from where the tray
+    runs now), else a portable installation would start at login as the system's."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("SIOUL_TRAY_HOME", "portable")
+    command = autostart.login_command()
+    assert command[-2:] == ["--home", str(tmp_path / "portable")]
+    autostart.set_enabled(True)
+    entry = autostart.xdg_file().read_text()
+    assert f"--home {autostart.exec_arg(str(tmp_path / 'portable'))}" in entry
+    monkeypatch.delenv("SIOUL_TRAY_HOME")
+    assert "--home" not in autostart.login_command()
