@@ -366,10 +366,11 @@ class Installation:
             raise NotSetUp(
                 Core.mark("no sharing folder is set up here: run `sioul-tray setup --share DIR`")
             )
-        from sioul_tray.share.seal import read_seal
+        from sioul_tray.share.seal import read_seal, timing_of
 
         _still_there(folder)
-        path = self._key_file(read_seal(folder)["folder"])  # every field checked
+        doc = read_seal(folder)  # every field checked
+        path = self._key_file(doc["folder"])
         try:
             lines = path.read_bytes().split()
             key = base64.b64decode(lines[0] if lines else b"", validate=True)
@@ -400,7 +401,7 @@ class Installation:
         if verify and derived is not None:
             from sioul_tray.share.seal import derive
 
-            if derived != derive(key):
+            if derived != derive(key, timing_of(doc)):
                 derived = None  # the key alone is trusted: derived again, and the cache rewritten
         try:
             share = Share.unlock(folder, key, derived)

@@ -7,21 +7,12 @@ from sioul_tray.lease.host import host_name, started
 from sioul_tray.lease.keeper import Keeper
 from sioul_tray.lease.lease import Lease
 from sioul_tray.lease.overlay import FolderOverlay, Overlay
-from sioul_tray.lease.rules import (
-    ALIVE,
-    NEAR,
-    PARTS,
-    RENEW,
-    SETTLING,
-    UNCLOSED,
-    Claim,
-    Rule,
-    choose,
-    holds,
-)
+from sioul_tray.lease.rules import PARTS, Claim, Rule, choose, holds
+from sioul_tray.timing import ALIVE, CONTRACT, NEAR, RENEW, SETTLING, UNCLOSED, Timing
 
 __all__ = [
     "ALIVE",
+    "CONTRACT",
     "NEAR",
     "PARTS",
     "RENEW",
@@ -33,6 +24,7 @@ __all__ = [
     "Lease",
     "Overlay",
     "Rule",
+    "Timing",
     "choose",
     "holds",
     "host_name",

@@ -13,22 +13,18 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from sioul_tray.lease.rules import (
-    ALIVE,
     ANY_CLOSE,
     EVERY_COMPUTER,
     RULES,
-    SETTLING,
-    UNCLOSED,
     Claim,
     Rule,
     tag,
 )
 from sioul_tray.lease.status import Status
+from sioul_tray.timing import ALIVE, CONTRACT, UNCLOSED, Timing
 
-# An acknowledgement of this computer's tenure counts while the version of its claim that it
-# answers was written at most this long ago, by this computer's ticks. A keeper cut off from
-# everyone thus stops this long after its last write that reached anyone; the others count it
-# gone only UNCLOSED after they last heard it change (docs/protocol.md, "Gone").
+# The contract's `Timing.fresh`: an acknowledgement of this computer's tenure counts while the
+# version of its claim that it answers was written at most this long ago (docs/protocol.md).
 FRESH = UNCLOSED - ALIVE
 
 
@@ -162,6 +158,8 @@ class Seen:
     # replaced, acknowledgements heard since this computer's claim opened (ticks).
     tenure_rule: bool = True
     opened: float | None = None
+    # The folder's times (`Timing`): the contract's unless a test's folder is on a scale.
+    timing: Timing = CONTRACT
 
     def when(self, c: Claim) -> float:
         return c.renewed if self.heard is None else self.heard[c.computer]
@@ -170,7 +168,7 @@ class Seen:
         return c.closed or (self.gone is not None and self.gone.get(c.computer, -1) >= c.seq)
 
     def alive(self, c: Claim, now: float) -> bool:
-        return not self.closed(c) and now - self.when(c) <= ALIVE
+        return not self.closed(c) and now - self.when(c) <= self.timing.alive
 
     def living(self, now: float, but: str | None = None) -> list[Claim]:
         """The claims `alive` now, but `but`'s."""
@@ -196,6 +194,7 @@ def unanswering(
     if keeper is None:
         return list(claims)
     k = keeper.computer
+    fresh = seen.timing.fresh
     answers: Callable[[Claim], bool]
     if not rule.never_twice:
 
@@ -209,7 +208,7 @@ def unanswering(
             return (
                 c.sees == k
                 and (opened is None or seen.when(c) >= opened)
-                and now - seen.when(c) <= FRESH
+                and now - seen.when(c) <= fresh
             )
 
     else:
@@ -224,7 +223,7 @@ def unanswering(
             # The age of the version it answers: since this computer wrote it, where it is this
             # computer's; else since the answer was heard.
             since = written.get(c.sees_seq, -math.inf) if written is not None else seen.when(c)
-            return now - since <= FRESH
+            return now - since <= fresh
 
     return [c for c in claims if not answers(c)]
 
@@ -254,12 +253,13 @@ def acknowledged(
     if keeper_claim is None or keeper_claim.computer != keeper:
         keeper_claim = next((c for c in seen.claims if c.computer == keeper), None)
     trusting = seen.trusting
+    timing = seen.timing
     # "Gone" may only mean gone while this computer's own sync is seen flowing; where it is
     # tracked, flowing for SETTLING: the first file a reconnecting sync brings is not the catch-up.
     if seen.tracks_flow:
-        flowing = seen.flowing_since is not None and now - seen.flowing_since >= SETTLING
+        flowing = seen.flowing_since is not None and now - seen.flowing_since >= timing.settling
     else:
-        flowing = any(now - seen.when(c) <= ALIVE for c in seen.claims if c.computer != me)
+        flowing = any(now - seen.when(c) <= timing.alive for c in seen.claims if c.computer != me)
     waiting: list[str] = []
     vouched = seen.vouched or {}
     mine = keeper == me and rule.never_twice
@@ -289,7 +289,7 @@ def acknowledged(
             and not (seen.keepers_declared and c.sees == c.computer)
         ):
             continue
-        if trusting and flowing and not rule.never_twice and now - seen.when(c) > UNCLOSED:
+        if trusting and flowing and not rule.never_twice and now - seen.when(c) > timing.unclosed:
             continue
         waiting.append(c.computer)
     if rule.never_twice:
@@ -335,7 +335,7 @@ def _counts_yet(c: Claim, seen: Seen, now: float) -> bool:
 
 
 def _silent_since_start(seen: Seen, now: float) -> bool:
-    return seen.started is not None and now - seen.started > UNCLOSED
+    return seen.started is not None and now - seen.started > seen.timing.unclosed
 
 
 def _may_count_me_closed(c: Claim, me: str, seen: Seen) -> bool:
@@ -376,7 +376,7 @@ def _silent(c: Claim, seen: Seen, now: float) -> bool:
     since = seen.when(c)
     if seen.started is not None:
         since = max(since, seen.started)
-    return now - since > UNCLOSED
+    return now - since > seen.timing.unclosed
 
 
 def agreed(
@@ -394,14 +394,16 @@ def agreed(
         lost_touch = [
             c.computer
             for c in seen.claims
-            if c.computer != me and not seen.closed(c) and now - seen.when(c) <= UNCLOSED
+            if c.computer != me
+            and not seen.closed(c)
+            and now - seen.when(c) <= seen.timing.unclosed
         ]
         if not lost_touch:
             return True, ()
         present = seen.present
         if present is None:
             mine = next((c for c in seen.claims if c.computer == me), None)
-            present = mine is not None and now - mine.active <= ALIVE
+            present = mine is not None and now - mine.active <= seen.timing.alive
         return present, () if present else tuple(lost_touch)
     dissent = tuple([c.computer for c in voters if c.sees != keeper])
     seeing = 1 + len(voters) - len(dissent)
@@ -426,7 +428,7 @@ def weigh(
         return Judgement(blocked=blocked)
     seen = _seen(view)
     here = keeper.computer == me
-    settled = here and since is not None and now - since >= SETTLING
+    settled = here and since is not None and now - since >= seen.timing.settling
     heard, unheard = acknowledged(
         keeper.computer,
         me,

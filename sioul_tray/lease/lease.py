@@ -49,7 +49,8 @@ from sioul_tray.lease.machine import (
 )
 from sioul_tray.lease.overlay import Overlay
 from sioul_tray.lease.rules import COMPUTER_ID, PARTS, Claim
-from sioul_tray.share.seal import SEAL_NAME, Share, read_seal
+from sioul_tray.share.seal import SEAL_NAME, Share, read_seal, timing_of
+from sioul_tray.timing import Timing
 
 MAX_DIAGNOSE = 256  # at most this many other paths are tried to explain a claim that does not open
 MAX_DIAGNOSED = 16  # ...for at most this many claims a read (the others keep the plain reason)
@@ -171,6 +172,7 @@ class Lease:
                 remembered=remembered,
                 remembers=remembers,
                 tenure=tenure or new_tenure,
+                timing=share.timing,
             )
         self._diagnosed = 0  # claims explained in this read (see `_copied_from`)
         self._candidates: tuple[Neighbours, list[str]] | None = None
@@ -186,6 +188,11 @@ class Lease:
 
     def __repr__(self) -> str:
         return f"Lease({self.computer!r}, {self.share!r})"
+
+    @property
+    def timing(self) -> Timing:
+        """The protocol's times on this folder, as its seal says (`Share.timing`)."""
+        return self.share.timing
 
     # -- the contract ---------------------------------------------------------------------
 
@@ -374,7 +381,7 @@ class Lease:
                     error=str(e),
                 )
             else:
-                if doc.get("key_id") != self.share.key_id.hex():
+                if doc.get("key_id") != self.share.key_id.hex() or timing_of(doc) != self.timing:
                     creator = doc.get("creator")
                     problem = Core.mark(
                         "the sharing folder was sealed again by {computer}: "

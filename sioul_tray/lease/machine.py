@@ -28,15 +28,11 @@ from dataclasses import dataclass, field
 from sioul_tray.errors import SioulError
 from sioul_tray.i18n import Core
 from sioul_tray.lease import codec
-from sioul_tray.lease.keeper import FRESH, UNHEARD, Judgement, Keeper, Seen, weigh
+from sioul_tray.lease.keeper import UNHEARD, Judgement, Keeper, Seen, weigh
 from sioul_tray.lease.rules import (
-    ALIVE,
     ANY_CLOSE,
     PARTS,
-    RENEW,
     RULES,
-    SETTLING,
-    UNCLOSED,
     Claim,
     choose,
     forgotten,
@@ -44,8 +40,8 @@ from sioul_tray.lease.rules import (
     tag,
 )
 from sioul_tray.lease.status import Status, Waited, Why
+from sioul_tray.timing import CONTRACT, Timing
 
-STATE_EVERY = ALIVE  # the state file is rewritten at most this often for mere renewals
 FORGET_SPARE = 16  # bytes a claim keeps free after a declaration, for later, longer numbers
 WIDEST_ACK = ("x" * 63, 2**32 - 1, 10**12)  # the longest `sees` a claim may have to carry
 OWN_SEQS = 256  # this run's latest writes, recognised as its own
@@ -169,7 +165,7 @@ class Ready:
 
     `save_by`: the state file must hold `Machine.memory()` by this tick, before `claim` goes out
     (at once when the memory holds news a restart must know: what a claim acknowledges, a close,
-    a take, a declaration; within STATE_EVERY for mere renewals); None: it holds it already.
+    a take, a declaration; within ALIVE for mere renewals); None: it holds it already.
     `claim`: this computer's claim to write. `verdict`: who keeps the part as seen here after
     the step (for a renew and a look). `problems`: what a read skipped (stale copies).
     """
@@ -193,7 +189,7 @@ class Machine:
     it no longer knows of, and it distrusts what it cannot have witnessed (see `_hear`).
     `tenure` draws tenures (injected by the model checker). `without`: fixes switched off (FIXES).
     `rules`: the rules its claims say they follow (the model checker's peers of older versions
-    write 2, with none of the fields of the closes rule).
+    write 2, with none of the fields of the closes rule). `timing`: the folder's (`Timing`).
     """
 
     def __init__(
@@ -208,8 +204,10 @@ class Machine:
         tenure: Callable[[], int] = new_tenure,
         without: Collection[str] = (),
         rules: int | None = None,
+        timing: Timing = CONTRACT,
     ) -> None:
         self.part = part
+        self.timing = timing
         self.rule = PARTS[part]
         self.me = me
         self.name = name
@@ -300,7 +298,7 @@ class Machine:
 
     def _save_by(self, tick: float) -> float | None:
         """When the state file must hold this machine's memory (`Ready.save_by`): news at once,
-        mere renewals at most every STATE_EVERY.
+        mere renewals at most every ALIVE.
 
         Every minute brings a new seq from every computer: rewriting the whole state for each
         would double a tick's cost with many computers. What a crash can lose this way is a few
@@ -310,7 +308,7 @@ class Machine:
             return None
         if self.urgent or self.saved_at is None:
             return tick
-        return self.saved_at + STATE_EVERY
+        return self.saved_at + self.timing.alive
 
     # -- hearing --------------------------------------------------------------------------
 
@@ -332,7 +330,7 @@ class Machine:
         self._after_write = None
         problems: list[tuple[str, str]] = []
         flowing = False  # another computer's claim heard within ALIVE: the sync is flowing
-        heard, best = self.heard, self.best
+        heard, best, alive = self.heard, self.best, self.timing.alive
         known_before = len(best)
         for claim in claims:
             c = claim.computer
@@ -347,7 +345,7 @@ class Machine:
                 # what it answered then: it may have acknowledged a keeper it no longer knows
                 # of, which may act on that answer. Until every such answer has expired (FRESH
                 # after it was written), only fresh answers count here.
-                self.distrust_until = (self.started or tick) + UNCLOSED
+                self.distrust_until = (self.started or tick) + self.timing.unclosed
             if (
                 c == self.me
                 and self.first_seq is not None
@@ -363,7 +361,7 @@ class Machine:
             place = (where or {}).get(c) or f"{c}.lease"
             if self._learn(known, claim, place, wall, tick, problems) and not flowing:
                 h = heard[c]
-                flowing = c != self.me and h is not None and tick - h <= ALIVE
+                flowing = c != self.me and h is not None and tick - h <= alive
         if len(best) != known_before:  # a computer not known before: rare
             self._in_order()
         if None in heard.values():  # remembered, not in the folder any more
@@ -372,7 +370,7 @@ class Machine:
                     heard[computer] = self._first_heard(self.best[computer], wall, tick)
         # Most reads learn some other claim just now; else, any heard lately.
         flowing = flowing or any(
-            tick - h <= ALIVE for c, h in heard.items() if c != self.me and h is not None
+            tick - h <= alive for c, h in heard.items() if c != self.me and h is not None
         )
         if not flowing:
             self.flowing_since = None
@@ -446,7 +444,7 @@ class Machine:
             # crash, restored from a backup, or written over by another process).
             self._recall(claim)
             return True
-        if claim.renewed - wall > RENEW:
+        if claim.renewed - wall > self.timing.renew:
             self.ahead[c] = claim.renewed - wall
         else:
             self.ahead.pop(c, None)
@@ -588,7 +586,9 @@ class Machine:
         self.heard[self.me] = tick
         self.read.add(self.me)
         view = self.view(tick)
-        keeper = choose(self.rule, view.claims, tick, heard=view.heard, gone=view.gone)
+        keeper = choose(
+            self.rule, view.claims, tick, heard=view.heard, gone=view.gone, timing=self.timing
+        )
         sees, sees_tenure, sees_seq = self._ack(keeper, claim)
         answers = None
         if claim.closed and keeper is None and self.rule.never_twice:
@@ -641,7 +641,8 @@ class Machine:
         if not claim.closed:
             # An answer to a version written more than FRESH ago never counts again (ticks only
             # go on), as if unknown: a tenure kept for months holds a day of writes, not all.
-            while self.written and tick - next(iter(self.written.values())) > FRESH:
+            fresh = self.timing.fresh
+            while self.written and tick - next(iter(self.written.values())) > fresh:
                 del self.written[next(iter(self.written))]
             self.written[claim.seq] = tick
         if self.first_seq is None:
@@ -672,7 +673,7 @@ class Machine:
             and c.rules > 1
             and gone.get(c.computer, -1) < c.seq
         ]
-        heir = picked(self.rule, [*closed, mine])
+        heir = picked(self.rule, [*closed, mine], self.timing)
         return None if heir is None or heir.computer == self.me else heir
 
     def _ack(self, keeper: Claim | None, mine: Claim) -> tuple[str | None, int | None, int | None]:
@@ -694,7 +695,8 @@ class Machine:
 
     def _declared(self, tick: float) -> dict[str, int]:
         if "forget_holds" in self.without:
-            for c in [c for c, at in self.declared_at.items() if tick - at > 2 * UNCLOSED]:
+            lapsed = 2 * self.timing.unclosed
+            for c in [c for c, at in self.declared_at.items() if tick - at > lapsed]:
                 self.forgets.pop(c, None)
                 self.counted.pop(c, None)
                 del self.declared_at[c]
@@ -740,6 +742,7 @@ class Machine:
             present=present,
             tenure_rule="tenure" not in self.without,
             opened=self.opened_tick,
+            timing=self.timing,
         )
 
     def declared_from(self, computer: str) -> float:
@@ -760,15 +763,15 @@ class Machine:
             return -math.inf
         read = self.observed.get(computer)
         since = self.started if read is None else max(read, self.started or read)
-        return (since if since is not None else math.inf) + FRESH + ALIVE
+        return (since if since is not None else math.inf) + self.timing.fresh + self.timing.alive
 
     def _present(self, wall: float) -> bool:
         mine = self.best.get(self.me)
-        return mine is not None and wall - mine.active <= ALIVE
+        return mine is not None and wall - mine.active <= self.timing.alive
 
     def clone_problem(self, tick: float) -> str | None:
         """Why this computer may not act: another installation writes its claims (lately)."""
-        if self.cloned is None or tick - self.cloned > ALIVE:
+        if self.cloned is None or tick - self.cloned > self.timing.alive:
             return None
         return Core.mark(
             "another computer writes this computer's claims ({computer}): its configuration "
@@ -788,7 +791,9 @@ class Machine:
                 keeper = self.best[self.me]
         else:
             view = self.view(tick, wall)
-            keeper = choose(self.rule, view.claims, tick, heard=view.heard, gone=view.gone)
+            keeper = choose(
+                self.rule, view.claims, tick, heard=view.heard, gone=view.gone, timing=self.timing
+            )
         chosen = keeper.computer if keeper else None
         if self.kept is None or self.kept[0] != chosen:
             self.kept = (chosen, tick)
@@ -827,7 +832,7 @@ class Machine:
         base = Status(Why.ACTING, keeper.computer, keeper.name, shown)
         if not j.here:
             h = self.heard.get(keeper.computer)
-            live = h is not None and tick - h <= ALIVE
+            live = h is not None and tick - h <= self.timing.alive
             theirs = self.best.get(keeper.computer)
             kept_since = _kept_since(theirs, shown)
             acts = None if theirs is None else theirs.acting
@@ -840,7 +845,7 @@ class Machine:
         if j.acting:
             return base
         if not j.settled:
-            until = None if since is None else int(wall + (since + SETTLING - tick))
+            until = None if since is None else int(wall + (since + self.timing.settling - tick))
             return dataclasses.replace(base, why=Why.SETTLING, until=until)
         heard = self.heard
         waited = tuple(
@@ -848,7 +853,7 @@ class Machine:
                 c,
                 self.best[c].name if c in self.best else c,
                 wall_of(heard.get(c), wall, tick),
-                silent=(heard.get(c) is None or tick - (heard.get(c) or 0.0) > ALIVE),
+                silent=(heard.get(c) is None or tick - (heard.get(c) or 0.0) > self.timing.alive),
                 closed=c in self.best and view.closed(self.best[c]),
                 unheard=c.startswith(UNHEARD),
                 counts_from=(
@@ -868,7 +873,7 @@ class Machine:
         # Nothing heard from anyone lately though some computer is open: more likely this
         # computer's own sync stopped than all of them.
         stalled = any(not c.closed for c in others) and all(
-            tick - view.when(c) > ALIVE for c in others
+            tick - view.when(c) > self.timing.alive for c in others
         )
         return dataclasses.replace(base, why=Why.WAITING, waiting=waited, stalled=stalled)
 
@@ -883,10 +888,9 @@ class Machine:
             self.started = tick
         last, last_wall = self.last_tick, self.last_wall
         if last is not None and self.kept is not None:
-            gap = tick - last > 2 * RENEW
-            set_clock = (
-                last_wall is not None and abs((wall - last_wall) - (tick - last)) > 2 * RENEW
-            )
+            jump = self.timing.jump
+            gap = tick - last > jump
+            set_clock = last_wall is not None and abs((wall - last_wall) - (tick - last)) > jump
             if gap or set_clock:
                 self.kept = (self.kept[0], tick)
                 self.jumped_at = tick  # the tray's loop hears of it (`Snapshot.jumped`)

@@ -14,11 +14,7 @@ import zlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-RENEW = 60  # a running computer renews each of its claims this often
-ALIVE = 300  # a claim lives this long after it was last heard renewing
-SETTLING = 120  # a computer acts on a part only after keeping it this long, as seen here
-UNCLOSED = 86400  # a part that stays put is still held this long after its claim lapsed
-NEAR = 120  # for a part that follows you, claims used within this much of the latest are tied
+from sioul_tray.timing import CONTRACT, Timing
 
 COMPUTER_ID = re.compile(r"[a-z0-9_]{1,63}")
 
@@ -109,6 +105,7 @@ def holds(
     now: float,
     heard: float | None = None,
     gone: Mapping[str, int] | None = None,
+    timing: Timing = CONTRACT,
 ) -> bool:
     """The claim still counts for choosing a keeper: it is not closed, nor declared gone up to
     its seq (`gone`), and it was renewed within ALIVE, or UNCLOSED for a part that stays put (a
@@ -118,7 +115,7 @@ def holds(
     if claim.closed or (gone and gone.get(claim.computer, -1) >= claim.seq):
         return False
     age = now - (claim.renewed if heard is None else heard)
-    return age <= (UNCLOSED if rule is Rule.STAYS else ALIVE)
+    return age <= (timing.unclosed if rule is Rule.STAYS else timing.alive)
 
 
 def forgotten(claims: Iterable[Claim]) -> dict[str, int]:
@@ -138,6 +135,7 @@ def choose(
     *,
     heard: Mapping[str, float] | None = None,
     gone: Mapping[str, int] | None = None,
+    timing: Timing = CONTRACT,
 ) -> Claim | None:
     """The keeper among the claims that hold, or None when no claim holds.
 
@@ -150,18 +148,20 @@ def choose(
     if gone is None:
         gone = forgotten(listed)
     holding = [
-        c for c in listed if holds(c, rule, now, None if heard is None else heard[c.computer], gone)
+        c
+        for c in listed
+        if holds(c, rule, now, None if heard is None else heard[c.computer], gone, timing)
     ]
-    return picked(rule, holding)
+    return picked(rule, holding, timing)
 
 
-def picked(rule: Rule, holding: list[Claim]) -> Claim | None:
+def picked(rule: Rule, holding: list[Claim], timing: Timing = CONTRACT) -> Claim | None:
     """`choose`'s order, among claims already known to hold."""
     if not holding:
         return None
     if rule is Rule.FOLLOWS:
         latest = max(c.active for c in holding)
-        tied = [c for c in holding if latest - c.active <= NEAR]
+        tied = [c for c in holding if latest - c.active <= timing.near]
         return min(tied, key=_BY_COMPUTER)
     taken = [c for c in holding if c.taken is not None]
     if taken:

@@ -29,6 +29,7 @@ from sioul_tray.errors import (
 )
 from sioul_tray.files import write_new
 from sioul_tray.i18n import Core
+from sioul_tray.timing import CONTRACT, MAX_SCALE, Timing
 
 
 def _load_cryptography() -> type[Exception]:
@@ -101,9 +102,14 @@ def _hkdf(key: bytes, purpose: bytes, length: int = 32) -> bytes:
     return HKDF(algorithm=hashes.SHA256(), length=length, salt=None, info=purpose).derive(key)
 
 
-def derive(folder_key: bytes) -> bytes:
-    """The keys a folder key gives: its key id then the claim key (see `Share.derived`)."""
-    return _hkdf(folder_key, b"sioul key id", KEY_ID_SIZE) + _hkdf(folder_key, b"sioul claim v1")
+def derive(folder_key: bytes, timing: Timing = CONTRACT) -> bytes:
+    """The keys a folder key gives: its key id then the claim key (see `Share.derived`).
+
+    A folder on a test's scale (`Timing.scaled`) has a key id of its own: a claim written on one
+    timing reads as sealed with another key on any other (waited for, never counted), so two
+    computers that disagree on the times can never number side by side."""
+    purpose = b"sioul key id" if timing.scale == 1 else b"sioul key id|scale=%d" % timing.scale
+    return _hkdf(folder_key, purpose, KEY_ID_SIZE) + _hkdf(folder_key, b"sioul claim v1")
 
 
 def _same(a: bytes, b: bytes) -> bool:
@@ -188,13 +194,17 @@ class Share:
         creator: str,
         folder_key: bytes,
         derived: bytes | None = None,
+        timing: Timing = CONTRACT,
     ) -> None:
         self.folder = Path(folder)
         self.folder_id = folder_id
         self.creator = creator
         self.folder_key = folder_key
+        # The protocol's times on this folder, as its seal says (`timing_of`): the contract's
+        # unless a test's setup sealed it on a scale.
+        self.timing = timing
         if derived is None or len(derived) != KEY_ID_SIZE + 32:
-            derived = derive(folder_key)
+            derived = derive(folder_key, timing)
         # What the folder key gives (key id, claim key), to cache beside it: as secret as it.
         self.derived = derived
         self.key_id = derived[:KEY_ID_SIZE]
@@ -214,12 +224,15 @@ class Share:
         creator: str,
         *,
         cost: int = DEFAULT_COST,
+        timing: Timing = CONTRACT,
     ) -> Share:
         """Seal a new sharing folder. Never overwrites: FileExistsError if it has a seal.
 
         Refused too (SealExists) where claims arrived before the seal, or the seal there is
         damaged or still arriving: a second seal would let two computers each number alone
-        (docs/protocol.md, "One seal"). The seal appears whole or not at all.
+        (docs/protocol.md, "One seal"). The seal appears whole or not at all. `timing`: a test's
+        folder on a scale (`Timing.scaled`), recorded in the seal; neither the tray nor the
+        command line ever passes it.
         """
         if not passphrase:
             raise SioulError(Core.mark("the passphrase is empty"))
@@ -241,8 +254,8 @@ class Share:
         kek = _passphrase_key(passphrase, salt, cost, r, p)
         nonce = os.urandom(NONCE_SIZE)
         sealed = AESGCM(kek).encrypt(nonce, folder_key, _wrap_aad(folder_id, creator))
-        share = cls(folder, folder_id, creator, folder_key)
-        document = {
+        share = cls(folder, folder_id, creator, folder_key, timing=timing)
+        document: dict[str, Any] = {
             "format": "sioul-seal",
             "version": SEAL_VERSION,
             "folder": folder_id,
@@ -252,6 +265,8 @@ class Share:
             "wrapped": {"aead": "aes-256-gcm", "nonce": _b64(nonce), "key": _b64(sealed)},
             "key_id": share.key_id.hex(),
         }
+        if timing.scale != 1:
+            document["timing"] = {"scale": timing.scale}
         data = (json.dumps(document, indent=2) + "\n").encode("utf-8")
         _refuse_to_seal_over(folder)
         _write_new(folder / SEAL_NAME, data)
@@ -305,7 +320,7 @@ class Share:
                     path=folder / SEAL_NAME,
                 )
             ) from None
-        share = cls(folder, doc["folder"], doc["creator"], folder_key)
+        share = cls(folder, doc["folder"], doc["creator"], folder_key, timing=timing_of(doc))
         if share.key_id.hex() != doc["key_id"]:
             # The passphrase opened the key, bound to this folder id and creator: the seal's
             # key id alone is wrong.
@@ -330,7 +345,10 @@ class Share:
     def _checked(
         cls, folder: Path, doc: dict[str, Any], folder_key: bytes, derived: bytes | None = None
     ) -> Share:
-        share = cls(folder, doc["folder"], doc["creator"], folder_key, derived)
+        timing = timing_of(doc)
+        if timing != CONTRACT:
+            derived = None  # a test's folder: its key id is derived for the scale its seal says
+        share = cls(folder, doc["folder"], doc["creator"], folder_key, derived, timing)
         if share.key_id.hex() != doc.get("key_id"):
             raise WrongPassphrase(
                 Core.mark("the key kept on this computer does not open {folder}", folder=folder)
@@ -484,6 +502,23 @@ def _check_fields(doc: dict[str, Any], path: Path) -> None:
     _sized(doc.get("check"), Core.mark("the check value"), (16, 16), path)
     _sized(wrapped.get("nonce"), Core.mark("the nonce"), (NONCE_SIZE, NONCE_SIZE), path)
     _sized(wrapped.get("key"), Core.mark("the wrapped key"), (WRAPPED_SIZE, WRAPPED_SIZE), path)
+    if "timing" in doc:
+        timing = doc["timing"]
+        scale = timing.get("scale") if isinstance(timing, dict) else None
+        if (
+            not isinstance(timing, dict)
+            or set(timing) != {"scale"}
+            or type(scale) is not int
+            or not 1 < scale <= MAX_SCALE
+        ):
+            raise SealDamaged(Core.mark("{path} is damaged: its timing is not valid", path=path))
+
+
+def timing_of(doc: dict[str, Any]) -> Timing:
+    """The protocol's times on a folder, as its seal (checked by `read_seal`) says: a real
+    folder's says nothing, and has the contract's."""
+    timing = doc.get("timing")
+    return Timing.scaled(timing["scale"]) if isinstance(timing, dict) else CONTRACT
 
 
 def _sized(text: object, what: str, sizes: tuple[int, int], path: Path) -> bytes:

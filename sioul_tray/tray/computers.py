@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
 
 from sioul_tray import phrases
 from sioul_tray.i18n import Computers
-from sioul_tray.lease import ALIVE, PARTS
+from sioul_tray.lease import PARTS
 from sioul_tray.timefmt import ago, clock_time, span
 from sioul_tray.tray.listing import Listing, Row, forget_question, read, rows, shown_names
 
@@ -265,7 +265,7 @@ class ComputersWindow(QDialog):
                 (", ".join(phrases.label(p) for p in row.keeps), ""),
                 _when(row.heard, shown.now, Computers.tr("not heard")),
                 _when(row.active, shown.now, ""),
-                _state(row.closed, row.heard, shown.now),
+                _state(row.closed, row.heard, shown.now, shown.alive),
                 (_offset(row.offset), ""),
             ]
             if row.waited:
@@ -351,12 +351,12 @@ def _when(t: int | None, now: float, never: str) -> tuple[str, str]:
     return ago(t, now), clock_time(t, always_date=True)
 
 
-def _state(closed: Sequence[str], heard: float | None, now: float) -> tuple[str, str]:
+def _state(closed: Sequence[str], heard: float | None, now: float, alive: float) -> tuple[str, str]:
     """The "sioul-tray" column: running (its claims open and heard renewing), silent (open, not
     heard within ALIVE: an open claim alone, a take by the command line, says no tray runs), or
     closed (quit or asleep)."""
     if not closed:
-        if heard is None or now - heard > ALIVE:
+        if heard is None or now - heard > alive:
             return Computers.tr("silent"), Computers.tr(
                 "Its claims are open but were not renewed lately: sioul-tray is not running "
                 "there, or its sync has stopped"

@@ -16,7 +16,7 @@ from pathlib import Path
 from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
 
 from sioul_tray.lease import PARTS, Keeper
-from sioul_tray.tray.driver import INTERVAL, REREAD_DELAY, ActiveLike, Driver, LeaseLike
+from sioul_tray.tray.driver import REREAD_DELAY, ActiveLike, Driver, LeaseLike
 from sioul_tray.tray.model import View
 
 
@@ -34,7 +34,7 @@ class Controller(QObject):
         state_dir: Path | None = None,
         clock: Callable[[], float] = time.time,
         monotonic: Callable[[], float] = time.monotonic,
-        interval_ms: int = INTERVAL * 1000,
+        interval_ms: int | None = None,
         parent: QObject | None = None,
         away_after: float | None = None,
     ) -> None:
@@ -54,7 +54,10 @@ class Controller(QObject):
             away_after=away_after,
         )
         self.timer = QTimer(self)
-        self.timer.setInterval(interval_ms)
+        # A tick every RENEW of the folder's timing, unless a test asks otherwise.
+        self.timer.setInterval(
+            interval_ms if interval_ms is not None else round(lease.timing.renew * 1000)
+        )
         self.timer.timeout.connect(self.tick)
         self.watcher = QFileSystemWatcher(self)
         self.watcher.directoryChanged.connect(self._folder_changed)

@@ -1,14 +1,14 @@
 """The tray's loop, without Qt: what to do at each event, and what to publish and notify.
 
-The events: a tick (every RENEW), a change in the sharing folder (read again shortly after), the
-end of a settling the driver asked to be woken for (`recheck`), a take, a declaration of a
-computer gone, a part closed or reopened by the person, Sioul's mark (`mark`), sleep and wake,
-quit. For each, the driver calls the core's `Lease`, turns what it says into a `View`
-(`model.View`), sends it to `publish`, and the notes a person should see to `notify`. Timing
-belongs to the adapter that drives it: the Qt controller (`controller.Controller`: QTimers, a
-folder watcher) in the tray, the event loop of tests/simulation in the simulator. Whether the
-machine slept or its clock was set is the core's to see (`Snapshot.jumped`, in the `Reading`
-of each call), not the loop's.
+The events: a tick (every RENEW of the folder's `Timing`), a change in the sharing folder (read
+again shortly after), the end of a settling the driver asked to be woken for (`recheck`), a take, a
+declaration of a computer gone, a part closed or reopened by the person, Sioul's mark (`mark`),
+sleep and wake, quit. For each, the driver calls the core's `Lease`, turns what it says into a
+`View` (`model.View`), sends it to `publish`, and the notes a person should see to `notify`. When
+to call belongs to the adapter that drives it: the Qt controller (`controller.Controller`: QTimers,
+a folder watcher) in the tray, the event loop of tests/simulation in the simulator. Whether the
+machine slept or its clock was set is the core's to see (`Snapshot.jumped`, in the `Reading` of
+each call), not the loop's.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from sioul_tray.boot import boot_id, boot_ticks
 from sioul_tray.client import judge
 from sioul_tray.files import make_folders, write_new
 from sioul_tray.i18n import App
-from sioul_tray.lease import PARTS, RENEW, Keeper
+from sioul_tray.lease import PARTS, Keeper, Timing
 from sioul_tray.lease.folder import Problem
 from sioul_tray.lease.lease import Reading, Snapshot
 from sioul_tray.lease.status import Why
@@ -37,7 +37,6 @@ if TYPE_CHECKING:
     from sioul_tray.sync.report import SyncReport
 
 
-INTERVAL = RENEW  # a tick this often, in seconds
 REREAD_DELAY = 0.1  # a change in the folder is read this long after it settles (a burst of files)
 QUIET_AFTER_WAKE = 10.0  # after a wake, the catch-up is not news: no notes this long (seconds)
 RECHECK_MARGIN = 1.0  # a settling part is read again this long after its `until` (whole seconds)
@@ -45,6 +44,9 @@ RECHECK_MARGIN = 1.0  # a settling part is read again this long after its `until
 
 class LeaseLike(Protocol):
     """What the driver asks of the core (`lease.Lease`)."""
+
+    @property
+    def timing(self) -> Timing: ...  # the folder's: a tick every `renew`
 
     def renew(
         self, part: str, active: float | None = None, take: bool = False, wrote: int | None = None
@@ -111,6 +113,7 @@ class Driver:
         away_after: float | None = None,
     ) -> None:
         self.lease = lease
+        self.timing = lease.timing
         self.computer = computer
         self.active = active
         self.clock = clock
@@ -194,7 +197,7 @@ class Driver:
             self.away = True
         # Nobody is here to read a note: none while away (until the next tick, renewed at each);
         # a standing warning is sent once the person is back.
-        self.notifier.quiet(self.monotonic() + INTERVAL + 5)
+        self.notifier.quiet(self.monotonic() + self.timing.renew + 5)
         self._publish(*self._call(renew=False))
 
     def _call(
@@ -390,6 +393,7 @@ class Driver:
             error=error or self.status_error,
             state_problem=getattr(self.lease, "state_problem", None),
             name=getattr(self.lease, "name", ""),
+            timing=self.timing,
             sync=self.sync_report(),
         )
         self.view = view
@@ -408,7 +412,7 @@ class Driver:
             if k.status is not None and k.status.why is Why.SETTLING and k.status.until is not None
         ]
         if self.bounds:
-            due.append(now + RENEW / 2 - RECHECK_MARGIN)
+            due.append(now + self.timing.renew / 2 - RECHECK_MARGIN)
         if due:
             self.recheck(max(0.0, min(due) - now) + RECHECK_MARGIN)
 

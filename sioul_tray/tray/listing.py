@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from sioul_tray import history, phrases
 from sioul_tray.i18n import App, Computers, translated
-from sioul_tray.lease import PARTS
+from sioul_tray.lease import ALIVE, PARTS
 from sioul_tray.lease.lease import Snapshot
 from sioul_tray.timefmt import clock_time
 from sioul_tray.tray import model
@@ -65,6 +65,7 @@ class Listing:
     sync: list[str] | None = None  # what Syncthing says, where it syncs the folder
     raised: int = 0  # counts the tray's "Computers…" while the window is open: it comes forward
     changes: list[str] = field(default_factory=list)  # the last changes of hands, newest first
+    alive: float = ALIVE  # the folder's ALIVE (`Timing.alive`): a claim not heard within is silent
 
     def to_json(self) -> str:
         return json.dumps({"schema": SCHEMA, **asdict(self)})
@@ -82,6 +83,7 @@ class Listing:
                 sync=None if data["sync"] is None else [str(s) for s in data["sync"]],
                 raised=int(data.get("raised", 0)),
                 changes=[str(line) for line in data.get("changes", [])],
+                alive=float(data.get("alive", ALIVE)),
             )
         except (KeyError, TypeError, AttributeError) as e:
             raise ValueError("not a listing of computers") from e
@@ -173,7 +175,8 @@ def listing(
         for part, seen in snapshots.items()
         for problem in seen.problems
     ]
-    return Listing(computer, now, found, problems, sync, raised)
+    alive = view.timing.alive if view is not None else ALIVE
+    return Listing(computer, now, found, problems, sync, raised, alive=alive)
 
 
 def forget_question(name: str, counts_from: int | None = None) -> tuple[str, str]:

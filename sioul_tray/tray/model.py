@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from sioul_tray import phrases
 from sioul_tray.i18n import Menu, translated
-from sioul_tray.lease import ALIVE, PARTS, RENEW, Claim, Keeper
+from sioul_tray.lease import CONTRACT, PARTS, Claim, Keeper, Timing
 from sioul_tray.lease.folder import Problem
 from sioul_tray.lease.lease import Snapshot
 from sioul_tray.lease.status import Status, Why
@@ -86,6 +86,7 @@ class View:
     state_problem: str | None = None  # this computer's local state cannot be read or written
     name: str = ""  # this computer's name
     sync: SyncReport | None = None  # what Syncthing says of the folder, where it syncs it
+    timing: Timing = CONTRACT  # the folder's (`Lease.timing`)
 
     @cached_property
     def names(self) -> phrases.Names:
@@ -363,7 +364,7 @@ def quit_warning(view: View) -> str | None:
 def _others_renew(view: View, part: str) -> bool:
     for c in view.others(part):
         heard = view.heard(part, c.computer)
-        if not c.closed and heard is not None and view.now - heard <= ALIVE:
+        if not c.closed and heard is not None and view.now - heard <= view.timing.alive:
             return True
     return False
 
@@ -396,6 +397,7 @@ def status(
                            "line": None}  # fmt: skip
             continue
         assert view is not None
+        renew = view.timing.renew  # a verdict holds RENEW from the call that gave it
         bound = bounds.get(part) if p.acting else None
         seen = view.seen.get(part)
         claims = seen.claims if seen is not None else []
@@ -412,8 +414,8 @@ def status(
             "waiting": list(p.waiting),
             "blocked": p.blocked,
             "status": p.status.to_json(),
-            "valid_until": int(bound[0] + RENEW) if bound is not None else None,
-            "valid_until_boot": round(bound[1] + RENEW, 3) if bound is not None else None,
+            "valid_until": int(bound[0] + renew) if bound is not None else None,
+            "valid_until_boot": round(bound[1] + renew, 3) if bound is not None else None,
             # The keeper's tenure names this stretch of keeping: a record made under it is
             # recognisable when the records merge.
             "token": f"{computer}.{mine.tenure}"

@@ -20,9 +20,9 @@ from sioul_tray.lease import (
     Keeper,
     Lease,
 )
+from sioul_tray.lease import ALIVE as STATE_EVERY  # renewals are saved within ALIVE
 from sioul_tray.lease.codec import MAX_FILE
 from sioul_tray.lease.lease import WallTimes
-from sioul_tray.lease.machine import STATE_EVERY
 from sioul_tray.share import Share
 from tests.helpers import FakeClock
 

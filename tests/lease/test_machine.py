@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import dataclasses
 
+from sioul_tray.lease import ALIVE as STATE_EVERY  # renewals are saved within ALIVE
 from sioul_tray.lease import RENEW, SETTLING, Claim
 from sioul_tray.lease.keeper import FRESH
 from sioul_tray.lease.machine import (
-    STATE_EVERY,
     Close,
     Event,
     Forget,

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from sioul_tray.errors import SealDamaged, SioulError, Unreadable
+from sioul_tray.errors import ForeignSeal, SealDamaged, SioulError, Unreadable
 from sioul_tray.share import SEAL_NAME, SealExists, Share, WrongPassphrase
 from sioul_tray.share.seal import OVERHEAD, read_seal
+from sioul_tray.timing import CONTRACT, Timing
 from tests.helpers import python_env, run_python
 
 
@@ -215,3 +216,61 @@ def test_openssl_legacy_ciphers_are_not_loaded_nor_the_switch_left_set(
     if out[0] == "unknown":
         pytest.skip("this cryptography does not say whether it loaded the legacy provider")
     assert out == ["False", str(setting)]
+
+
+# -- the folder's timing --------------------------------------------------------------------
+
+
+def test_a_folder_sealed_without_a_scale_has_the_contract_times(folder: Path) -> None:
+    made = Share.create(folder, "correct horse", "aa", cost=10)
+    assert "timing" not in read_seal(folder)
+    assert made.timing == CONTRACT
+    assert Share.open(folder, "correct horse").timing == CONTRACT
+    assert Share.unlock(folder, made.folder_key, made.derived).timing == CONTRACT
+
+
+def test_a_test_scale_is_in_the_seal_and_every_opening_reads_it(folder: Path) -> None:
+    made = Share.create(folder, "correct horse", "aa", cost=10, timing=Timing.scaled(20))
+    assert read_seal(folder)["timing"] == {"scale": 20}
+    for opened in (
+        made,
+        Share.open(folder, "correct horse"),
+        Share.unlock(folder, made.folder_key),
+        Share.unlock(folder, made.folder_key, made.derived),
+    ):
+        assert opened.timing == Timing.scaled(20)
+        assert (opened.timing.renew, opened.timing.alive, opened.timing.unclosed) == (3, 15, 4320)
+
+
+def test_claims_of_a_scaled_folder_read_as_sealed_with_another_key_on_other_times(
+    folder: Path,
+) -> None:
+    """The scale is bound into the key id: two computers that disagree on the times never count
+    each other's claims (each waits for the other's)."""
+    made = Share.create(folder, "correct horse", "aa", cost=10, timing=Timing.scaled(20))
+    contract = Share(folder, made.folder_id, "aa", made.folder_key)
+    assert contract.key_id != made.key_id
+    sealed = made.seal("leases/invoices/aa.lease", b"[]")
+    with pytest.raises(ForeignSeal):
+        contract.unseal("leases/invoices/aa.lease", sealed)
+
+
+@pytest.mark.parametrize(
+    "timing", [{"scale": 0}, {"scale": 1}, {"scale": 101}, {"scale": "20"}, {"scale": 2.5},
+               {"scale": True}, {"scale": 20, "renew": 1}, [20], "fast"],
+)  # fmt: skip
+def test_a_timing_no_version_writes_is_damage(folder: Path, timing: object) -> None:
+    Share.create(folder, "correct horse", "aa", cost=10, timing=Timing.scaled(20))
+    edit_seal(folder, {"timing": timing})
+    with pytest.raises(SealDamaged, match="timing"):
+        read_seal(folder)
+
+
+def test_a_scale_edited_into_a_seal_does_not_open_with_the_passphrase(folder: Path) -> None:
+    """The seal's key id was derived without a scale: one added by hand no longer fits it."""
+    made = Share.create(folder, "correct horse", "aa", cost=10)
+    edit_seal(folder, {"timing": {"scale": 20}})
+    with pytest.raises(SealDamaged, match="key id"):
+        Share.open(folder, "correct horse")
+    with pytest.raises(WrongPassphrase):
+        Share.unlock(folder, made.folder_key, made.derived)

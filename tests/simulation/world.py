@@ -3,7 +3,7 @@
 A seeded discrete-event loop: it jumps from event to event (no ticking every second), and every
 random draw comes from seeded `random.Random`s, so a seed replays the same run. Each computer runs
 the shipped tray loop (`tray.driver.Driver`) over the real `Lease` on its own real replica folder,
-timed as the Qt controller times it: a timer every INTERVAL of its own clock, stopped while a told
+timed as the Qt controller times it: a timer every RENEW of its own clock, stopped while a told
 sleep lasts; a change landing in its folder read REREAD_DELAY later. The driver's calls reach the
 core through `Instruments`, which logs them, measures who acts and hands writes to the sync client.
 
@@ -23,10 +23,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sioul_tray.lease import PARTS, Keeper, Lease
+from sioul_tray.lease import PARTS, RENEW, Keeper, Lease, Timing
 from sioul_tray.lease.lease import Reading, Snapshot
 from sioul_tray.share import SEAL_NAME, Share
-from sioul_tray.tray.driver import INTERVAL, REREAD_DELAY, Driver
+from sioul_tray.tray.driver import REREAD_DELAY, Driver
 
 from .records import Numberer
 from .sync import NUDGE_SEND, Client, Cloud, Delay
@@ -105,6 +105,10 @@ class Instruments:
     @property
     def state_problem(self) -> str | None:
         return self.lease.state_problem
+
+    @property
+    def timing(self) -> Timing:
+        return self.lease.timing
 
     def renew(
         self, part: str, active: float | None = None, take: bool = False, wrote: int | None = None
@@ -269,15 +273,15 @@ class Computer:
         self.world.log(self, f"note {note}")
 
     def _schedule(self) -> None:
-        """The tray's timer: every INTERVAL of this clock from its start (or a resume), whatever
+        """The tray's timer: every RENEW of this clock from its start (or a resume), whatever
         ticks came between (a take, a reread that saw a new keeper), as the Qt controller's QTimer.
         While the machine sleeps without telling, the timer fires into nothing: the first tick
-        after the wake comes within one INTERVAL."""
+        after the wake comes within one RENEW."""
         self._timer += 1
         self._next(self._timer)
 
     def _next(self, generation: int) -> None:
-        self.world.after(self.clock.true_span(INTERVAL), self._timed, generation)
+        self.world.after(self.clock.true_span(RENEW), self._timed, generation)
 
     def _timed(self, generation: int) -> None:
         if generation != self._timer:
@@ -375,7 +379,7 @@ class Computer:
 
     def _resume(self) -> None:
         """A told sleep is resumed: the driver renews at once and the timer starts again. After a
-        silent one the running timer's next tick comes within INTERVAL, and the core sees the gap
+        silent one the running timer's next tick comes within RENEW, and the core sees the gap
         on its own."""
         if self.driver is None:
             return

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from pytestqt.qtbot import QtBot
 
+from sioul_tray.lease import CONTRACT
 from sioul_tray.lease.lease import Reading, Snapshot
 from sioul_tray.lease.status import Status, Waited, Why
 from sioul_tray.tray.controller import Controller
@@ -61,6 +62,8 @@ class C:
 
 
 class ScriptedLease:
+    timing = CONTRACT
+
     def __init__(self) -> None:
         self.keepers = {"medicines": K("medicines"), "invoices": K("invoices")}
         self.calls: list[tuple[Any, ...]] = []
