@@ -10,7 +10,10 @@ numbers until it starts again). At the end the merged records, each log up to it
 gap, each under a token that was acting on its computer.
 
 The same run with the numberer's records gate left out (tests/desktop/careless_numberer.py)
-numbers twice: `must_have` is what keeps the numbers whole when records lag."""
+numbers twice: `must_have` is what keeps the numbers whole when records lag.
+
+The folder is sealed on a test's scale (`SCALE`): every time of the protocol is the contract's
+divided by it, and so is every wait here; each handover is the same, in seconds."""
 
 from __future__ import annotations
 
@@ -29,9 +32,10 @@ from pathlib import Path
 import pytest
 
 from sioul_tray.install import Installation
+from sioul_tray.timing import Timing
 from tests.desktop import test_desktop_syncthing
 from tests.desktop.fakes import FakeService
-from tests.desktop.tray_process import ROOT, cli, env_for, status, stop
+from tests.desktop.tray_process import ROOT, cli, env_for, seal_on_a_scale, status, stop
 from tests.desktop.virtual import PrivateBus, TrayHost, VirtualDisplay
 from tests.helpers import wait_for
 from tests.sync.syncthing_pair import FOLDER_ID, SyncthingPair
@@ -40,8 +44,12 @@ pytestmark = [pytest.mark.desktop, pytest.mark.slow]
 
 NUMBERER = ROOT / "examples" / "numberer.py"
 CARELESS = Path(__file__).with_name("careless_numberer.py")
-RECORDS_LAG = 150.0  # seconds a record takes to reach the other copy: more than SETTLING
-HANDOVER = 150.0 + RECORDS_LAG + 100.0  # a part changes hands, the records arrive, a margin
+SCALE = 20  # the folder's times are the contract's divided by this (RENEW 3 s, SETTLING 6 s)
+TIMING = Timing.scaled(SCALE)
+RECORDS_LAG = 1.5 * TIMING.settling  # seconds a record takes to reach the other copy
+# A part changes hands, the records arrive; and a margin for what does not scale (a process
+# started, a file through Syncthing).
+HANDOVER = 1.25 * TIMING.settling + RECORDS_LAG + 30.0
 SIDES = ("a", "b")
 
 pair = test_desktop_syncthing.pair  # the same fixture: two Syncthings, skipped without them
@@ -176,7 +184,7 @@ def running(pair: SyncthingPair, root: Path, numberer: Path) -> Iterator[Run]:
         run.records[side].mkdir()
     syncthing = {side: {"STCONFDIR": str(i.config_path.parent)}
                  for side, i in zip(SIDES, (pair.a, pair.b), strict=True)}  # fmt: skip
-    run.shares["a"].mkdir()
+    seal_on_a_scale(run.shares["a"], run.homes["a"], SCALE)  # setup joins it
     for side in SIDES:
         if side == "b":
             pair.a.post(f"/rest/db/scan?folder={FOLDER_ID}")
@@ -260,7 +268,7 @@ def test_no_invoice_number_twice_through_every_handover(
 
         # The keeper's tray stopped: its verdict lapses within RENEW, and its numberer with it.
         os.kill(run.trays[other].pid, signal.SIGSTOP)
-        time.sleep(75)
+        time.sleep(1.25 * TIMING.renew)
         frozen = run.stays(other, 5)  # nobody numbers on a stale verdict
         os.kill(run.trays[other].pid, signal.SIGCONT)
         run.numbering(other, frozen, "its tray going on")
@@ -286,8 +294,9 @@ def test_no_invoice_number_twice_through_every_handover(
         assert {(computer, token) for _, token in records} <= run.acting  # each under a verdict
     assert set(run.ids.values()) <= set(made)
     each = ", ".join(f"{computer} {len(records)}" for computer, records in made.items())
-    print(f"\n4 handovers (a take, a sleep, a wake, a quit), the keeper's tray stopped 80 s and "
-          f"killed once, records {RECORDS_LAG:.0f} s behind the claims: {len(numbers)} invoices "
+    print(f"\n4 handovers (a take, a sleep, a wake, a quit) at 1/{SCALE} of the contract's "
+          f"times, the keeper's tray stopped {1.25 * TIMING.renew + 5:.0f} s and killed once, "
+          f"records {RECORDS_LAG:.0f} s behind the claims: {len(numbers)} invoices "
           f"({each}); void records (refused a mark): {void}; tokens acting: {len(run.acting)}; "
           f"numbers made twice: 0; gaps: 0")  # fmt: skip
 
@@ -301,7 +310,8 @@ def test_without_the_records_gate_a_number_is_made_twice(
     numbers = [n for records in made.values() for n, _ in records]
     twice = len(numbers) - len(set(numbers))
     assert twice > 0
-    print(f"\nthe records gate left out, records {RECORDS_LAG:.0f} s behind the claims: "
+    print(f"\nthe records gate left out, at 1/{SCALE} of the contract's times, records "
+          f"{RECORDS_LAG:.0f} s behind the claims: "
           f"{len(numbers)} invoices after a take, {twice} numbers made twice")  # fmt: skip
 
 

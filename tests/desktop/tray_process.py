@@ -14,8 +14,25 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from sioul_tray.share import Share
+from sioul_tray.timing import Timing
+
 ROOT = Path(__file__).resolve().parents[2]
 PASSPHRASE = "correct horse battery staple"
+
+
+def seal_on_a_scale(folder: Path, home: Path, scale: int) -> Timing:
+    """Seal `folder` as the installation at `home` would (its computer id the creator), its
+    times the contract's divided by `scale`: `setup --share` then joins it as any folder, and
+    every tray and command on it runs on the scale, a handover taking seconds. Only a test's
+    setup can make such a folder (`Share.create`'s `timing`)."""
+    from sioul_tray.install import Installation
+
+    timing = Timing.scaled(scale)
+    folder.mkdir(exist_ok=True)
+    creator = Installation(home).computer()
+    Share.create(folder, PASSPHRASE, creator, cost=10, timing=timing)
+    return timing
 
 
 def env_for(home: Path, **extra: str) -> dict[str, str]:
