@@ -8,7 +8,6 @@ they were.
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import sys
@@ -96,11 +95,8 @@ def spoil(root: Path, target: str, how: str, rnd: bytes) -> None:
     )
 
 
-@settings(
-    max_examples=int(os.environ.get("SIOUL_FUZZ_EXAMPLES", "40")),
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
-)
+@pytest.mark.slow  # a process each example: 150 of them in CI's profile
+@settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(command_lines, environments, targets, damage, st.binary(max_size=64))
 def test_any_command_line_gives_a_result_or_one_line_of_ours(
     installed: Path,
@@ -110,6 +106,32 @@ def test_any_command_line_gives_a_result_or_one_line_of_ours(
     how: str,
     rnd: bytes,
 ) -> None:
+    ends_well(installed, line, env_extra, target, how, rnd)
+
+
+@pytest.mark.parametrize(
+    ("target", "how"),
+    [("config/computer", "not-utf8"), ("config/settings.json", "nested"), ("state", "random"),
+     ("key", "truncate"), ("sioul.seal", "empty"), ("claim", "random")],
+)  # fmt: skip
+def test_each_file_damaged_gives_a_result_or_one_line_of_ours(
+    installed: Path, target: str, how: str
+) -> None:
+    """The fuzz test's invariant on a look, for one damage of each file: the fast suite's share."""
+    ends_well(installed, ("look", []), {}, target, how, b"\x00\xff" * 20)
+
+
+def ends_well(
+    installed: Path,
+    line: tuple[str, list[str]],
+    env_extra: dict[str, str],
+    target: str,
+    how: str,
+    rnd: bytes,
+) -> None:
+    """A copy of `installed`, its `target` file spoiled `how`, runs the command `line`: exit 0,
+    or one line of ours and the sharing folder's bytes as they were; never a traceback or a
+    hang."""
     command, args = line
     with tempfile.TemporaryDirectory(prefix="sioul-fuzz-run-") as tmp:
         root = Path(tmp)

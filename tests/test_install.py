@@ -12,7 +12,7 @@ from unittest import mock
 
 import platformdirs
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from sioul_tray.dirs import APP, user_dirs
@@ -160,7 +160,6 @@ _HOMES = st.sampled_from([None, "", "anna", "/", "/home/anna", "/home/anna/", "/
 _XDG_VALUES = st.sampled_from([None, "", " ", "rel/dir", "~/x", "/x", "/x/", "/", "//y/z"])
 
 
-@settings(max_examples=300, deadline=None)
 @given(home=_HOMES, config=_XDG_VALUES, state=_XDG_VALUES, cache=_XDG_VALUES)
 def test_the_directories_are_platformdirs_answer(
     home: str | None, config: str | None, state: str | None, cache: str | None

@@ -9,7 +9,7 @@
         <translation>Faire les factures ici</translation>
     </message>
     <message>
-        <location filename="../tray/listing.py" line="184"/>
+        <location filename="../tray/listing.py" line="187"/>
         <source>Treat {computer} as gone for good (given away, reinstalled, broken)?
 
 Your computers stop waiting for it: they keep medicines and make invoices without hearing from it. If {computer} comes back, it takes part again.</source>
@@ -18,12 +18,12 @@ Your computers stop waiting for it: they keep medicines and make invoices withou
 Vos ordinateurs cessent de l’attendre : ils gardent les médicaments et font les factures sans nouvelles de lui. Si {computer} revient, il reprend sa place.</translation>
     </message>
     <message>
-        <location filename="../tray/listing.py" line="190"/>
+        <location filename="../tray/listing.py" line="193"/>
         <source>For invoices it counts from {time}: until then {computer} may still be numbering them, cut off from the sync.</source>
         <translation>Pour les factures, elle compte à partir de {time} : jusque-là {computer} peut encore les numéroter, coupé de la synchronisation.</translation>
     </message>
     <message>
-        <location filename="../tray/listing.py" line="193"/>
+        <location filename="../tray/listing.py" line="196"/>
         <source>{computer} is gone for good</source>
         <translation>{computer} est parti pour de bon</translation>
     </message>
@@ -226,22 +226,22 @@ Inactivité lue par : {idle}</translation>
         <translation>{name} compte comme parti pour les factures à partir de {time} : jusque-là, il peut encore les numéroter, coupé de la synchronisation.</translation>
     </message>
     <message>
-        <location filename="../tray/driver.py" line="295"/>
+        <location filename="../tray/driver.py" line="298"/>
         <source>the mark came {late:.0f} s after the asking command gave up waiting: not taken</source>
         <translation>la marque est arrivée {late:.0f} s après que la commande a cessé d’attendre : non prise</translation>
     </message>
     <message>
-        <location filename="../tray/driver.py" line="299"/>
+        <location filename="../tray/driver.py" line="302"/>
         <source>this computer does not act on {part} under {token} now: the records made after the last mark are void</source>
         <translation>cet ordinateur n’agit pas sur {part} sous {token} en ce moment : les enregistrements faits après la dernière marque sont nuls</translation>
     </message>
     <message>
-        <location filename="../tray/driver.py" line="305"/>
+        <location filename="../tray/driver.py" line="308"/>
         <source>{wrote} is below the mark this computer&apos;s claim carries ({carried})</source>
         <translation>{wrote} est en dessous de la marque que porte la réservation de cet ordinateur ({carried})</translation>
     </message>
     <message>
-        <location filename="../tray/driver.py" line="311"/>
+        <location filename="../tray/driver.py" line="314"/>
         <source>the mark could not be written: {error}</source>
         <translation>la marque n’a pas pu être écrite : {error}</translation>
     </message>
@@ -385,22 +385,22 @@ Inactivité lue par : {idle}</translation>
         <translation>{text} n’est pas un nombre entier de 0 à {top}</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="96"/>
+        <location filename="../cli.py" line="98"/>
         <source>sioul-tray: interrupted</source>
         <translation>sioul-tray : interrompu</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="119"/>
+        <location filename="../cli.py" line="121"/>
         <source>wrote: give --token, the verdict&apos;s token the records were made under (`sioul-tray run` sets SIOUL_LEASE_TOKEN)</source>
         <translation>wrote : donnez --token, le jeton du verdict sous lequel les enregistrements ont été faits (`sioul-tray run` définit SIOUL_LEASE_TOKEN)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="163"/>
+        <location filename="../cli.py" line="165"/>
         <source>sioul-tray: {error}</source>
         <translation>sioul-tray : {error}</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="175"/>
+        <location filename="../cli.py" line="177"/>
         <source>sioul-tray: this build has no tray; use the commands (sioul-tray --help)</source>
         <translation>sioul-tray : cette version n’a pas d’icône ; utilisez les commandes (sioul-tray --help)</translation>
     </message>
@@ -796,7 +796,7 @@ Inactivité lue par : {idle}</translation>
         <translation>Les factures attendent ici sa confirmation</translation>
     </message>
     <message>
-        <location filename="../tray/listing.py" line="169"/>
+        <location filename="../tray/listing.py" line="171"/>
         <source>Syncthing is connected to every computer sharing the folder.</source>
         <translation>Syncthing est connecté à tous les ordinateurs qui partagent le dossier.</translation>
     </message>
@@ -816,7 +816,7 @@ Inactivité lue par : {idle}</translation>
     <message>
         <location filename="../install.py" line="252"/>
         <location filename="../install.py" line="268"/>
-        <location filename="../share/seal.py" line="429"/>
+        <location filename="../share/seal.py" line="447"/>
         <source>cannot read {path}: {error}</source>
         <translation>impossible de lire {path} : {error}</translation>
     </message>
@@ -842,7 +842,7 @@ Inactivité lue par : {idle}</translation>
     </message>
     <message>
         <location filename="../install.py" line="274"/>
-        <location filename="../share/seal.py" line="444"/>
+        <location filename="../share/seal.py" line="462"/>
         <source>{path} is damaged: not JSON</source>
         <translation>{path} est endommagé : ce n’est pas du JSON</translation>
     </message>
@@ -867,73 +867,73 @@ Inactivité lue par : {idle}</translation>
         <translation>aucun dossier de partage n’est configuré ici : lancez `sioul-tray setup --share DOSSIER`</translation>
     </message>
     <message>
-        <location filename="../install.py" line="379"/>
+        <location filename="../install.py" line="380"/>
         <source>this computer has no key for {folder}: run `sioul-tray setup --share {folder}`</source>
         <translation>cet ordinateur n’a pas de clé pour {folder} : lancez `sioul-tray setup --share {folder}`</translation>
     </message>
     <message>
-        <location filename="../install.py" line="386"/>
+        <location filename="../install.py" line="387"/>
         <source>cannot read the key in {path}: {error}</source>
         <translation>impossible de lire la clé dans {path} : {error}</translation>
     </message>
     <message>
-        <location filename="../install.py" line="393"/>
+        <location filename="../install.py" line="394"/>
         <source>{path} is damaged (its key is cut short or not base64): run `sioul-tray setup --share {folder}` to write it again</source>
         <translation>{path} est endommagé (sa clé est tronquée ou n’est pas en base64) : lancez `sioul-tray setup --share {folder}` pour l’écrire de nouveau</translation>
     </message>
     <message>
-        <location filename="../install.py" line="410"/>
+        <location filename="../install.py" line="411"/>
         <source>the key kept in {path} does not open {folder}: the folder was sealed again; run `sioul-tray setup --share {folder}`</source>
         <translation>la clé gardée dans {path} n’ouvre pas {folder} : le dossier a été scellé de nouveau ; lancez `sioul-tray setup --share {folder}`</translation>
     </message>
     <message>
-        <location filename="../install.py" line="481"/>
+        <location filename="../install.py" line="482"/>
         <source>another sioul-tray process (pid {pid}) writes this computer&apos;s claims; try again when it has quit</source>
         <translation>un autre processus sioul-tray (pid {pid}) écrit les réservations de cet ordinateur ; réessayez quand il aura quitté</translation>
     </message>
     <message>
-        <location filename="../install.py" line="503"/>
+        <location filename="../install.py" line="504"/>
         <source>the sharing folder {folder} is missing: deleted, moved, or on a disk that is not mounted now</source>
         <translation>le dossier de partage {folder} est absent : supprimé, déplacé, ou sur un disque qui n’est pas monté en ce moment</translation>
     </message>
     <message>
-        <location filename="../install.py" line="542"/>
+        <location filename="../install.py" line="543"/>
         <source>{folder} is on a read-only file system: this computer could not write its claims there; choose a folder it can write</source>
         <translation>{folder} est sur un système de fichiers en lecture seule : cet ordinateur ne pourrait pas y écrire ses réservations ; choisissez un dossier où il peut écrire</translation>
     </message>
     <message>
-        <location filename="../install.py" line="549"/>
+        <location filename="../install.py" line="550"/>
         <source>this user may not write in {folder}: this computer could not write its claims there</source>
         <translation>cet utilisateur n’a pas le droit d’écrire dans {folder} : cet ordinateur ne pourrait pas y écrire ses réservations</translation>
     </message>
     <message>
-        <location filename="../install.py" line="571"/>
+        <location filename="../install.py" line="572"/>
         <source>{path} is a link or another user&apos;s file, not this installation&apos;s lock: remove it (someone may have planted it)</source>
         <translation>{path} est un lien ou le fichier d’un autre utilisateur, pas le verrou de cette installation : supprimez-le (quelqu’un l’a peut-être placé là)</translation>
     </message>
     <message>
-        <location filename="../install.py" line="528"/>
-        <location filename="../install.py" line="600"/>
+        <location filename="../install.py" line="529"/>
+        <location filename="../install.py" line="601"/>
         <source>cannot make {path}: {error}</source>
         <translation>impossible de créer {path} : {error}</translation>
     </message>
     <message>
-        <location filename="../install.py" line="511"/>
+        <location filename="../install.py" line="512"/>
         <source>the sharing folder {folder} holds no {file} any more: is its disk mounted? If it was emptied, the sync brings the seal back from the other computers</source>
         <translation>le dossier de partage {folder} ne contient plus {file} : son disque est-il monté ? S’il a été vidé, la synchronisation ramène le sceau depuis les autres ordinateurs</translation>
     </message>
     <message>
-        <location filename="../install.py" line="597"/>
+        <location filename="../install.py" line="598"/>
         <source>{path} is not a folder (a link?): remove it</source>
         <translation>{path} n’est pas un dossier (un lien ?) : supprimez-le</translation>
     </message>
     <message>
-        <location filename="../install.py" line="612"/>
+        <location filename="../install.py" line="613"/>
         <source>{path} belongs to another user: it must be this user&apos;s own</source>
         <translation>{path} appartient à un autre utilisateur : il doit appartenir à cet utilisateur</translation>
     </message>
     <message>
-        <location filename="../install.py" line="620"/>
+        <location filename="../install.py" line="621"/>
         <source>{path} is open to other users and cannot be made private: {error}</source>
         <translation>{path} est ouvert aux autres utilisateurs et ne peut pas être rendu privé : {error}</translation>
     </message>
@@ -954,7 +954,7 @@ Inactivité lue par : {idle}</translation>
     </message>
     <message>
         <location filename="../lease/codec.py" line="141"/>
-        <location filename="../lease/lease.py" line="510"/>
+        <location filename="../lease/lease.py" line="517"/>
         <source>not valid: not a claim</source>
         <translation>invalide : ce n’est pas une réservation</translation>
     </message>
@@ -1150,77 +1150,77 @@ Inactivité lue par : {idle}</translation>
         <translation>devenu trop grand pendant la lecture</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="126"/>
+        <location filename="../lease/lease.py" line="127"/>
         <source>{computer} is not a computer id: use a-z, 0-9 and _ (1 to 63)</source>
         <translation>{computer} n’est pas un identifiant d’ordinateur : utilisez a-z, 0-9 et _ (de 1 à 63)</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="243"/>
+        <location filename="../lease/lease.py" line="250"/>
         <source>this computer cannot declare itself gone</source>
         <translation>cet ordinateur ne peut pas se déclarer parti lui-même</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="252"/>
+        <location filename="../lease/lease.py" line="259"/>
         <source>no claim of {computer} was ever read here: nothing to forget</source>
         <translation>aucune réservation de {computer} n’a jamais été lue ici : rien à oublier</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="582"/>
+        <location filename="../lease/lease.py" line="589"/>
         <source>cannot write {path}: {reason}</source>
         <translation>impossible d’écrire {path} : {reason}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="716"/>
+        <location filename="../lease/lease.py" line="723"/>
         <source>unknown part {part}: the parts are {parts}</source>
         <translation>partie inconnue {part} : les parties sont {parts}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="452"/>
+        <location filename="../lease/lease.py" line="459"/>
         <source>overlay cannot be read: {error}</source>
         <translation>surcouche illisible : {error}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="264"/>
+        <location filename="../lease/lease.py" line="271"/>
         <source>this process reads only: the tray or a command writes this computer&apos;s claims</source>
         <translation>ce processus ne fait que lire : c’est l’icône ou une commande qui écrit les réservations de cet ordinateur</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="364"/>
+        <location filename="../lease/lease.py" line="371"/>
         <source>{file} is missing from the sharing folder: invoices wait until it is back</source>
         <translation>{file} manque dans le dossier de partage : les factures attendent son retour</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="372"/>
+        <location filename="../lease/lease.py" line="379"/>
         <source>{file} cannot be used ({error}): invoices wait until it reads again</source>
         <translation>{file} est inutilisable ({error}) : les factures attendent qu’il se lise de nouveau</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="380"/>
+        <location filename="../lease/lease.py" line="387"/>
         <source>the sharing folder was sealed again by {computer}: join it again with its passphrase</source>
         <translation>le dossier de partage a été scellé de nouveau par {computer} : rejoignez-le de nouveau avec sa phrase secrète</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="521"/>
+        <location filename="../lease/lease.py" line="528"/>
         <source>does not match its file name</source>
         <translation>ne correspond pas à son nom de fichier</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="553"/>
+        <location filename="../lease/lease.py" line="560"/>
         <source>copied from another part ({file})</source>
         <translation>copiée d’une autre partie ({file})</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="554"/>
+        <location filename="../lease/lease.py" line="561"/>
         <source>copied from another name ({file})</source>
         <translation>copiée d’un autre nom ({file})</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="430"/>
+        <location filename="../lease/machine.py" line="428"/>
         <source>stale copy: seq {seq}, already read seq {known}</source>
         <translation>copie périmée : seq {seq}, seq {known} déjà lu</translation>
     </message>
     <message numerus="yes">
-        <location filename="../lease/machine.py" line="555"/>
+        <location filename="../lease/machine.py" line="553"/>
         <source>this computer&apos;s claim has no room to declare {computer} gone: %n computers are declared gone already</source>
         <translation>
             <numerusform>la réservation de cet ordinateur n’a plus de place pour déclarer {computer} parti : %n ordinateur est déjà déclaré parti</numerusform>
@@ -1228,27 +1228,27 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="774"/>
+        <location filename="../lease/machine.py" line="777"/>
         <source>another computer writes this computer&apos;s claims ({computer}): its configuration was copied from this one; there, remove the file named computer in its configuration folder and run setup again</source>
         <translation>un autre ordinateur écrit les réservations de cet ordinateur ({computer}) : sa configuration a été copiée de celle-ci ; sur celui-là, supprimez le fichier nommé computer de son dossier de configuration et relancez setup</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="922"/>
+        <location filename="../lease/machine.py" line="926"/>
         <source>this computer&apos;s clock reads {clock}, not a time between 1970 and 2514: set it</source>
         <translation>l’horloge de cet ordinateur indique {clock}, pas une heure entre 1970 et 2514 : réglez-la</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="934"/>
+        <location filename="../lease/machine.py" line="938"/>
         <source>active must be a time between 1970 and 2514, not {active}</source>
         <translation>active doit être une heure entre 1970 et 2514, pas {active}</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="946"/>
+        <location filename="../lease/machine.py" line="950"/>
         <source>wrote must be a whole number from 0 to {top}, not {wrote}</source>
         <translation>wrote doit être un nombre entier de 0 à {top}, pas {wrote}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="589"/>
+        <location filename="../lease/lease.py" line="596"/>
         <source>the sharing folder {folder} is missing</source>
         <translation>le dossier de partage {folder} est absent</translation>
     </message>
@@ -1258,24 +1258,24 @@ Inactivité lue par : {idle}</translation>
         <location filename="../install.py" line="230"/>
         <location filename="../install.py" line="295"/>
         <location filename="../install.py" line="354"/>
-        <location filename="../install.py" line="578"/>
-        <location filename="../lease/lease.py" line="598"/>
-        <location filename="../share/seal.py" line="409"/>
+        <location filename="../install.py" line="579"/>
+        <location filename="../lease/lease.py" line="605"/>
+        <location filename="../share/seal.py" line="427"/>
         <source>cannot write {path}: {error}</source>
         <translation>impossible d’écrire {path} : {error}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="611"/>
+        <location filename="../lease/lease.py" line="618"/>
         <source>overlay cannot be written: {error}</source>
         <translation>impossible d’écrire la surcouche : {error}</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="129"/>
+        <location filename="../share/seal.py" line="135"/>
         <source>{file} is damaged: {what} is not text</source>
         <translation>{file} est endommagé : {what} n’est pas du texte</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="135"/>
+        <location filename="../share/seal.py" line="141"/>
         <source>{file} is damaged: {what} is not base64</source>
         <translation>{file} est endommagé : {what} n’est pas en base64</translation>
     </message>
@@ -1291,7 +1291,7 @@ Inactivité lue par : {idle}</translation>
     </message>
     <message>
         <location filename="../commands.py" line="50"/>
-        <location filename="../share/seal.py" line="225"/>
+        <location filename="../share/seal.py" line="238"/>
         <location filename="../tray/setup.py" line="105"/>
         <source>the passphrase is empty</source>
         <translation>la phrase secrète est vide</translation>
@@ -1351,187 +1351,192 @@ Inactivité lue par : {idle}</translation>
         <translation>l’historique est illisible : {reason}</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="385"/>
-        <location filename="../share/seal.py" line="404"/>
+        <location filename="../share/seal.py" line="403"/>
+        <location filename="../share/seal.py" line="422"/>
         <source>{path} exists already: join it with its passphrase</source>
         <translation>{path} existe déjà : rejoignez-le avec sa phrase secrète</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="266"/>
-        <location filename="../share/seal.py" line="483"/>
+        <location filename="../share/seal.py" line="281"/>
+        <location filename="../share/seal.py" line="501"/>
         <source>the salt</source>
         <translation>le sel</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="155"/>
+        <location filename="../share/seal.py" line="161"/>
         <source>the passphrase is not valid text (UTF-8)</source>
         <translation>la phrase secrète n’est pas un texte valide (UTF-8)</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="161"/>
+        <location filename="../share/seal.py" line="167"/>
         <source>this computer cannot make the key derivation (scrypt n=2^{cost}, r={r}, p={p}): not enough memory</source>
         <translation>cet ordinateur ne peut pas faire la dérivation de clé (scrypt n=2^{cost}, r={r}, p={p}) : mémoire insuffisante</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="230"/>
+        <location filename="../share/seal.py" line="243"/>
         <source>the passphrase is too short: use at least {n} characters (a few words are easy to remember)</source>
         <translation>la phrase secrète est trop courte : utilisez au moins {n} caractères (quelques mots se retiennent facilement)</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="469"/>
+        <location filename="../share/seal.py" line="487"/>
         <source>the folder id</source>
         <translation>l’identifiant du dossier</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="470"/>
+        <location filename="../share/seal.py" line="488"/>
         <source>the creator</source>
         <translation>le créateur</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="471"/>
+        <location filename="../share/seal.py" line="489"/>
         <source>the key id</source>
         <translation>l’identifiant de la clé</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="476"/>
+        <location filename="../share/seal.py" line="494"/>
         <source>{path} is damaged: {what} is not valid</source>
         <translation>{path} est endommagé : {what} n’est pas valide</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="480"/>
+        <location filename="../share/seal.py" line="498"/>
         <source>{path} is damaged: unknown key derivation</source>
         <translation>{path} est endommagé : dérivation de clé inconnue</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="277"/>
+        <location filename="../share/seal.py" line="292"/>
         <source>{path} asks for a key derivation this version does not make (scrypt n=2^{cost}, r={r}, p={p}): refused</source>
         <translation>{path} demande une dérivation de clé que cette version ne fait pas (scrypt n=2^{cost}, r={r}, p={p}) : refusé</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="285"/>
-        <location filename="../share/seal.py" line="484"/>
+        <location filename="../share/seal.py" line="300"/>
+        <location filename="../share/seal.py" line="502"/>
         <source>the check value</source>
         <translation>la valeur de contrôle</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="293"/>
+        <location filename="../share/seal.py" line="308"/>
         <source>wrong passphrase for {folder}</source>
         <translation>mauvaise phrase secrète pour {folder}</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="295"/>
-        <location filename="../share/seal.py" line="485"/>
+        <location filename="../share/seal.py" line="310"/>
+        <location filename="../share/seal.py" line="503"/>
         <source>the nonce</source>
         <translation>le nonce</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="296"/>
-        <location filename="../share/seal.py" line="486"/>
+        <location filename="../share/seal.py" line="311"/>
+        <location filename="../share/seal.py" line="504"/>
         <source>the wrapped key</source>
         <translation>la clé enveloppée</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="304"/>
+        <location filename="../share/seal.py" line="319"/>
         <source>{path} is damaged: the passphrase fits but the key does not open</source>
         <translation>{path} est endommagé : la phrase secrète convient mais la clé ne s’ouvre pas</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="313"/>
+        <location filename="../share/seal.py" line="328"/>
         <source>{path} is damaged: its key id is not its key&apos;s</source>
         <translation>{path} est endommagé : son identifiant de clé n’est pas celui de sa clé</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="336"/>
+        <location filename="../share/seal.py" line="354"/>
         <source>the key kept on this computer does not open {folder}</source>
         <translation>la clé gardée sur cet ordinateur n’ouvre pas {folder}</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="351"/>
+        <location filename="../share/seal.py" line="369"/>
         <source>truncated: still syncing or damaged</source>
         <translation>tronqué : synchronisation en cours ou fichier endommagé</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="354"/>
+        <location filename="../share/seal.py" line="372"/>
         <source>not a Sioul claim</source>
         <translation>pas une réservation Sioul</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="357"/>
+        <location filename="../share/seal.py" line="375"/>
         <source>made by a newer version of sioul-tray</source>
         <translation>fait par une version plus récente de sioul-tray</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="359"/>
+        <location filename="../share/seal.py" line="377"/>
         <source>unknown claim format {version}</source>
         <translation>format de réservation inconnu {version}</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="361"/>
+        <location filename="../share/seal.py" line="379"/>
         <source>sealed with another key (another sharing folder&apos;s seal)</source>
         <translation>scellé avec une autre clé (le sceau d’un autre dossier de partage)</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="368"/>
+        <location filename="../share/seal.py" line="386"/>
         <source>damaged or still syncing</source>
         <translation>endommagé ou synchronisation en cours</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="380"/>
+        <location filename="../share/seal.py" line="398"/>
         <source>{path} is damaged or still arriving: wait for the sync to bring it whole, then join the folder; it is never sealed over</source>
         <translation>{path} est endommagé ou encore en cours d’arrivée : attendez que la synchronisation l’apporte en entier, puis rejoignez le dossier ; il n’est jamais scellé par-dessus</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="390"/>
+        <location filename="../share/seal.py" line="408"/>
         <source>{folder} holds claims but no {file}: the sync has not brought the seal yet; wait for it, then join the folder</source>
         <translation>{folder} contient des réservations mais pas de {file} : la synchronisation n’a pas encore apporté le sceau ; attendez-le, puis rejoignez le dossier</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="422"/>
+        <location filename="../share/seal.py" line="440"/>
         <source>{folder} has no {file}: it is not a Sioul sharing folder yet</source>
         <translation>{folder} n’a pas de {file} : ce n’est pas encore un dossier de partage Sioul</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="432"/>
+        <location filename="../share/seal.py" line="450"/>
         <source>{path} is damaged: too large</source>
         <translation>{path} est endommagé : trop grand</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="436"/>
+        <location filename="../share/seal.py" line="454"/>
         <source>{path} is empty: the sync may still be bringing it (wait a minute); if it stays empty, a setup that failed left it: remove it, then set up again</source>
         <translation>{path} est vide : la synchronisation est peut-être encore en train de l’apporter (attendez une minute) ; s’il reste vide, c’est une configuration échouée qui l’a laissé : supprimez-le, puis configurez de nouveau</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="446"/>
+        <location filename="../share/seal.py" line="464"/>
         <source>{path} is damaged: not a Sioul seal</source>
         <translation>{path} est endommagé : ce n’est pas un sceau Sioul</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="449"/>
+        <location filename="../share/seal.py" line="467"/>
         <source>{path} is damaged: no version</source>
         <translation>{path} est endommagé : pas de version</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="453"/>
+        <location filename="../share/seal.py" line="471"/>
         <source>{path} was made by a newer version of sioul-tray: update this one</source>
         <translation>{path} a été fait par une version plus récente de sioul-tray : mettez celle-ci à jour</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="458"/>
+        <location filename="../share/seal.py" line="476"/>
         <source>{path} is damaged: {key} is missing</source>
         <translation>{path} est endommagé : {key} manque</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="482"/>
+        <location filename="../share/seal.py" line="500"/>
         <source>{path} is damaged: unknown key wrapping</source>
         <translation>{path} est endommagé : enveloppe de clé inconnue</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="493"/>
+        <location filename="../share/seal.py" line="514"/>
+        <source>{path} is damaged: its timing is not valid</source>
+        <translation>{path} est endommagé : sa cadence n’est pas valide</translation>
+    </message>
+    <message>
+        <location filename="../share/seal.py" line="528"/>
         <source>{path} is damaged: {what} is cut short</source>
         <translation>{path} est endommagé : longueur insuffisante pour {what}</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="495"/>
+        <location filename="../share/seal.py" line="530"/>
         <source>{path} is damaged: {what} is too long</source>
         <translation>{path} est endommagé : longueur excessive pour {what}</translation>
     </message>
@@ -1539,27 +1544,27 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>Menu</name>
     <message>
-        <location filename="../tray/model.py" line="200"/>
+        <location filename="../tray/model.py" line="201"/>
         <source>Sharing folder: {error}</source>
         <translation>Dossier de partage : {error}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="202"/>
+        <location filename="../tray/model.py" line="203"/>
         <source>This computer&apos;s state: {problem}</source>
         <translation>État de cet ordinateur : {problem}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="207"/>
+        <location filename="../tray/model.py" line="208"/>
         <source>{computer}&apos;s clock is {span} ahead of this one</source>
         <translation>L’horloge de {computer} a {span} d’avance sur celle-ci</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="209"/>
+        <location filename="../tray/model.py" line="210"/>
         <source>{computer}&apos;s clock is {span} behind this one</source>
         <translation>L’horloge de {computer} a {span} de retard sur celle-ci</translation>
     </message>
     <message numerus="yes">
-        <location filename="../tray/model.py" line="216"/>
+        <location filename="../tray/model.py" line="217"/>
         <source>%n files in the sharing folder do not read</source>
         <translation>
             <numerusform>%n fichier du dossier de partage est illisible</numerusform>
@@ -1567,28 +1572,28 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="223"/>
+        <location filename="../tray/model.py" line="224"/>
         <source>Idle time unknown: counting from the session start</source>
         <translation>Inactivité inconnue : décompte depuis le début de la session</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="269"/>
+        <location filename="../tray/model.py" line="270"/>
         <source>This computer: {name}</source>
         <translation>Cet ordinateur : {name}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="281"/>
-        <location filename="../tray/model.py" line="454"/>
+        <location filename="../tray/model.py" line="282"/>
+        <location filename="../tray/model.py" line="456"/>
         <source>Make invoices here…</source>
         <translation>Faire les factures ici…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="283"/>
+        <location filename="../tray/model.py" line="284"/>
         <source>Treat {computer} as gone for good…</source>
         <translation>Considérer {computer} comme parti pour de bon…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="338"/>
+        <location filename="../tray/model.py" line="339"/>
         <source>{computer} makes invoices now. Make them here instead?
 
 {computer} stops numbering as soon as it sees this; this computer starts once every other computer has confirmed it, in about 2 minutes while they are on.</source>
@@ -1597,53 +1602,53 @@ Inactivité lue par : {idle}</translation>
 {computer} arrête de numéroter dès qu’il le voit ; cet ordinateur commence quand tous les autres ordinateurs l’ont confirmé, dans 2 minutes environ s’ils sont allumés.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="288"/>
-        <location filename="../tray/model.py" line="455"/>
+        <location filename="../tray/model.py" line="289"/>
+        <location filename="../tray/model.py" line="457"/>
         <source>Computers…</source>
         <translation>Ordinateurs…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="289"/>
+        <location filename="../tray/model.py" line="290"/>
         <source>Open sharing folder</source>
         <translation>Ouvrir le dossier de partage</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="290"/>
+        <location filename="../tray/model.py" line="291"/>
         <source>Change sharing folder…</source>
         <translation>Changer de dossier de partage…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="292"/>
+        <location filename="../tray/model.py" line="293"/>
         <source>Start at login</source>
         <translation>Lancer à l’ouverture de session</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="293"/>
+        <location filename="../tray/model.py" line="294"/>
         <source>About sioul-tray</source>
         <translation>À propos de sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="294"/>
+        <location filename="../tray/model.py" line="295"/>
         <source>Quit</source>
         <translation>Quitter</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="353"/>
+        <location filename="../tray/model.py" line="354"/>
         <source>No other computer will remind medicines or number invoices while sioul-tray is stopped here.</source>
         <translation>Aucun autre ordinateur ne rappellera les médicaments ni ne numérotera les factures tant que sioul-tray est arrêté ici.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="357"/>
+        <location filename="../tray/model.py" line="358"/>
         <source>No other computer will remind medicines while sioul-tray is stopped here.</source>
         <translation>Aucun autre ordinateur ne rappellera les médicaments tant que sioul-tray est arrêté ici.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="359"/>
+        <location filename="../tray/model.py" line="360"/>
         <source>No other computer will number invoices while sioul-tray is stopped here.</source>
         <translation>Aucun autre ordinateur ne numérotera les factures tant que sioul-tray est arrêté ici.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="360"/>
+        <location filename="../tray/model.py" line="361"/>
         <source>Quit anyway?</source>
         <translation>Quitter quand même ?</translation>
     </message>

@@ -39,7 +39,9 @@ from tests.desktop.tray_process import (
 from tests.desktop.virtual import PrivateBus, TrayHost, VirtualDisplay
 from tests.helpers import wait_for
 
-pytestmark = [pytest.mark.desktop, pytest.mark.slow]
+# The fast suite keeps the first two (a real tray docked, its menu, its claims closed on quit);
+# the others are slow.
+pytestmark = pytest.mark.desktop
 
 
 def missing() -> str | None:
@@ -133,6 +135,7 @@ def test_sigterm_leaves_both_claims_closed_on_disk(tray: Running) -> None:
     assert not any(p["acting"] for p in after["parts"].values())
 
 
+@pytest.mark.slow
 def test_sigint_closes_too(tray: Running) -> None:
     computer = status(tray.home)["computer"]  # type: ignore[index]
     tray.proc.send_signal(signal.SIGINT)
@@ -142,6 +145,7 @@ def test_sigint_closes_too(tray: Running) -> None:
                for p in ("medicines", "invoices"))  # fmt: skip
 
 
+@pytest.mark.slow
 def test_a_second_launch_opens_the_running_trays_menu_and_exits(tray: Running) -> None:
     second = subprocess.run(
         [sys.executable, "-m", "sioul_tray.cli"],
@@ -153,6 +157,7 @@ def test_a_second_launch_opens_the_running_trays_menu_and_exits(tray: Running) -
     wait_for(lambda: tray.menu()["visible"])
 
 
+@pytest.mark.slow
 def test_requests_through_the_running_tray(tray: Running) -> None:
     # Office PC makes invoices: a mark of this computer's is refused, and carried nowhere.
     refused = tray.ask("wrote", "invoices", "41", "nobody.1")
@@ -169,6 +174,7 @@ def test_requests_through_the_running_tray(tray: Running) -> None:
     assert claim.closed and claim.wrote == 0
 
 
+@pytest.mark.slow
 def test_the_command_line_goes_through_the_running_tray(tray: Running) -> None:
     # The tray holds the writer lock: a writing command run on its own would be refused (Busy).
     done = cli(tray.home, "wrote", "invoices", "7", "--token", "nobody.1")
@@ -197,6 +203,7 @@ def test_the_command_line_goes_through_the_running_tray(tray: Running) -> None:
     assert claim.closed and claim.wrote == 0 and claim.taken is not None  # the mark refused
 
 
+@pytest.mark.slow
 def test_the_demo_docks_and_cleans_up(need: Callable[[str | None], None], tmp_path: Path) -> None:
     need(missing())
     with VirtualDisplay() as display, TrayHost(display), PrivateBus() as bus:
@@ -221,6 +228,7 @@ def test_the_demo_docks_and_cleans_up(need: Callable[[str | None], None], tmp_pa
     assert not (tmp_path / "home").exists()  # this installation untouched
 
 
+@pytest.mark.slow
 def test_first_run_window_creates_the_sharing_folder(
     need: Callable[[str | None], None], tmp_path: Path
 ) -> None:
@@ -259,6 +267,7 @@ def test_first_run_window_creates_the_sharing_folder(
             proc.wait(15)
 
 
+@pytest.mark.slow
 def test_the_real_tray_closes_before_system_sleep_and_renews_after(
     need: Callable[[str | None], None], tmp_path: Path
 ) -> None:
@@ -306,6 +315,7 @@ def test_the_real_tray_closes_before_system_sleep_and_renews_after(
             proc.wait(15)
 
 
+@pytest.mark.slow
 def test_the_real_tray_notifies_a_handover_over_dbus(
     need: Callable[[str | None], None], tmp_path: Path
 ) -> None:
@@ -345,6 +355,7 @@ def counted(line: str) -> str:
     return re.sub(r" in [0-9].*$", " in …", line)
 
 
+@pytest.mark.slow
 def test_look_while_the_tray_runs_says_what_the_tray_says(tray: Running) -> None:
     """Found by the review: `look` printed "seen since" as the time of the look itself and
     dropped "settling" while the tray's status said settled: false. It now prints the running
@@ -361,6 +372,7 @@ def test_look_while_the_tray_runs_says_what_the_tray_says(tray: Running) -> None
     assert not any("no tray runs" in line for line in lines)
 
 
+@pytest.mark.slow
 def test_without_a_tray_host_a_window_stands_in_until_one_starts(
     need: Callable[[str | None], None], tmp_path: Path
 ) -> None:
@@ -394,6 +406,7 @@ def test_without_a_tray_host_a_window_stands_in_until_one_starts(
             stop(proc)
 
 
+@pytest.mark.slow
 def test_the_computers_window_runs_in_a_process_of_its_own(tray: Running) -> None:
     computer = status(tray.home)["computer"]  # type: ignore[index]
     # What the window shows, as the tray sends it: this computer first, then Office PC.

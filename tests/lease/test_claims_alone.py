@@ -352,7 +352,7 @@ def test_a_joiner_waits_for_the_computers_the_first_claim_names(tmp_path: Path) 
 
 
 @pytest.mark.parametrize("fixed", [True, False])
-def test_a_keeper_declared_gone_while_only_cut_off(tmp_path: Path, fixed: bool) -> None:
+def test_a_keeper_declared_gone_while_only_cut_off(memory_path: Path, fixed: bool) -> None:
     """aa keeps invoices; its sync stops (a laptop off the network) and it goes on numbering on
     bb's last acknowledgement, as the rules allow for FRESH. Five minutes of silence later, bb's
     person declares aa gone for good. The declaration must count only once aa can no longer be
@@ -360,7 +360,7 @@ def test_a_keeper_declared_gone_while_only_cut_off(tmp_path: Path, fixed: bool) 
 
     On the core before (`fixed=False`: the rule switched off), bb numbered after settling, beside
     aa, for most of a day."""
-    r = Replicas(tmp_path, ["aa", "bb"])
+    r = Replicas(memory_path, ["aa", "bb"])
     a, b = r.lease("aa"), r.lease("bb")
     for _ in range(SETTLING // RENEW + 3):
         a.renew(INV), b.renew(INV)
@@ -429,7 +429,7 @@ def test_a_declaration_that_counted_is_not_waited_for_again(tmp_path: Path, stat
 
 
 @pytest.mark.parametrize("fixed", [True, False])
-def test_declared_gone_by_a_keeper_cut_off_from_them(tmp_path: Path, fixed: bool) -> None:
+def test_declared_gone_by_a_keeper_cut_off_from_them(memory_path: Path, fixed: bool) -> None:
     """aa keeps invoices beside bb and cc; aa's sync stops both ways while bb and cc go on
     syncing with each other. A day later aa's person declares bb and cc gone (they were running
     all along): the declarations count at once, their last answers a day old, and aa numbers.
@@ -438,7 +438,7 @@ def test_declared_gone_by_a_keeper_cut_off_from_them(tmp_path: Path, fixed: bool
     Found by the model checker's random walks with replicas as state (tests/model). On the core
     before (`fixed=False`: the rule switched off), bb or cc took over after a day of silence
     while aa numbered on its declarations: both numbered."""
-    r = Replicas(tmp_path, ["aa", "bb", "cc"])
+    r = Replicas(memory_path, ["aa", "bb", "cc"])
     a, b, c = r.lease("aa"), r.lease("bb"), r.lease("cc")
     in_use(r, a, b, c, rounds=SETTLING // RENEW + 3)
     assert a.renew(INV).acting

@@ -103,6 +103,7 @@ def temporaries(folder: Path, computer: str) -> list[str]:
     return sorted(n for n in os.listdir(folder) if n.startswith(f".~{computer}."))
 
 
+@pytest.mark.slow
 def test_killed_writer_leaves_whole_claims_rising_seq_and_no_leftovers(
     writers: tuple[Writers, Share, Path],
 ) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 from unittest import mock
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from sioul_tray.lease import Lease
@@ -195,7 +195,6 @@ def three_claims(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Share]:
     yield share
 
 
-@settings(max_examples=60, deadline=None)
 @given(sizes=st.lists(st.integers(1, 300), min_size=1, max_size=8))
 def test_however_reads_are_split_a_lease_reads_the_same_claims(
     three_claims: Share, sizes: list[int]

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from hypothesis import example, given, settings
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from sioul_tray.errors import SioulError, Unreadable
@@ -25,8 +25,6 @@ from sioul_tray.share.seal import HEADER_SIZE, OVERHEAD
 from tests.lease.leasekit import T0, FakeClock, make_share, part_folder, relpath
 
 NOW = int(T0)
-FILES = settings(max_examples=200, deadline=None)  # file I/O: timing varies on a shared machine
-PURE = settings(max_examples=200)
 
 ID_CHARS = st.sampled_from("abcdefghijklmnopqrstuvwxyz0123456789_")
 ids = st.text(ID_CHARS, min_size=1, max_size=63)  # [a-z0-9_]{1,63}, faster than from_regex
@@ -95,7 +93,6 @@ def claim_file_bytes(sealed: bytes) -> st.SearchStrategy[bytes]:
 
 
 def test_any_bytes_in_a_claim_file_give_a_claim_or_a_problem(folder: Folder) -> None:
-    @FILES
     @given(data=claim_file_bytes(folder.sealed))
     def run(data: bytes) -> None:
         path = part_folder(folder.share, "medicines") / "zed.lease"
@@ -117,7 +114,6 @@ def test_any_bytes_in_a_claim_file_give_a_claim_or_a_problem(folder: Folder) -> 
     run()
 
 
-@PURE
 @given(data=st.binary(max_size=600))
 def test_unseal_then_decode_of_any_bytes_raise_only_unreadable(data: bytes) -> None:
     share = KEY
@@ -132,7 +128,6 @@ json_values = st.recursive(
 )
 
 
-@PURE
 @given(
     text=st.one_of(
         json_values.map(json.dumps),
@@ -173,7 +168,6 @@ state_headers = st.fixed_dictionaries(
 )
 
 
-@FILES
 @given(
     head=st.one_of(state_headers.map(json.dumps), st.text(max_size=50)),
     body=st.lists(st.text(max_size=60), max_size=3),
@@ -230,7 +224,6 @@ def claim_sets(draw: st.DrawFn) -> list[Claim]:
     return claims
 
 
-@PURE
 @given(claims=claim_sets(), rule=st.sampled_from(Rule), data=st.data())
 def test_choose_does_not_depend_on_the_order_of_the_claims(
     claims: list[Claim], rule: Rule, data: st.DataObject
@@ -244,7 +237,6 @@ def test_choose_does_not_depend_on_the_order_of_the_claims(
         assert chosen in claims
 
 
-@PURE
 @given(claims=claim_sets(), rule=st.sampled_from(Rule))
 def test_the_keeper_is_chosen_among_the_claims_that_hold(claims: list[Claim], rule: Rule) -> None:
     # `holds` is the contract's word for a claim that counts; `choose` is what the core runs.
@@ -264,7 +256,6 @@ ops = st.tuples(
 )
 
 
-@settings(max_examples=100, deadline=None)
 @given(n=st.integers(2, 4), steps=st.lists(ops, min_size=1, max_size=10))
 def test_computers_reading_one_folder_at_one_time_agree_on_the_keeper(
     n: int, steps: list[Op]
@@ -316,14 +307,12 @@ claims = st.builds(
 )
 
 
-@PURE
 @given(claim=claims)
 def test_a_claim_from_a_version_before_acting_reads_as_not_saying(claim: Claim) -> None:
     row = json.loads(codec.encode(claim))
     assert codec.decode(json.dumps(row[:-1])) == dataclasses.replace(claim, acting=None)
 
 
-@PURE
 @given(claim=claims, old_size=st.none() | st.integers(0, 4096))
 def test_a_claim_survives_sealing_unchanged(claim: Claim, old_size: int | None) -> None:
     path = relpath(claim.part, f"{claim.computer}.lease")
@@ -333,14 +322,12 @@ def test_a_claim_survives_sealing_unchanged(claim: Claim, old_size: int | None) 
     assert len(sealed) != old_size
 
 
-@PURE
 @given(claim=claims)
 def test_a_claim_reads_the_same_from_text_and_from_bytes(claim: Claim) -> None:
     text = codec.encode(claim)
     assert codec.decode(text) == codec.decode(text.encode()) == claim
 
 
-@PURE
 @given(claim=claims, name=st.text(max_size=64))
 def test_any_name_reads_printable(claim: Claim, name: str) -> None:
     """What another computer wrote as its name is shown, never obeyed by a terminal."""
@@ -374,7 +361,6 @@ largest_claims = st.builds(
 )
 
 
-@PURE
 @given(claim=largest_claims)
 def test_a_claim_with_what_forgets_fit_seals_into_512_bytes(claim: Claim) -> None:
     assert len(claim.name.encode("utf-8")) >= 61  # 64 bytes, less a character cut in two

@@ -269,8 +269,8 @@ def test_a_stalled_download_delays_the_handover_instead_of_doubling(
     assert kb.acting
 
 
-def test_a_crashed_keeper_holds_invoices_for_unclosed(share: Share, clock: FakeClock) -> None:
-    _, b = settled_pair(share, clock)
+def test_a_crashed_keeper_holds_invoices_for_unclosed(day_share: Share, clock: FakeClock) -> None:
+    _, b = settled_pair(day_share, clock)
     # a crashes: no close. b keeps waiting for a day, and says for whom.
     keepers = run(clock, ALIVE * 3, b)
     assert keepers[-1].computer == "aa" and not keepers[-1].acting
@@ -283,8 +283,8 @@ def test_a_crashed_keeper_holds_invoices_for_unclosed(share: Share, clock: FakeC
     assert kb.settled and not kb.acting and kb.waiting == ("aa",)
 
 
-def test_forget_lets_the_person_end_the_wait(share: Share, clock: FakeClock) -> None:
-    a, b = settled_pair(share, clock)
+def test_forget_lets_the_person_end_the_wait(day_share: Share, clock: FakeClock) -> None:
+    a, b = settled_pair(day_share, clock)
     run(clock, ALIVE * 3, b)
     b.forget("aa")
     kb = run(clock, SETTLING + RENEW, b)[-1]
@@ -313,9 +313,9 @@ def test_forget_needs_a_claim(share: Share, clock: FakeClock) -> None:
         a.forget("aa")
 
 
-def test_gone_counts_as_heard_while_my_sync_flows(share: Share, clock: FakeClock) -> None:
-    a, b = settled_pair(share, clock)
-    c = computer(share, "cc", clock)
+def test_gone_counts_as_heard_while_my_sync_flows(day_share: Share, clock: FakeClock) -> None:
+    a, b = settled_pair(day_share, clock)
+    c = computer(day_share, "cc", clock)
     run(clock, SETTLING + RENEW, a, b, c)
     # bb crashes; after UNCLOSED it is gone for aa, which still hears cc.
     run(clock, UNCLOSED + SETTLING + 2 * RENEW, a, c)
@@ -323,9 +323,9 @@ def test_gone_counts_as_heard_while_my_sync_flows(share: Share, clock: FakeClock
     assert ka.acting and kc.computer == "aa" and not kc.acting
 
 
-def test_a_silent_keeper_waits_for_the_person(share: Share, clock: FakeClock) -> None:
-    a, b = settled_pair(share, clock)
-    c = computer(share, "cc", clock)
+def test_a_silent_keeper_waits_for_the_person(day_share: Share, clock: FakeClock) -> None:
+    a, b = settled_pair(day_share, clock)
+    c = computer(day_share, "cc", clock)
     run(clock, SETTLING + RENEW, a, b, c)
     # aa, the keeper, crashes: bb and cc hear each other, yet its silence alone does not make
     # it gone (cut off, it may be numbering on its person's declarations).
@@ -337,15 +337,15 @@ def test_a_silent_keeper_waits_for_the_person(share: Share, clock: FakeClock) ->
 
 
 def test_a_keeper_cut_off_from_everyone_stops_before_others_take_over(
-    share: Share, clock: FakeClock, tmp_path: Path
+    day_share: Share, clock: FakeClock, memory_path: Path
 ) -> None:
-    a, b = settled_pair(share, clock)
-    c = computer(share, "cc", clock)
+    a, b = settled_pair(day_share, clock)
+    c = computer(day_share, "cc", clock)
     run(clock, SETTLING + RENEW, a, b, c)
     # a's sync stops both ways: it renews into a private copy of the folder.
-    alone = tmp_path / "a-alone"
-    shutil.copytree(share.folder, alone)
-    a_alone = Lease(Share.unlock(alone, share.folder_key), "aa", clock=clock)
+    alone = memory_path / "a-alone"
+    shutil.copytree(day_share.folder, alone)
+    a_alone = Lease(Share.unlock(alone, day_share.folder_key), "aa", clock=clock)
     stopped_at = None
     took_over_at = None
     for minute in range((UNCLOSED + 2 * SETTLING) // RENEW + 6):
@@ -533,16 +533,18 @@ def test_a_stale_copy_is_ignored_and_reported_also_after_a_restart(
     assert any("stale copy" in why for _, why in b_again.problems("invoices"))
 
 
-def test_a_vanished_claim_stands_and_lapses(share: Share, clock: FakeClock, tmp_path: Path) -> None:
-    state = tmp_path / "b-state"
-    a = computer(share, "aa", clock)
-    b = computer(share, "bb", clock, state=state)
+def test_a_vanished_claim_stands_and_lapses(
+    day_share: Share, clock: FakeClock, memory_path: Path
+) -> None:
+    state = memory_path / "b-state"
+    a = computer(day_share, "aa", clock)
+    b = computer(day_share, "bb", clock, state=state)
     run(clock, SETTLING + 2 * RENEW, a, b)
-    claim_path(share, "invoices", "aa").unlink()  # an evicted placeholder, say
+    claim_path(day_share, "invoices", "aa").unlink()  # an evicted placeholder, say
     kb = b.renew("invoices")
     assert kb.computer == "aa"  # the last good copy stands
     # It survives a restart through the local state...
-    b2 = computer(share, "bb", clock, state=state)
+    b2 = computer(day_share, "bb", clock, state=state)
     assert [c.computer for c in b2.claims("invoices")] == ["aa", "bb"]
     assert b2.renew("invoices").computer == "aa"
     # ...and lapses like any other claim: a part that stays put is held for UNCLOSED.
@@ -700,7 +702,7 @@ def test_the_state_file_follows_news_at_once_and_renewals_within_state_every(
 
 
 def test_a_woken_keeper_waits_for_fresh_answers(
-    share: Share, clock: FakeClock, tmp_path: Path
+    day_share: Share, clock: FakeClock, memory_path: Path
 ) -> None:
     """bb numbers, sleeps (closed), aa takes over; bb wakes before its sync has caught up.
 
@@ -708,18 +710,18 @@ def test_a_woken_keeper_waits_for_fresh_answers(
     lets it number again after SETTLING while aa numbers too. The acknowledgement must be heard
     since bb's claim reopened (found by the simulation; docs/reliability.md).
     """
-    replica = tmp_path / "b-replica"
+    replica = memory_path / "b-replica"
     replica.mkdir()
-    shutil.copy(share.folder / "sioul.seal", replica / "sioul.seal")
-    a = computer(share, "aa", clock)
-    b = Lease(Share.unlock(replica, share.folder_key), "bb", name="BB", clock=clock)
+    shutil.copy(day_share.folder / "sioul.seal", replica / "sioul.seal")
+    a = computer(day_share, "aa", clock)
+    b = Lease(Share.unlock(replica, day_share.folder_key), "bb", name="BB", clock=clock)
 
     def sync(down: bool = True) -> None:
         mine = claim_path(b.share, "invoices", "bb")
         if mine.exists():
-            claim_path(share, "invoices", "bb").parent.mkdir(parents=True, exist_ok=True)
-            upload(mine, claim_path(share, "invoices", "bb"))
-        theirs = claim_path(share, "invoices", "aa")
+            claim_path(day_share, "invoices", "bb").parent.mkdir(parents=True, exist_ok=True)
+            upload(mine, claim_path(day_share, "invoices", "bb"))
+        theirs = claim_path(day_share, "invoices", "aa")
         if down and theirs.exists():
             mine.parent.mkdir(parents=True, exist_ok=True)
             upload(theirs, claim_path(b.share, "invoices", "aa"))

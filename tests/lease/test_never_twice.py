@@ -189,8 +189,8 @@ def test_3c_a_folder_made_again_while_the_others_run(tmp_path: Path) -> None:
 # -- 4. a forget that expires ---------------------------------------------------------------
 
 
-def test_4_a_forget_holds_until_the_computer_comes_back(tmp_path: Path) -> None:
-    r = Replicas(tmp_path, ["aa", "bb"])
+def test_4_a_forget_holds_until_the_computer_comes_back(memory_path: Path) -> None:
+    r = Replicas(memory_path, ["aa", "bb"])
     a, b = r.lease("aa"), r.lease("bb")
     settle_with_aa_numbering(r, a, b)
     # bb crashes and never returns. aa numbers on its last answer, then waits for it.

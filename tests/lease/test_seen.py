@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from sioul_tray.lease import ALIVE, UNCLOSED, Rule, choose
@@ -52,7 +52,6 @@ def claim_sets(draw: st.DrawFn, tenures: bool = False) -> list[Claim]:
     ]
 
 
-@settings(max_examples=300)
 @given(claim_sets(), st.data(), st.sampled_from(list(Rule)), ids)
 def test_seen_decides_as_the_copied_claims_do(
     claims: list[Claim], data: st.DataObject, rule: Rule, keeper: str
@@ -89,7 +88,6 @@ def test_seen_decides_as_the_copied_claims_do(
         assert view.living(NOW, but=me) == [c for c in alive if c.computer != me]
 
 
-@settings(max_examples=300)
 @given(claim_sets(tenures=True), st.data(), st.sampled_from(list(Rule)), st.booleans())
 def test_each_claim_answers_the_keeper_by_itself(
     claims: list[Claim], data: st.DataObject, rule: Rule, tenure_rule: bool

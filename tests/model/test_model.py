@@ -51,18 +51,28 @@ def safe(report: Report, depth: int) -> None:
     assert report.depth == depth or report.exhausted
 
 
+def test_two_computers_every_event_to_depth_3() -> None:
+    """The fast suite's search: shallow, every kind of event (the deeper ones are slow)."""
+    report = explore(2, 3)
+    safe(report, 3)
+    assert report.states > 5_000
+
+
+@pytest.mark.slow
 def test_two_computers_every_event_to_depth_4() -> None:
     report = explore(2, 4)
     safe(report, 4)
     assert report.states > 100_000  # the search really branched: every kind of event, each read
 
 
+@pytest.mark.slow
 def test_three_computers_every_event_to_depth_3() -> None:
     report = explore(3, 3)
     safe(report, 3)
     assert report.states > 20_000
 
 
+@pytest.mark.slow
 def test_two_computers_heal_from_every_state_to_depth_3() -> None:
     report = explore(2, 3, liveness=True)
     safe(report, 3)
@@ -79,8 +89,13 @@ FOUND = [
 
 
 @pytest.mark.parametrize(
-    ("fix", "alphabet", "depth", "words"), FOUND, ids=[f"{f}-{a}" for f, a, _, _ in FOUND]
-)
+    ("fix", "alphabet", "depth", "words"),
+    [
+        pytest.param(*found, id=f"{found[0]}-{found[1]}",
+                     marks=[pytest.mark.slow] if found[2] > 5 else [])
+        for found in FOUND
+    ],
+)  # fmt: skip
 def test_a_fix_switched_off_is_found(fix: str, alphabet: str, depth: int, words: str) -> None:
     report = explore(2, depth, alphabet=NARROW[alphabet], without=frozenset({fix}))
     assert report.violation is not None, report.summary()
@@ -89,6 +104,7 @@ def test_a_fix_switched_off_is_found(fix: str, alphabet: str, depth: int, words:
     assert report.violation[-1] == "acting now: aa, bb"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("alphabet", "depth"), [("reopen", 6), ("restart", 6), ("seals", 6)], ids=str
 )
@@ -96,6 +112,7 @@ def test_with_every_fix_the_same_search_finds_nothing(alphabet: str, depth: int)
     safe(explore(2, depth, alphabet=NARROW[alphabet]), depth)
 
 
+@pytest.mark.slow
 def test_a_forget_that_lapses_is_found_stuck() -> None:
     """Case 4: a declaration that lapses leaves the survivor waiting for good."""
     off = explore(
@@ -107,6 +124,7 @@ def test_a_forget_that_lapses_is_found_stuck() -> None:
     safe(on, 4)
 
 
+@pytest.mark.slow
 def test_the_everyday_evening_without_a_successor_is_found_stuck() -> None:
     off = explore(2, 4, alphabet=NARROW["evening"], without=frozenset({"successor"}), evening=True)
     assert off.stuck is not None, off.summary()
@@ -115,6 +133,7 @@ def test_the_everyday_evening_without_a_successor_is_found_stuck() -> None:
     assert on.mornings > 100
 
 
+@pytest.mark.slow
 def test_random_deep_walks_with_every_fault_find_nothing() -> None:
     """Walks of 40 to 80 events from the initial folder, beyond any depth the exhaustive search
     reaches, with every fault of the "claims alone" review."""
@@ -123,6 +142,7 @@ def test_random_deep_walks_with_every_fault_find_nothing() -> None:
     assert report.walks == 2000 and report.longest >= 60
 
 
+@pytest.mark.slow
 def test_random_walks_with_a_computer_that_joins_find_nothing() -> None:
     """Three computers, the third joining a folder in use at some point of each walk (not every
     computer present and answered from the start), with every fault."""
@@ -306,6 +326,7 @@ def broken(
     return None
 
 
+@pytest.mark.slow
 def test_random_walks_on_replicas_with_every_fault_find_nothing() -> None:
     """The walks with replicas as state, where a sync down across several calls and a night
     between is one path, not a draw at every read: 2 and 3 computers, every fault."""
@@ -315,6 +336,7 @@ def test_random_walks_on_replicas_with_every_fault_find_nothing() -> None:
         assert report.walks == walks
 
 
+@pytest.mark.slow
 def test_a_random_walk_on_replicas_finds_a_joiner_that_waits_for_nobody() -> None:
     joins = REPLICA_WALKS["learns_members"][1]
     # A whole sync is one event too, which teaches the joiner every claim: 2,678 walks (seed 0).
@@ -424,6 +446,7 @@ def test_a_mark_carried_after_the_part_went_on_is_found() -> None:
     assert on[-1] == "acting now: bb", "\n".join(on)
 
 
+@pytest.mark.slow
 def test_a_random_walk_finds_a_mark_carried_late() -> None:
     report = walk(2, without=SHELL_FIXES, walks=5000, seconds=600, seed=1)
     assert report.violation is not None, report.summary()
@@ -440,6 +463,7 @@ def test_every_fix_is_exercised_here() -> None:
     assert exercised | {"forget_holds", "successor", "forget_named"} == FIXES
 
 
+@pytest.mark.slow
 def test_the_model_assumes_late_files_arrive() -> None:
     """Without its one timing assumption (a missing claim file arrives within SETTLING - RENEW),
     a computer that set the folder up again numbers alone before the others' claims reach it:

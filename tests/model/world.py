@@ -1191,15 +1191,16 @@ class _Renaming:
 
 # A machine's attributes left out of its canonical form: fixed for its life (its part, id and
 # name, which its place in the world gives; the tenure source; the fixes switched off; the rules
-# its claims say, which its node tells), shown only (the clocks seen ahead; whether it acted at
+# its claims say, which its node tells; the folder's timing, the contract's for every machine of
+# the model), shown only (the clocks seen ahead; whether it acted at
 # its last look, which its claims carry as `acting` for the others' notices), or a cache cleared
 # by the next read (the view a write made, for the verdict that follows it).
 # tests/model/test_model.py checks every other one is in it, and that `acted` and `acting`
 # flipped change no step.
 UNJUDGED = frozenset(
     {
-        "part", "rule", "name", "new_tenure", "without", "rules", "ahead", "jumped_at",
-        "_after_write", "acted",
+        "part", "rule", "name", "new_tenure", "without", "rules", "timing", "ahead",
+        "jumped_at", "_after_write", "acted",
     }
 )  # fmt: skip
 # A claim's fields left out of its canonical form: shown only, read by no rule.

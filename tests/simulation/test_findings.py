@@ -103,6 +103,7 @@ def declared_gone_then_back(w: World) -> None:
     w.run(w.now + 3600)
 
 
+@pytest.mark.slow
 def test_a_computer_declared_gone_that_comes_back(world: World) -> None:
     declared_gone_then_back(world)
     assert world.measures.double["invoices"] == 0

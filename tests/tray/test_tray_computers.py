@@ -347,6 +347,7 @@ def test_the_parts_stay_kept_while_the_folder_window_is_open(
     qtbot.waitUntil(lambda: started_again == [True], timeout=10_000)
 
 
+@pytest.mark.slow
 def test_the_folder_window_program_starts_and_waits_for_the_person(tmp_path: Path) -> None:
     import subprocess
 

@@ -136,6 +136,7 @@ def test_a_socket_in_a_folder_others_may_enter_is_never_asked(
         listener.close()
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(os.getuid() != 0, reason="needs root: a server run as another user")
 def test_a_server_run_by_another_user_is_never_believed(tmp_path: Path, no_runtime: None) -> None:
     """Another user's process listening where this user's client connects (the kernel says
@@ -209,6 +210,7 @@ def test_a_request_the_tray_cannot_take_is_answered_and_the_tray_goes_on(
     assert ask_later(qtbot, state, ["ping"]) == (0, "pong\n")
 
 
+@pytest.mark.slow
 def test_connections_that_say_nothing_are_dropped(
     qtbot: QtBot, server: tuple[Path, list[str]]
 ) -> None:
@@ -254,6 +256,7 @@ print(f"{time.process_time() - began:.2f}", flush=True)
 """
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/fd").exists(), reason="counts its files in /proc")
 def test_a_tray_out_of_files_neither_spins_nor_stops_answering(
     tmp_path: Path, no_runtime: None
