@@ -5,13 +5,15 @@ from __future__ import annotations
 import base64
 import json
 import os
+import resource
+import time
 from pathlib import Path
 
 import pytest
 
 from sioul_tray.errors import SealDamaged, SioulError, Unreadable
 from sioul_tray.share import SEAL_NAME, SealExists, Share, WrongPassphrase
-from sioul_tray.share.seal import OVERHEAD, read_seal
+from sioul_tray.share.seal import MAX_SEAL, OVERHEAD, read_seal
 from tests.helpers import python_env, run_python
 
 
@@ -215,3 +217,34 @@ def test_openssl_legacy_ciphers_are_not_loaded_nor_the_switch_left_set(
     if out[0] == "unknown":
         pytest.skip("this cryptography does not say whether it loaded the legacy provider")
     assert out == ["False", str(setting)]
+
+
+# -- what a peer can sync in as the seal: refused before it is read ------------------------------
+
+
+@pytest.mark.skipif(os.name == "nt", reason="links, FIFOs and devices: POSIX")
+@pytest.mark.parametrize("kind", ["link to /dev/zero", "fifo", "sparse 2 GB"])
+def test_a_seal_that_is_no_file_is_damaged_at_once_without_reading_it(
+    folder: Path, kind: str
+) -> None:
+    """A link to /dev/zero ran `look` out of memory; a FIFO hung it; 2 GB cost 2 GB and 13 s."""
+    path = folder / SEAL_NAME
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "sparse 2 GB":
+        with open(path, "wb") as f:
+            f.truncate(2 << 30)
+    else:
+        path.symlink_to("/dev/zero")
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    began = time.perf_counter()
+    with pytest.raises(SealDamaged, match=str(path)):
+        read_seal(folder)
+    assert time.perf_counter() - began < 0.5
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 16 * 1024  # KiB
+
+
+def test_a_seal_just_over_its_cap_is_too_large(folder: Path) -> None:
+    (folder / SEAL_NAME).write_bytes(b" " * (MAX_SEAL + 1))
+    with pytest.raises(SealDamaged, match="too large"):
+        read_seal(folder)
