@@ -198,9 +198,9 @@ def open_lock(path: Path) -> int:
 
 class NotReadable(SioulError):
     """A file this program reads is not what it may read: a link, a FIFO, a device, a folder,
-    larger than its kind allows, or the system refused it. The message names the file and says
-    which; `kind` says it as a word (LINK, NOT_A_FILE, TOO_LARGE, FAILED) for callers that
-    keep their own words (a claim's reason)."""
+    larger than its kind allows, another user's, or the system refused it. The message names the
+    file and says which; `kind` says it as a word (LINK, NOT_A_FILE, TOO_LARGE, FOREIGN, FAILED)
+    for callers that keep their own words."""
 
     def __init__(self, message: object, path: Path, kind: str) -> None:
         super().__init__(message)
@@ -212,6 +212,7 @@ LINK = "link"
 NOT_A_FILE = "not a file"
 TOO_LARGE = "too large"
 FAILED = "failed"
+FOREIGN = "foreign"
 
 
 def open_to_read(path: str | Path, *, follow: bool = False, extra: int = 0) -> int:
@@ -220,13 +221,14 @@ def open_to_read(path: str | Path, *, follow: bool = False, extra: int = 0) -> i
     return os.open(path, _READ_FLAGS | extra | (0 if follow else _NOFOLLOW))
 
 
-def read_bounded(path: Path, cap: int, *, follow: bool = False) -> bytes:
+def read_bounded(path: Path, cap: int, *, follow: bool = False, mine: bool = False) -> bytes:
     """The bytes of the regular file at `path`, at most `cap` of them.
 
     FileNotFoundError when there is none (callers tell "not made yet" from "wrong"); NotReadable,
     whose one line names the file and the fact, for a link (unless `follow`), a FIFO, a device, a
     socket or a folder (refused before any read), a file larger than `cap` (refused by its size
-    before any read, or when it grows past it while read), or an OSError from the system.
+    before any read, or when it grows past it while read), with `mine` a file another user owns
+    (POSIX), or an OSError from the system.
     """
     if not follow and not _NOFOLLOW and os.path.islink(path):  # no O_NOFOLLOW (Windows)
         raise _is_link(path)
@@ -244,6 +246,10 @@ def read_bounded(path: Path, cap: int, *, follow: bool = False) -> bytes:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
             raise _not_a_file(path, _what(st.st_mode))
+        if mine and os.name != "nt" and st.st_uid != os.getuid():
+            raise NotReadable(
+                Core.mark("{path} belongs to another user: not trusted", path=path), path, FOREIGN
+            )
         if st.st_size > cap:
             raise _too_large(path, st.st_size, cap)
         chunks: list[bytes] = []
