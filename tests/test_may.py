@@ -145,7 +145,7 @@ def test_run_without_a_command_is_a_usage_error(
     home: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     write_status(home / "state", status_doc())
-    assert may.cmd_run(asked("run", "invoices"), [], io.StringIO()) == 2
+    assert may.cmd_run(asked("run", "invoices"), [], io.StringIO()) == may.FAILED
     assert capsys.readouterr().err == "sioul-tray run: give the command after --\n"
 
 
@@ -155,7 +155,7 @@ def test_run_without_the_verdict_runs_nothing(
     write_status(home / "state", status_doc(acting=False))
     mark = home / "ran"
     command = [sys.executable, "-c", f"open({str(mark)!r}, 'w')"]
-    assert may.cmd_run(asked("run", "invoices"), command, io.StringIO()) == 1
+    assert may.cmd_run(asked("run", "invoices"), command, io.StringIO()) == may.MAY_NOT
     assert capsys.readouterr().err == "Invoices: here, waiting for Laptop\n"
     assert not mark.exists()
 
@@ -165,7 +165,7 @@ def test_run_says_a_command_that_does_not_start(
 ) -> None:
     write_status(home / "state", status_doc())
     missing = str(home / "no such program")
-    assert may.cmd_run(asked("run", "invoices"), [missing], io.StringIO()) == 2
+    assert may.cmd_run(asked("run", "invoices"), [missing], io.StringIO()) == may.NOT_FOUND
     # The system's own words for it, in the process's locale (another test may have set one).
     reason = os.strerror(errno.ENOENT)
     assert capsys.readouterr().err == f"sioul-tray run: {missing}: {reason}\n"
@@ -227,7 +227,7 @@ def test_run_gives_the_command_its_verdict_and_its_exit_code(tmp_path: Path) -> 
     assert done.stdout.split(maxsplit=1) == ["desk_1234.77", '{"laptop_9": 41}\n']
     write_status(tmp_path / "state", status_doc(acting=False))
     done = cli(tmp_path, "run", "invoices", "--", sys.executable, "-c", "print('ran')")
-    assert done.returncode == 1 and "ran" not in done.stdout
+    assert done.returncode == may.MAY_NOT and "ran" not in done.stdout
 
 
 @pytest.mark.parametrize("loss", ["lapses", "taken elsewhere", "new tenure"])
@@ -246,7 +246,7 @@ def test_run_stops_the_command_when_the_verdict_is_lost(tmp_path: Path, loss: st
     elif loss == "new tenure":
         write_status(tmp_path / "state", status_doc(token="desk_1234.78"))
     _, err = child.communicate(timeout=30)
-    assert child.returncode == 3, err
+    assert child.returncode == may.LOST, err
     assert "stopped sleep" in err
     assert time.monotonic() - began < 15  # SIGTERM at once: `sleep` ends on it
 
@@ -267,4 +267,19 @@ def test_run_waits_before_its_command_and_leaves_the_command_s_words_alone(
     out, err = child.communicate(timeout=20)
     assert child.returncode == 0, err
     assert out.strip() == "['--wait', 'x']"
-    assert cli(tmp_path, "run", "invoices").returncode == 2  # no command after --
+    assert cli(tmp_path, "run", "invoices").returncode == may.FAILED  # no command after --
+
+
+@pytest.mark.skipif(not hasattr(os, "getuid") or os.getuid() != 0, reason="gives a file away")
+def test_may_and_run_refuse_a_state_folder_another_user_owns(tmp_path: Path) -> None:
+    """The tray refuses such a folder; `may` said yes there, with that user's forged token."""
+    write_status(tmp_path / "state", status_doc(token="forged.1"))
+    os.chown(tmp_path / "state", 65534, 65534)
+    done = cli(tmp_path, "may", "invoices")
+    assert done.returncode == 1 and "forged" not in done.stdout
+    status = tmp_path / "state" / "status.json"
+    assert done.stderr == (
+        f"{status} or its folder belongs to another user, or is a link: not trusted\n"
+    )
+    done = cli(tmp_path, "run", "invoices", "--", sys.executable, "-c", "print('ran')")
+    assert done.returncode == may.MAY_NOT and "ran" not in done.stdout
