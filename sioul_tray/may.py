@@ -42,7 +42,7 @@ CANNOT_START = 126  # the command was found but could not be started (as a shell
 NOT_FOUND = 127  # the command was not found (as a shell, env, timeout)
 # (code, meaning): the table --help and docs/integration.md give.
 EXIT_CODES = (
-    ("0-122", CommandLine.mark("the command's own exit code, unchanged")),
+    ("0-122", CommandLine.mark("the command's own exit code, unchanged (above 122 too)")),
     (str(MAY_NOT), CommandLine.mark("the verdict said no: the command never started")),
     (str(LOST), CommandLine.mark("the verdict was lost while the command ran: it was stopped")),
     (str(FAILED), CommandLine.mark("sioul-tray run itself failed (a usage error, for one)")),
@@ -80,12 +80,22 @@ def add_run(sub: Any) -> None:
     p = sub.add_parser(
         "run",
         help=CommandLine.tr("run a command only while this computer acts on the part"),
+        formatter_class=argparse.RawDescriptionHelpFormatter,  # the table's lines kept
+        epilog=exit_table(),
     )
     p.add_argument("part", choices=list(client.PARTS), metavar="PART")
     _wait_argument(p)
     # The command comes after `--`, taken off before the parser sees the words (`split_command`):
     # argparse's REMAINDER would swallow `--wait` too.
     p.usage = "sioul-tray run PART [--wait SECONDS] -- COMMAND [ARG ...]"
+
+
+def exit_table() -> str:
+    """`run`'s exit codes as --help shows them, in the person's language."""
+    from sioul_tray.i18n import translated
+
+    rows = [f"  {code:<7} {translated(meaning)}" for code, meaning in EXIT_CODES]
+    return "\n".join([CommandLine.tr("exit codes:"), *rows])
 
 
 def split_command(words: list[str]) -> tuple[list[str], list[str]]:
