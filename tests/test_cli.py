@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -322,3 +323,29 @@ def test_history_says_what_changed_hands_with_when(tmp_path: Path) -> None:
     assert doc["schema"] == 1 and [c["at"] for c in doc["changes"]] == [at, at + 600]
     path.write_text("[]")  # not ours: said, nothing else changed
     failed(cli(home, "history"), "the history cannot be read")
+
+
+@pytest.mark.skipif(sys.platform in ("win32", "darwin"), reason="a name in bytes: Linux's")
+def test_a_home_not_named_in_utf8_is_refused_in_one_line(tmp_path: Path) -> None:
+    """It passed setup, then the first start crashed writing the login entry."""
+    home = os.fsdecode(bytes(tmp_path) + b"/caf\xe9")  # Latin-1, as an old disk names it
+    done = subprocess.run(
+        [sys.executable, "-m", "sioul_tray.cli", "--home", home, "setup", "--share", str(tmp_path)],
+        capture_output=True, text=True, timeout=60, env=python_env(SIOUL_PASSPHRASE="x" * 12),
+        stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    assert done.returncode == 1
+    assert done.stderr == (
+        f"sioul-tray: the installation's folder {tmp_path}/caf\\xe9 is not valid UTF-8: "
+        "choose a folder whose name is\n"
+    )
+    env = python_env(SIOUL_PASSPHRASE="x" * 12)
+    env_bytes = {k.encode(): v.encode() for k, v in env.items()}
+    env_bytes[b"SIOUL_TRAY_HOME"] = bytes(tmp_path) + b"/caf\xe9"
+    done = subprocess.run(
+        [sys.executable, "-m", "sioul_tray.cli", "setup", "--share", str(tmp_path)],
+        capture_output=True, text=True, timeout=60, env=env_bytes, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    assert done.returncode == 1 and "is not valid UTF-8" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert not (tmp_path / "sioul.seal").exists()  # refused before anything was made
