@@ -9,11 +9,11 @@ The one file opened in place is the writer lock (`open_lock`): never through a l
 Folders are made by `make_folders`, each with its mode whatever the umask. docs/files.md lists
 what is written where, with the modes.
 
-Every file this program reads goes through `read_bounded` (the claim files through its open,
-`open_to_read`, in `lease.folder`): a regular file only, opened without following a link and
-without blocking, and never more than the cap its kind allows. A peer can sync a link to
-/dev/zero, a FIFO or a 2 GB file into the folder, and a damaged disk can grow a local file: none
-of them may block the tray or grow its memory.
+Every file this program reads goes through `read_bounded` (a tick's one read of each claim file
+through its open, `open_to_read`, in `lease.folder`): a regular file only, opened without
+following a link and without blocking, and never more than the cap its kind allows. A peer can
+sync a link to /dev/zero, a FIFO or a 2 GB file into the folder, and a damaged disk can grow a
+local file: none of them may block the tray or grow its memory.
 """
 
 from __future__ import annotations
@@ -37,6 +37,11 @@ _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 # returns at once, and the fstat that follows refuses the FIFO before any read.
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 _READ_FLAGS = os.O_RDONLY | _NONBLOCK | _CLOEXEC | getattr(os, "O_BINARY", 0)
+# Reading must not write to the disk: with the usual `relatime`, the first read of a file after each
+# change updates its access time, so every tick would write back one inode per claim (2,000 with
+# 1,000 computers, each minute, on a laptop's disk). Linux lets only the file's owner ask this,
+# which the person is in their own sharing folder; elsewhere the open is tried again without it.
+_NOATIME = getattr(os, "O_NOATIME", 0)
 
 
 def make_folders(path: Path, mode: int) -> None:
@@ -200,12 +205,23 @@ class NotReadable(SioulError):
     """A file this program reads is not what it may read: a link, a FIFO, a device, a folder,
     larger than its kind allows, another user's, or the system refused it. The message names the
     file and says which; `kind` says it as a word (LINK, NOT_A_FILE, TOO_LARGE, FOREIGN, FAILED)
-    for callers that keep their own words."""
+    for callers that keep their own words, with the file's `size` (TOO_LARGE) or the system's
+    `error` (FAILED)."""
 
-    def __init__(self, message: object, path: Path, kind: str) -> None:
+    def __init__(
+        self,
+        message: object,
+        path: Path,
+        kind: str,
+        *,
+        size: int | None = None,
+        error: OSError | None = None,
+    ) -> None:
         super().__init__(message)
         self.path = path
         self.kind = kind
+        self.size = size
+        self.error = error
 
 
 LINK = "link"
@@ -215,14 +231,23 @@ FAILED = "failed"
 FOREIGN = "foreign"
 
 
-def open_to_read(path: str | Path, *, follow: bool = False, extra: int = 0) -> int:
+def open_to_read(path: str | Path, *, follow: bool = False, noatime: bool = False) -> int:
     """`path` opened for reading without blocking (a FIFO answers at once) and, unless `follow`,
-    without following a link (ELOOP then). `extra`: more flags (O_NOATIME for the claims)."""
-    return os.open(path, _READ_FLAGS | extra | (0 if follow else _NOFOLLOW))
+    without following a link (ELOOP then). `noatime`: its access time left alone where the system
+    allows it (the claims, read at every tick). The descriptor; OSError as os.open raises it."""
+    flags = _READ_FLAGS | (0 if follow else _NOFOLLOW)
+    if noatime and _NOATIME:
+        try:
+            return os.open(path, flags | _NOATIME)
+        except PermissionError:  # not the file's owner: O_NOATIME is refused, a plain open is not
+            pass
+    return os.open(path, flags)
 
 
-def read_bounded(path: Path, cap: int, *, follow: bool = False, mine: bool = False) -> bytes:
-    """The bytes of the regular file at `path`, at most `cap` of them.
+def read_bounded(
+    path: Path, cap: int, *, follow: bool = False, mine: bool = False, noatime: bool = False
+) -> bytes:
+    """The bytes of the regular file at `path`, at most `cap` of them (`noatime`: `open_to_read`).
 
     FileNotFoundError when there is none (callers tell "not made yet" from "wrong"); NotReadable,
     whose one line names the file and the fact, for a link (unless `follow`), a FIFO, a device, a
@@ -233,7 +258,7 @@ def read_bounded(path: Path, cap: int, *, follow: bool = False, mine: bool = Fal
     if not follow and not _NOFOLLOW and os.path.islink(path):  # no O_NOFOLLOW (Windows)
         raise _is_link(path)
     try:
-        fd = open_to_read(path, follow=follow)
+        fd = open_to_read(path, follow=follow, noatime=noatime)
     except FileNotFoundError:
         raise
     except OSError as e:
@@ -305,6 +330,7 @@ def _too_large(path: Path, size: int, cap: int) -> NotReadable:
         ),
         path,
         TOO_LARGE,
+        size=size,
     )
 
 
@@ -313,4 +339,5 @@ def _failed(path: Path, e: OSError) -> NotReadable:
         Core.mark("cannot read {path}: {error}", path=path, error=e.strerror or str(e)),
         path,
         FAILED,
+        error=e,
     )
