@@ -4,12 +4,21 @@ not one said as a SyncToolError. Real files in tmp_path, laid out as Syncthing w
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 from sioul_tray.errors import SioulError
-from sioul_tray.sync.stconfig import Config, Folder, SyncToolError, loopback, read_config, shown
+from sioul_tray.sync.stconfig import (
+    MAX_CONFIG,
+    Config,
+    Folder,
+    SyncToolError,
+    loopback,
+    read_config,
+    shown,
+)
 from tests.sync.stkit import ME, PEER, config_xml, write
 
 
@@ -79,6 +88,22 @@ def test_damaged_or_foreign_files_say_so(tmp_path: Path) -> None:
     with pytest.raises(SyncToolError, match="no Syncthing configuration at"):
         read_config(tmp_path / "absent.xml")
     assert issubclass(SyncToolError, SioulError)
+
+
+@pytest.mark.skipif(os.name == "nt", reason="FIFOs and devices: POSIX")
+@pytest.mark.parametrize("kind", ["fifo", "link to /dev/zero", "too large"])
+def test_a_config_that_is_no_file_says_so_at_once(tmp_path: Path, kind: str) -> None:
+    # A FIFO hung the parser for ever, /dev/zero grew it without end, a large file was read whole.
+    path = tmp_path / "config.xml"
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "too large":
+        with open(path, "wb") as f:
+            f.truncate(MAX_CONFIG + 1)
+    else:
+        path.symlink_to("/dev/zero")
+    with pytest.raises(SyncToolError, match=str(path)):
+        read_config(path)
 
 
 @pytest.mark.parametrize(
