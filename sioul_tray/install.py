@@ -464,11 +464,11 @@ class Installation:
         """Be the only process of this installation writing its claims, or raise Busy."""
         _private_dir(self.state_dir)
         path = self.state_dir / "writer.lock"
-        f = os.fdopen(_open_lock(path), "r+", encoding="utf-8")
+        f = os.fdopen(_open_lock(path), "r+", encoding="utf-8", errors="replace")
         try:
             if not _try_lock(f):
                 f.seek(0)
-                holder = f.read().strip() or "?"
+                holder = f.read(32).strip() or "?"  # a pid: never more read
                 raise Busy(
                     Core.mark(
                         "another sioul-tray process (pid {pid}) writes this computer's claims; "
