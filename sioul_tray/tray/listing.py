@@ -83,7 +83,7 @@ class Listing:
                 raised=int(data.get("raised", 0)),
                 changes=[str(line) for line in data.get("changes", [])],
             )
-        except (KeyError, TypeError, AttributeError) as e:
+        except (KeyError, TypeError, AttributeError, RecursionError) as e:
             raise ValueError("not a listing of computers") from e
 
 
