@@ -229,7 +229,7 @@ def _tray_view(inst: Installation) -> dict[str, Any] | None:
         return None
     try:
         view = json.loads(answer[1])
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):  # not JSON, or nested beyond reason: not our tray's
         return None
     return view if isinstance(view, dict) and isinstance(view.get("parts"), dict) else None
 

@@ -251,6 +251,30 @@ def test_the_person_names_this_computer(pair: tuple[Path, Path, Path]) -> None:
     failed(cli(one, "setup"), "--share DIR, --name NAME, or both")
 
 
+def test_a_peers_name_with_control_characters_is_shown_never_obeyed(
+    pair: tuple[Path, Path, Path],
+) -> None:
+    # A peer's claim can carry any name (its writer cleans it, a forger does not): `claims` and
+    # `look` show it with each control character a space, never one a terminal obeys.
+    folder, one, two = pair
+    ok(cli(one, "renew"))
+    ok(cli(one, "take", "invoices"))
+    inst = Installation(one)
+    share, computer = inst.open_share(), inst.computer()
+    relpath = f"leases/invoices/{computer}.lease"
+    path = folder / relpath
+    row = json.loads(share.unseal(relpath, path.read_bytes()).decode("utf-8"))
+    row[2] = "Zed\x1b]0;owned\x07\x1b[2J\r\nfake line\x9b\x00"
+    path.write_bytes(share.seal(relpath, json.dumps(row).encode("utf-8")))
+    for words in (("claims", "invoices"), ("look", "invoices")):
+        said = ok(cli(two, *words))
+        assert "Zed" in said, words
+        assert all(ch.isprintable() or ch == "\n" for ch in said), words
+        assert not any(line.startswith("fake line") for line in said.split("\n")), words
+    (claim,) = json.loads(ok(cli(two, "claims", "invoices", "--json")))["invoices"]
+    assert claim["name"].isprintable() and claim["name"].startswith("Zed ")
+
+
 def test_two_computers_with_one_name_are_told_apart(pair: tuple[Path, Path, Path]) -> None:
     _, one, two = pair  # two installations on this host: both named after it
     ok(cli(one, "renew"))
