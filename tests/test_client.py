@@ -13,7 +13,7 @@ import pytest
 from sioul_tray import client
 from sioul_tray.boot import boot_id, boot_ticks
 from sioul_tray.lease import PARTS
-from tests.helpers import python_env, run_python, status_doc, write_status
+from tests.helpers import plant, python_env, run_python, status_doc, write_status
 
 posix_only = pytest.mark.skipif(os.name == "nt", reason="owners, links and FIFOs: POSIX")
 
@@ -121,16 +121,8 @@ def test_a_state_folder_that_is_a_link_is_not_trusted(tmp_path: Path) -> None:
 @pytest.mark.parametrize("kind", ["fifo", "link", "sparse 2 GB", "nested"])
 def test_a_status_that_is_no_file_is_damaged_at_once(tmp_path: Path, kind: str) -> None:
     path = tmp_path / "status.json"
-    if kind == "fifo":
-        os.mkfifo(path)
-    elif kind == "link":
-        write_status(tmp_path / "elsewhere", status_doc())
-        path.symlink_to(tmp_path / "elsewhere" / "status.json")
-    elif kind == "sparse 2 GB":
-        with open(path, "wb") as f:
-            f.truncate(2 << 30)
-    else:
-        path.write_bytes(b"[" * 100_000)
+    write_status(tmp_path / "elsewhere", status_doc())
+    plant(path, kind, tmp_path / "elsewhere" / "status.json")
     began = time.perf_counter()
     assert client.verdict("invoices", tmp_path).reason == client.DAMAGED
     assert time.perf_counter() - began < 0.5

@@ -8,7 +8,6 @@ changes in tests/tray/test_tray_listing.py.
 from __future__ import annotations
 
 import json
-import os
 import stat
 import time
 from pathlib import Path
@@ -18,7 +17,7 @@ import pytest
 from sioul_tray import history
 from sioul_tray.history import KEPT, Change, Damaged
 from sioul_tray.timefmt import clock_time
-from tests.helpers import T0
+from tests.helpers import T0, plant
 
 pytestmark = pytest.mark.usefixtures("utc")  # local times in UTC (tests/conftest.py)
 
@@ -133,16 +132,8 @@ def test_a_change_of_today_reads_without_its_date_unless_asked() -> None:
 def test_a_history_that_is_not_the_tray_s_is_damaged_at_once(tmp_path: Path, kind: str) -> None:
     """A FIFO hung `sioul-tray history`, 2 GB cost 2.6 GB, deep brackets printed a traceback."""
     path = history.path_in(tmp_path)
-    if kind == "fifo":
-        os.mkfifo(path)
-    elif kind == "sparse 2 GB":
-        with open(path, "wb") as f:
-            f.truncate(2 << 30)
-    elif kind == "link":
-        (tmp_path / "elsewhere.json").write_text('{"schema": 1, "changes": []}')
-        path.symlink_to(tmp_path / "elsewhere.json")
-    else:
-        path.write_bytes(b"[" * 100_000)
+    (tmp_path / "elsewhere.json").write_text('{"schema": 1, "changes": []}')
+    plant(path, kind, tmp_path / "elsewhere.json")
     began = time.perf_counter()
     with pytest.raises(Damaged, match=str(path)):
         history.read(path)

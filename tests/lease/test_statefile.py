@@ -5,7 +5,6 @@ safety never rests on it)."""
 from __future__ import annotations
 
 import json
-import os
 import stat
 import time
 from pathlib import Path
@@ -14,7 +13,7 @@ import pytest
 
 from sioul_tray.lease import codec, statefile
 from sioul_tray.lease.rules import tag
-from tests.helpers import claim
+from tests.helpers import claim, plant
 
 ONE = claim("aa", seq=7, forgets={"cc": 3})
 TWO = claim("bb", seq=9, sees="aa", sees_tenure=4, sees_seq=7, tenure=5)
@@ -90,13 +89,7 @@ def test_an_unknown_version_is_not_guessed(tmp_path: Path) -> None:
 def test_a_state_file_that_is_no_file_is_a_problem_said_at_once(tmp_path: Path, kind: str) -> None:
     """A FIFO kept the tray from starting; 2 GB cost 6.2 GB and 60 s of `look`."""
     path = tmp_path / "lease-f-c.state"
-    if kind == "fifo":
-        os.mkfifo(path)
-    elif kind == "sparse 2 GB":
-        with open(path, "wb") as f:
-            f.truncate(2 << 30)
-    else:
-        path.symlink_to("/dev/zero")
+    plant(path, kind)
     began = time.perf_counter()
     got = statefile.load(path)
     assert time.perf_counter() - began < 0.5

@@ -14,7 +14,7 @@ import pytest
 from sioul_tray.errors import SealDamaged, SioulError, Unreadable
 from sioul_tray.share import SEAL_NAME, SealExists, Share, WrongPassphrase
 from sioul_tray.share.seal import MAX_SEAL, OVERHEAD, read_seal
-from tests.helpers import python_env, run_python
+from tests.helpers import plant, python_env, run_python
 
 
 def test_create_then_open_gives_the_same_keys(folder: Path) -> None:
@@ -229,13 +229,7 @@ def test_a_seal_that_is_no_file_is_damaged_at_once_without_reading_it(
 ) -> None:
     """A link to /dev/zero ran `look` out of memory; a FIFO hung it; 2 GB cost 2 GB and 13 s."""
     path = folder / SEAL_NAME
-    if kind == "fifo":
-        os.mkfifo(path)
-    elif kind == "sparse 2 GB":
-        with open(path, "wb") as f:
-            f.truncate(2 << 30)
-    else:
-        path.symlink_to("/dev/zero")
+    plant(path, kind)
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     began = time.perf_counter()
     with pytest.raises(SealDamaged, match=str(path)):

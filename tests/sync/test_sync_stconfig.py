@@ -19,6 +19,7 @@ from sioul_tray.sync.stconfig import (
     read_config,
     shown,
 )
+from tests.helpers import plant
 from tests.sync.stkit import ME, PEER, config_xml, write
 
 
@@ -98,12 +99,10 @@ def test_damaged_or_foreign_files_say_so(tmp_path: Path) -> None:
 def test_a_config_that_is_no_file_says_so_at_once(tmp_path: Path, kind: str, said: str) -> None:
     # A FIFO hung the parser for ever; a large file was read and parsed whole.
     path = tmp_path / "config.xml"
-    if kind == "fifo":
-        os.mkfifo(path)
-    elif kind == "too large":
+    if kind == "too large":
         write(path, config_xml([]) + " " * MAX_CONFIG)
-    else:
-        path.symlink_to("/dev/zero")  # a link is followed (Syncthing's file), a device is not
+    else:  # a link is followed (Syncthing's file), a device is not
+        plant(path, kind)
     with pytest.raises(SyncToolError, match=f"{path} is .*{said}"):
         read_config(path)
 
