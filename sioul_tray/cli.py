@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sioul_tray import i18n
+from sioul_tray.dirs import check_home
 from sioul_tray.errors import SioulError
 from sioul_tray.i18n import CommandLine
 
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
 
 # The options before the command that take a value as the next word.
 _VALUED = ("--lang", "--home")
+_RUN_FAILED = 125  # may.FAILED, without importing `may` for every command
 
 
 def _command_of(words: Sequence[str]) -> str | None:
@@ -55,7 +57,7 @@ def _take_home(words: list[str]) -> list[str]:
     """--home DIR, before the command: this installation's folder, for this process and those it
     starts, as SIOUL_TRAY_HOME (made absolute: a tray started at login has another working
     folder; empty: the system's). Returns the words without it; a last ``--home`` without its DIR
-    is left for the parser to refuse."""
+    is left for the parser to refuse. SioulError for a DIR not named in UTF-8 (`check_home`)."""
     i = 0
     while i < len(words) and words[i] != "--" and words[i].startswith("-"):
         word = words[i]
@@ -67,6 +69,7 @@ def _take_home(words: list[str]) -> list[str]:
             i += 2 if word in _VALUED else 1
             continue
         if home:
+            check_home(home)  # written into the login entry, as UTF-8
             os.environ["SIOUL_TRAY_HOME"] = str(Path(home).expanduser().absolute())
         else:  # as an empty SIOUL_TRAY_HOME: the system's folders
             os.environ.pop("SIOUL_TRAY_HOME", None)
@@ -75,7 +78,14 @@ def _take_home(words: list[str]) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    words = _take_home(list(sys.argv[1:] if argv is None else argv))
+    words = list(sys.argv[1:] if argv is None else argv)
+    # `run`'s own failures have a code of their own, apart from the command's (may.EXIT_CODES).
+    failed = _RUN_FAILED if _command_of(words) == "run" else 1
+    try:
+        words = _take_home(words)
+    except SioulError as e:  # before the language is known: English
+        print(_error(i18n.message(e)), file=sys.stderr)
+        return failed
     # English needs no catalogue (and no Qt); another language loads Qt's translator.
     i18n.install(i18n.pick_language(_asked_language(words)))
     try:
@@ -84,7 +94,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return rc
     except SioulError as e:
         print(_error(i18n.message(e)), file=sys.stderr)
-        return 1
+        return failed
     except BrokenPipeError:
         # `sioul-tray claims | head`: the reader left; not an error worth a message.
         _drop_stdout()
@@ -93,7 +103,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         where = f"{e.filename}: " if e.filename else ""
         print(_error(f"{where}{e.strerror or e}"), file=sys.stderr)
         _drop_stdout()
-        return 1
+        return failed
     except KeyboardInterrupt:
         print(CommandLine.tr("sioul-tray: interrupted"), file=sys.stderr)
         return 130
@@ -113,7 +123,12 @@ def _run(words: list[str]) -> int:
     from sioul_tray.cliparser import parser as make_parser
 
     parser = make_parser(fast)
-    args = parser.parse_args(words)
+    try:
+        args = parser.parse_args(words)
+    except SystemExit as e:
+        if e.code == 2 and _command_of(words) == "run":
+            raise SystemExit(_RUN_FAILED) from None  # a usage error of `run`'s, not the command's
+        raise
     out = sys.stdout
     if args.command == "wrote" and not args.token:
         parser.error(

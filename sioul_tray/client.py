@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import sys
 import time
 from collections.abc import Callable, Mapping
@@ -20,6 +21,7 @@ from typing import Any, TypeGuard
 
 from sioul_tray.boot import boot_id, boot_ticks
 from sioul_tray.dirs import home_dirs
+from sioul_tray.files import FOREIGN, NotReadable, read_bounded
 
 PARTS = ("medicines", "invoices")
 STATUS_NAME = "status.json"
@@ -36,6 +38,7 @@ GONE = "gone"  # the process that wrote it is not running
 OTHER_BOOT = "other boot"  # written before this computer last started
 NOT_ACTING = "not acting"  # the tray runs and does not act on the part (its status says why)
 LAPSED = "lapsed"  # the tray has not renewed the verdict in time (hung, stopped, asleep)
+NOT_MINE = "not mine"  # status.json or its folder is another user's (or a link): never trusted
 ACTING = "acting"
 
 
@@ -85,7 +88,8 @@ def verdict(
     damaged, old or lapsed status says no, with its reason."""
     if part not in PARTS:
         raise ValueError(f"no part named {part!r}: the parts are {', '.join(PARTS)}")
-    doc = _read(status_path(state_dir))
+    path = status_path(state_dir)
+    doc = _read(path) if _mine(path.parent) else NOT_MINE
     if isinstance(doc, str):
         return Verdict(part, False, doc)
     return judge(part, doc, now=now, ticks=ticks, alive=alive)
@@ -156,16 +160,29 @@ def wait(
         time.sleep(min(poll, left))
 
 
+def _mine(folder: Path) -> bool:
+    """The state folder is this user's own folder, as the tray requires of it (install's
+    `_private_dir`): another user could write any verdict in theirs. Not checked on Windows,
+    whose profile folders are private already."""
+    if os.name == "nt":
+        return True
+    try:
+        st = os.lstat(folder)
+    except FileNotFoundError:
+        return True  # no folder: no status.json either, said as NO_TRAY
+    except OSError:
+        return False
+    return stat.S_ISDIR(st.st_mode) and st.st_uid == os.getuid()
+
+
 def _read(path: Path) -> dict[str, Any] | str:
     try:
-        with open(path, "rb") as f:
-            data = f.read(MAX_SIZE + 1)
+        # No link followed, no FIFO waited on, no more than MAX_SIZE, this user's file only.
+        data = read_bounded(path, MAX_SIZE, mine=True)
     except FileNotFoundError:
         return NO_TRAY
-    except OSError:
-        return DAMAGED
-    if len(data) > MAX_SIZE:
-        return DAMAGED
+    except NotReadable as e:
+        return NOT_MINE if e.kind == FOREIGN else DAMAGED
     try:
         doc = json.loads(data.decode("utf-8"))
     except (ValueError, RecursionError):

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from sioul_tray import history, i18n, phrases
+from sioul_tray.dirs import check_home
 from sioul_tray.errors import SealExists, SioulError
 from sioul_tray.files import make_folders
 from sioul_tray.i18n import CommandLine, Core
@@ -74,6 +75,8 @@ def _text(passphrase: str) -> str:
 def cmd_setup(args: argparse.Namespace, inst: Installation, out: TextIO) -> int:
     if args.share is None and args.name is None:
         raise SioulError(Core.mark("setup needs --share DIR, --name NAME, or both"))
+    # Refused now, not at the first start, which names it in the login entry (UTF-8).
+    check_home(os.environ.get("SIOUL_TRAY_HOME", ""))
     if args.name is not None and ("\0" in args.name or len(args.name) > 1000):
         raise SioulError(Core.mark("--name needs a name of at most 64 bytes"))
     folder = None
@@ -226,7 +229,7 @@ def _tray_view(inst: Installation) -> dict[str, Any] | None:
         return None
     try:
         view = json.loads(answer[1])
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):  # not JSON, or nested beyond reason: not our tray's
         return None
     return view if isinstance(view, dict) and isinstance(view.get("parts"), dict) else None
 

@@ -10,6 +10,9 @@ import os
 import sys
 from pathlib import Path
 
+from sioul_tray.errors import SioulError
+from sioul_tray.i18n import Core
+
 APP = "sioul-tray"
 
 
@@ -56,3 +59,22 @@ def user_dirs() -> tuple[Path, Path, Path]:
         platformdirs.user_state_path(APP, appauthor=False),
         platformdirs.user_cache_path(APP, appauthor=False),
     )
+
+
+def check_home(home: str | os.PathLike[str]) -> None:
+    """SioulError when the installation's folder `home` cannot be named in UTF-8 (a name in
+    another encoding, its bytes kept by Python as surrogates): the login entry, the settings and
+    the status file's path given to Sioul are UTF-8 text, and such a home would pass setup, then
+    stop the first start as it writes the login entry."""
+    text = os.fspath(home)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        shown = os.fsencode(text).decode("utf-8", "backslashreplace")
+        raise SioulError(
+            Core.mark(
+                "the installation's folder {home} is not valid UTF-8: choose a folder whose "
+                "name is",
+                home=shown,
+            )
+        ) from None

@@ -15,12 +15,16 @@ import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from sioul_tray.files import make_folders, write_new
+from sioul_tray.files import NotReadable, make_folders, read_bounded, write_new
+from sioul_tray.i18n import message
 from sioul_tray.timefmt import clock_time
 
 NAME = "history.json"
 KEPT = 50  # the last changes; older ones are dropped
 SCHEMA = 1
+# KEPT changes, each a notification's title and body (a few hundred bytes, in any language): the
+# file is some 40 KiB at most. Past this it is not the tray's, and is not read.
+MAX_SIZE = 256 * 1024
 
 
 @dataclass(frozen=True)
@@ -45,10 +49,14 @@ def path_in(state_dir: Path) -> Path:
 def read(path: Path) -> list[Change]:
     """The changes recorded, oldest first; [] when none were. Damaged when the file is not ours."""
     try:
-        data = json.loads(path.read_bytes())
+        raw = read_bounded(path, MAX_SIZE)
     except FileNotFoundError:
         return []
-    except (OSError, ValueError) as e:
+    except NotReadable as e:  # a link, a FIFO, too large: its message names the file
+        raise Damaged(message(e)) from None
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError) as e:  # RecursionError: nested beyond reason
         raise Damaged(f"{path}: {e}") from None
     try:
         schema = data["schema"]

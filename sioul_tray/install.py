@@ -22,7 +22,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from sioul_tray.dirs import home_dirs
 from sioul_tray.errors import Busy, Copied, NotSetUp, SioulError, WrongPassphrase
-from sioul_tray.files import NotPlain, make_folders, open_lock, write_new
+from sioul_tray.files import NotPlain, make_folders, open_lock, read_bounded, write_new
 from sioul_tray.i18n import Core
 from sioul_tray.lease import PARTS, Lease
 from sioul_tray.lease.folder import write_atomic
@@ -32,6 +32,11 @@ from sioul_tray.share import Share
 
 if TYPE_CHECKING:
     from sioul_tray.sync.nudger import Nudger
+
+# What each of this installation's files may hold, read with no more (`files.read_bounded`):
+MAX_ID_FILE = 256  # the computer id (63 characters at most), or the binding (an id and a digest)
+MAX_KEY_FILE = 4096  # the folder key and the derived keys, each a line of base64
+MAX_SETTINGS = 64 * 1024  # a few paths and a name
 
 
 def machine_digest(raw: bytes) -> str:
@@ -242,15 +247,11 @@ class Installation:
     def _read_id(path: Path) -> str | None:
         """The id file's text, or None when there is none."""
         try:
-            return path.read_text(encoding="ascii")
+            return read_bounded(path, MAX_ID_FILE).decode("ascii")
         except FileNotFoundError:
             return None
         except UnicodeDecodeError:
             return "\ufffd"  # not ASCII: reported as not an id
-        except OSError as e:
-            raise SioulError(
-                Core.mark("cannot read {path}: {error}", path=path, error=e.strerror or str(e))
-            ) from None
 
     # -- settings -------------------------------------------------------------------------
 
@@ -260,13 +261,9 @@ class Installation:
 
     def settings(self) -> dict[str, Any]:
         try:
-            raw = self.settings_file.read_bytes()
+            raw = read_bounded(self.settings_file, MAX_SETTINGS)
         except FileNotFoundError:
             return {}
-        except OSError as e:
-            raise SioulError(
-                Core.mark("cannot read {path}: {error}", path=self.settings_file, error=e.strerror)
-            ) from None
         try:
             data = json.loads(raw.decode("utf-8"))
         except (ValueError, RecursionError):  # not UTF-8, not JSON, nested beyond reason
@@ -372,7 +369,7 @@ class Installation:
         doc = read_seal(folder)  # every field checked
         path = self._key_file(doc["folder"])
         try:
-            lines = path.read_bytes().split()
+            lines = read_bounded(path, MAX_KEY_FILE).split()
             key = base64.b64decode(lines[0] if lines else b"", validate=True)
         except FileNotFoundError:
             raise NotSetUp(
@@ -381,10 +378,6 @@ class Installation:
                     "run `sioul-tray setup --share {folder}`",
                     folder=folder,
                 )
-            ) from None
-        except OSError as e:
-            raise SioulError(
-                Core.mark("cannot read the key in {path}: {error}", path=path, error=e.strerror)
             ) from None
         except ValueError:
             key = b""
@@ -472,11 +465,11 @@ class Installation:
         """Be the only process of this installation writing its claims, or raise Busy."""
         _private_dir(self.state_dir)
         path = self.state_dir / "writer.lock"
-        f = os.fdopen(_open_lock(path), "r+", encoding="utf-8")
+        f = os.fdopen(_open_lock(path), "r+", encoding="utf-8", errors="replace")
         try:
             if not _try_lock(f):
                 f.seek(0)
-                holder = f.read().strip() or "?"
+                holder = f.read(32).strip() or "?"  # a pid: never more read
                 raise Busy(
                     Core.mark(
                         "another sioul-tray process (pid {pid}) writes this computer's claims; "

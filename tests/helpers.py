@@ -18,6 +18,24 @@ import pytest
 from sioul_tray.boot import boot_id, boot_ticks
 from sioul_tray.lease import Claim
 
+
+def plant(path: Path, kind: str, target: Path | str = "/dev/zero") -> None:
+    """Put at `path` what a peer or a damaged disk can put where a file is read: "fifo" (a read
+    waits for ever), "sparse 2 GB" (2 GB that take no room), "nested" (brackets beyond any
+    recursion) or a kind starting with "link" (to `target`: /dev/zero never ends)."""
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "sparse 2 GB":
+        with open(path, "wb") as f:
+            f.truncate(2 << 30)
+    elif kind == "nested":
+        path.write_bytes(b"[" * 100_000)
+    elif kind.startswith("link"):
+        path.symlink_to(target)
+    else:
+        raise ValueError(f"no such kind: {kind}")
+
+
 T0 = 1_750_000_000.0  # a plausible "now" (June 2025), far from the codec's limits
 
 

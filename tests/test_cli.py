@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -250,6 +251,30 @@ def test_the_person_names_this_computer(pair: tuple[Path, Path, Path]) -> None:
     failed(cli(one, "setup"), "--share DIR, --name NAME, or both")
 
 
+def test_a_peers_name_with_control_characters_is_shown_never_obeyed(
+    pair: tuple[Path, Path, Path],
+) -> None:
+    # A peer's claim can carry any name (its writer cleans it, a forger does not): `claims` and
+    # `look` show it with each control character a space, never one a terminal obeys.
+    folder, one, two = pair
+    ok(cli(one, "renew"))
+    ok(cli(one, "take", "invoices"))
+    inst = Installation(one)
+    share, computer = inst.open_share(), inst.computer()
+    relpath = f"leases/invoices/{computer}.lease"
+    path = folder / relpath
+    row = json.loads(share.unseal(relpath, path.read_bytes()).decode("utf-8"))
+    row[2] = "Zed\x1b]0;owned\x07\x1b[2J\r\nfake line\x9b\x00"
+    path.write_bytes(share.seal(relpath, json.dumps(row).encode("utf-8")))
+    for words in (("claims", "invoices"), ("look", "invoices")):
+        said = ok(cli(two, *words))
+        assert "Zed" in said, words
+        assert all(ch.isprintable() or ch == "\n" for ch in said), words
+        assert not any(line.startswith("fake line") for line in said.split("\n")), words
+    (claim,) = json.loads(ok(cli(two, "claims", "invoices", "--json")))["invoices"]
+    assert claim["name"].isprintable() and claim["name"].startswith("Zed ")
+
+
 def test_two_computers_with_one_name_are_told_apart(pair: tuple[Path, Path, Path]) -> None:
     _, one, two = pair  # two installations on this host: both named after it
     ok(cli(one, "renew"))
@@ -322,3 +347,29 @@ def test_history_says_what_changed_hands_with_when(tmp_path: Path) -> None:
     assert doc["schema"] == 1 and [c["at"] for c in doc["changes"]] == [at, at + 600]
     path.write_text("[]")  # not ours: said, nothing else changed
     failed(cli(home, "history"), "the history cannot be read")
+
+
+@pytest.mark.skipif(sys.platform in ("win32", "darwin"), reason="a name in bytes: Linux's")
+def test_a_home_not_named_in_utf8_is_refused_in_one_line(tmp_path: Path) -> None:
+    """It passed setup, then the first start crashed writing the login entry."""
+    home = os.fsdecode(bytes(tmp_path) + b"/caf\xe9")  # Latin-1, as an old disk names it
+    done = subprocess.run(
+        [sys.executable, "-m", "sioul_tray.cli", "--home", home, "setup", "--share", str(tmp_path)],
+        capture_output=True, text=True, timeout=60, env=python_env(SIOUL_PASSPHRASE="x" * 12),
+        stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    assert done.returncode == 1
+    assert done.stderr == (
+        f"sioul-tray: the installation's folder {tmp_path}/caf\\xe9 is not valid UTF-8: "
+        "choose a folder whose name is\n"
+    )
+    env = python_env(SIOUL_PASSPHRASE="x" * 12)
+    env_bytes = {k.encode(): v.encode() for k, v in env.items()}
+    env_bytes[b"SIOUL_TRAY_HOME"] = bytes(tmp_path) + b"/caf\xe9"
+    done = subprocess.run(
+        [sys.executable, "-m", "sioul_tray.cli", "setup", "--share", str(tmp_path)],
+        capture_output=True, text=True, timeout=60, env=env_bytes, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    assert done.returncode == 1 and "is not valid UTF-8" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert not (tmp_path / "sioul.seal").exists()  # refused before anything was made

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 from typing import Any
@@ -12,7 +13,9 @@ import pytest
 from sioul_tray import client
 from sioul_tray.boot import boot_id, boot_ticks
 from sioul_tray.lease import PARTS
-from tests.helpers import python_env, run_python, status_doc, write_status
+from tests.helpers import plant, python_env, run_python, status_doc, write_status
+
+posix_only = pytest.mark.skipif(os.name == "nt", reason="owners, links and FIFOs: POSIX")
 
 
 def test_the_parts_are_the_leases() -> None:
@@ -78,3 +81,48 @@ def test_the_client_imports_nothing_heavy() -> None:
         "('PySide6', 'cryptography', 'platformdirs') or m.startswith('sioul_tray.lease')))"
     )
     assert run_python(code, python_env()) == ["[]"]
+
+
+# -- a status.json that is not this user's tray's -------------------------------------------------
+
+
+def another_users(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`path` as another user's: given to nobody (65534) where this test runs as root, else this
+    user's files seen from another uid (the check compares the owner with `os.getuid`)."""
+    if os.getuid() == 0:
+        os.chown(path, 65534, 65534)
+    else:
+        me = os.getuid()
+        monkeypatch.setattr(os, "getuid", lambda: me + 1)
+
+
+@posix_only
+@pytest.mark.parametrize("whose", ["the folder", "the file"])
+def test_a_status_another_user_owns_is_never_trusted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, whose: str
+) -> None:
+    """Pointed at another user's state folder, `may` said yes with that user's forged token."""
+    state = tmp_path / "state"
+    write_status(state, status_doc())
+    assert client.verdict("invoices", state)
+    another_users(state if whose == "the folder" else state / "status.json", monkeypatch)
+    found = client.verdict("invoices", state)
+    assert not found and found.reason == client.NOT_MINE and found.token is None
+
+
+@posix_only
+def test_a_state_folder_that_is_a_link_is_not_trusted(tmp_path: Path) -> None:
+    write_status(tmp_path / "elsewhere", status_doc())
+    (tmp_path / "state").symlink_to(tmp_path / "elsewhere")
+    assert client.verdict("invoices", tmp_path / "state").reason == client.NOT_MINE
+
+
+@posix_only
+@pytest.mark.parametrize("kind", ["fifo", "link", "sparse 2 GB", "nested"])
+def test_a_status_that_is_no_file_is_damaged_at_once(tmp_path: Path, kind: str) -> None:
+    path = tmp_path / "status.json"
+    write_status(tmp_path / "elsewhere", status_doc())
+    plant(path, kind, tmp_path / "elsewhere" / "status.json")
+    began = time.perf_counter()
+    assert client.verdict("invoices", tmp_path).reason == client.DAMAGED
+    assert time.perf_counter() - began < 0.5

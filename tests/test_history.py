@@ -17,7 +17,7 @@ import pytest
 from sioul_tray import history
 from sioul_tray.history import KEPT, Change, Damaged
 from sioul_tray.timefmt import clock_time
-from tests.helpers import T0
+from tests.helpers import T0, plant
 
 pytestmark = pytest.mark.usefixtures("utc")  # local times in UTC (tests/conftest.py)
 
@@ -123,3 +123,20 @@ def test_a_change_of_today_reads_without_its_date_unless_asked() -> None:
     assert dated == f"{time.strftime('%Y-%m-%d %H:%M', time.gmtime(now))}  {today.what}"
     # T0 is June 2025: never today, so always with its date.
     assert history.shown(TAKEN).startswith("2025-06-15 15:06  ")
+
+
+# -- what is not the tray's file: one line, at once ------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["fifo", "sparse 2 GB", "nested", "link"])
+def test_a_history_that_is_not_the_tray_s_is_damaged_at_once(tmp_path: Path, kind: str) -> None:
+    """A FIFO hung `sioul-tray history`, 2 GB cost 2.6 GB, deep brackets printed a traceback."""
+    path = history.path_in(tmp_path)
+    (tmp_path / "elsewhere.json").write_text('{"schema": 1, "changes": []}')
+    plant(path, kind, tmp_path / "elsewhere.json")
+    began = time.perf_counter()
+    with pytest.raises(Damaged, match=str(path)):
+        history.read(path)
+    assert time.perf_counter() - began < 0.5
+    history.record(path, [TAKEN])  # the tray starts it again, as for any damaged file
+    assert history.read(path) == [TAKEN]

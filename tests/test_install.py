@@ -90,6 +90,18 @@ def test_one_writer_at_a_time(tmp_path: Path) -> None:
         pass
 
 
+def test_a_lock_file_damaged_while_held_names_its_holder_in_a_few_characters(
+    tmp_path: Path,
+) -> None:
+    # The holder's pid was read whole, as UTF-8: any other bytes were a traceback.
+    inst = Installation(tmp_path)
+    with inst.writer():
+        (tmp_path / "state" / "writer.lock").write_bytes(b"\xff" * 100_000)
+        with pytest.raises(Busy) as refused, Installation(tmp_path).writer():
+            pass
+    assert len(str(refused.value)) < 200
+
+
 def _no_derivation(monkeypatch: pytest.MonkeyPatch) -> None:
     from sioul_tray.share import seal
 

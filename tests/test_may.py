@@ -12,6 +12,7 @@ import errno
 import io
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -145,7 +146,7 @@ def test_run_without_a_command_is_a_usage_error(
     home: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     write_status(home / "state", status_doc())
-    assert may.cmd_run(asked("run", "invoices"), [], io.StringIO()) == 2
+    assert may.cmd_run(asked("run", "invoices"), [], io.StringIO()) == may.FAILED
     assert capsys.readouterr().err == "sioul-tray run: give the command after --\n"
 
 
@@ -155,7 +156,7 @@ def test_run_without_the_verdict_runs_nothing(
     write_status(home / "state", status_doc(acting=False))
     mark = home / "ran"
     command = [sys.executable, "-c", f"open({str(mark)!r}, 'w')"]
-    assert may.cmd_run(asked("run", "invoices"), command, io.StringIO()) == 1
+    assert may.cmd_run(asked("run", "invoices"), command, io.StringIO()) == may.MAY_NOT
     assert capsys.readouterr().err == "Invoices: here, waiting for Laptop\n"
     assert not mark.exists()
 
@@ -165,7 +166,7 @@ def test_run_says_a_command_that_does_not_start(
 ) -> None:
     write_status(home / "state", status_doc())
     missing = str(home / "no such program")
-    assert may.cmd_run(asked("run", "invoices"), [missing], io.StringIO()) == 2
+    assert may.cmd_run(asked("run", "invoices"), [missing], io.StringIO()) == may.NOT_FOUND
     # The system's own words for it, in the process's locale (another test may have set one).
     reason = os.strerror(errno.ENOENT)
     assert capsys.readouterr().err == f"sioul-tray run: {missing}: {reason}\n"
@@ -227,7 +228,7 @@ def test_run_gives_the_command_its_verdict_and_its_exit_code(tmp_path: Path) -> 
     assert done.stdout.split(maxsplit=1) == ["desk_1234.77", '{"laptop_9": 41}\n']
     write_status(tmp_path / "state", status_doc(acting=False))
     done = cli(tmp_path, "run", "invoices", "--", sys.executable, "-c", "print('ran')")
-    assert done.returncode == 1 and "ran" not in done.stdout
+    assert done.returncode == may.MAY_NOT and "ran" not in done.stdout
 
 
 @pytest.mark.parametrize("loss", ["lapses", "taken elsewhere", "new tenure"])
@@ -246,7 +247,7 @@ def test_run_stops_the_command_when_the_verdict_is_lost(tmp_path: Path, loss: st
     elif loss == "new tenure":
         write_status(tmp_path / "state", status_doc(token="desk_1234.78"))
     _, err = child.communicate(timeout=30)
-    assert child.returncode == 3, err
+    assert child.returncode == may.LOST, err
     assert "stopped sleep" in err
     assert time.monotonic() - began < 15  # SIGTERM at once: `sleep` ends on it
 
@@ -267,4 +268,133 @@ def test_run_waits_before_its_command_and_leaves_the_command_s_words_alone(
     out, err = child.communicate(timeout=20)
     assert child.returncode == 0, err
     assert out.strip() == "['--wait', 'x']"
-    assert cli(tmp_path, "run", "invoices").returncode == 2  # no command after --
+    assert cli(tmp_path, "run", "invoices").returncode == may.FAILED  # no command after --
+
+
+@pytest.mark.skipif(not hasattr(os, "getuid") or os.getuid() != 0, reason="gives a file away")
+def test_may_and_run_refuse_a_state_folder_another_user_owns(tmp_path: Path) -> None:
+    """The tray refuses such a folder; `may` said yes there, with that user's forged token."""
+    write_status(tmp_path / "state", status_doc(token="forged.1"))
+    os.chown(tmp_path / "state", 65534, 65534)
+    done = cli(tmp_path, "may", "invoices")
+    assert done.returncode == 1 and "forged" not in done.stdout
+    status = tmp_path / "state" / "status.json"
+    assert done.stderr == (
+        f"{status} or its folder belongs to another user, or is a link: not trusted\n"
+    )
+    done = cli(tmp_path, "run", "invoices", "--", sys.executable, "-c", "print('ran')")
+    assert done.returncode == may.MAY_NOT and "ran" not in done.stdout
+
+
+# -- the exit codes, each row of may.EXIT_CODES ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("row", "command", "code"),
+    [
+        ("0-122", [sys.executable, "-c", "raise SystemExit(3)"], 3),  # not "lost" any more
+        ("123", None, may.MAY_NOT),
+        ("125", [], may.FAILED),
+        ("126", ["{home}/not executable"], may.CANNOT_START),
+        ("127", ["{home}/no such program"], may.NOT_FOUND),
+        ("128+N", ["sh", "-c", "kill -TERM $$"], 128 + 15),  # was 241
+    ],
+)
+def test_each_exit_code_of_run(
+    tmp_path: Path, row: str, command: list[str] | None, code: int
+) -> None:
+    write_status(tmp_path / "state", status_doc(acting=command is not None))
+    (tmp_path / "not executable").write_text("echo hello\n")
+    words = [w.format(home=tmp_path) for w in (["true"] if command is None else command)]
+    done = cli(tmp_path, "run", "invoices", "--", *words)
+    assert done.returncode == code, done.stderr
+    assert any(r == row for r, _ in may.EXIT_CODES)
+
+
+def test_a_usage_error_of_run_is_run_s_code_not_the_command_s(tmp_path: Path) -> None:
+    assert cli(tmp_path, "run", "spoons", "--", "true").returncode == may.FAILED
+    assert cli(tmp_path, "may", "spoons").returncode == 2  # `may` keeps 0, 1, 2
+
+
+@pytest.mark.parametrize(
+    ("returncode", "code"), [(0, 0), (3, 3), (255, 255), (-15, 143), (-9, 137)]
+)
+def test_a_command_ended_by_signal_n_is_128_plus_n(returncode: int, code: int) -> None:
+    assert may.command_code(returncode) == code
+
+
+# -- the whole tree -------------------------------------------------------------------------------
+
+# A command that starts a writer in its own process group (a grandchild) and, with "stray", a
+# second one that leaves the group (setsid), then writes itself: each appends to its file.
+TREE = """
+import os, subprocess, sys, time
+writer = "import sys, time\\nwhile True:\\n  open(sys.argv[1], 'a').write('x')\\n  time.sleep(0.02)"
+for name in sys.argv[2:]:
+    subprocess.Popen([sys.executable, "-c", writer, os.path.join(sys.argv[1], name)],
+                     start_new_session=name == "stray")
+exec(writer.replace("sys.argv[1]", repr(os.path.join(sys.argv[1], "child"))))
+"""
+
+
+def start_tree(home: Path, *writers: str) -> subprocess.Popen[str]:
+    run = subprocess.Popen(
+        [sys.executable, "-m", "sioul_tray.cli", "run", "invoices", "--",
+         sys.executable, "-c", TREE, str(home), *writers],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=python_env(SIOUL_TRAY_HOME=str(home)),
+    )  # fmt: skip
+    names = ["child", *writers]
+    deadline = time.monotonic() + 10
+    while not all((home / n).exists() for n in names):
+        assert time.monotonic() < deadline and run.poll() is None, run.communicate()
+        time.sleep(0.05)
+    return run
+
+
+def still_writing(home: Path, names: list[str]) -> list[str]:
+    """The writers whose files still grow."""
+    sizes = {n: (home / n).stat().st_size for n in names}
+    time.sleep(0.3)
+    return [n for n in names if (home / n).stat().st_size != sizes[n]]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the subreaper: Linux")
+def test_a_lost_verdict_stops_the_command_s_whole_tree(tmp_path: Path) -> None:
+    """Only the direct child was stopped: a program it started kept numbering after `run`."""
+    write_status(tmp_path / "state", status_doc())
+    run = start_tree(tmp_path, "grandchild", "stray")
+    assert still_writing(tmp_path, ["child", "grandchild", "stray"]) == ["child", "grandchild",
+                                                                         "stray"]  # fmt: skip
+    write_status(tmp_path / "state", status_doc(acting=False))
+    lost = time.monotonic()
+    _, err = run.communicate(timeout=may.GRACE + 5)
+    assert run.returncode == may.LOST, err
+    assert time.monotonic() - lost < may.GRACE
+    assert still_writing(tmp_path, ["child", "grandchild", "stray"]) == []
+
+
+@pytest.mark.skipif(os.name != "posix", reason="process groups: POSIX")
+def test_the_command_s_tree_dies_with_run(tmp_path: Path) -> None:
+    """`run` killed (SIGKILL, out of memory) left the command orphaned and acting."""
+    write_status(tmp_path / "state", status_doc())
+    run = start_tree(tmp_path, "grandchild")
+    run.kill()
+    run.communicate(timeout=5)
+    deadline = time.monotonic() + may.GRACE
+    while still_writing(tmp_path, ["child", "grandchild"]):
+        assert time.monotonic() < deadline
+    assert still_writing(tmp_path, ["child", "grandchild"]) == []
+
+
+@pytest.mark.skipif(os.name != "posix", reason="SIGHUP and SIGQUIT: POSIX")
+@pytest.mark.parametrize("sig", ["SIGHUP", "SIGINT", "SIGTERM", "SIGQUIT"])
+def test_the_signals_a_terminal_sends_are_passed_on_to_the_group(tmp_path: Path, sig: str) -> None:
+    """A closed terminal (SIGHUP) killed `run` and left the command numbering unwatched."""
+    write_status(tmp_path / "state", status_doc())
+    run = start_tree(tmp_path, "grandchild")
+    number = getattr(signal, sig)
+    run.send_signal(number)
+    _, err = run.communicate(timeout=may.GRACE + 5)
+    assert run.returncode == 128 + number, err  # the command's end, as a shell says it
+    assert still_writing(tmp_path, ["child", "grandchild"]) == []

@@ -1,7 +1,8 @@
 """Claim files on disk: which names are claims, reading them safely, writing them atomically.
 
-Only regular files named ``^[a-z0-9_]{1,63}\\.lease$`` of at most 4096 bytes are read; everything
-else in a part's folder gets a reason, so the tray can say why a file does not count. A write goes
+Only regular files named ``^[a-z0-9_]{1,63}\\.lease$`` of at most MAX_READ bytes are read, through
+the program's one bounded reader (`files.open_to_read`, `files.read_bounded`); everything else in
+a part's folder gets a reason, so the tray can say why a file does not count. A write goes
 to a ``.~*.tmp`` temporary beside the claim, is fsynced, and replaces the claim with one atomic
 rename: a reader, or a sync tool, never sees a torn claim.
 """
@@ -16,10 +17,22 @@ import stat
 from pathlib import Path
 from typing import NamedTuple
 
-from sioul_tray.files import write_new
+from sioul_tray.files import (
+    LINK,
+    NOT_A_FILE,
+    TOO_LARGE,
+    NotReadable,
+    open_to_read,
+    read_bounded,
+    write_new,
+)
 from sioul_tray.i18n import Core
 
 CLAIM_NAME = re.compile(r"([a-z0-9_]{1,63})\.lease")
+# A claim is written within 512 bytes (`codec.MAX_FILE`), and read up to eight times that: later
+# versions append fields to the claim text, which this one ignores, so a newer computer's claim
+# may be larger and must still count here, not be said "too large". 4 KiB a file keeps a tick's
+# memory bounded all the same.
 MAX_READ = 4096
 # The names that matched CLAIM_NAME (a fact about the name alone), so a tick matches each once;
 # emptied past MAX_KNOWN_NAMES, so a folder flooded with names cannot grow it without end.
@@ -116,20 +129,6 @@ class Entry(NamedTuple):
     problem: str | None = None
 
 
-_OPEN_FLAGS = (
-    os.O_RDONLY
-    | getattr(os, "O_NOFOLLOW", 0)  # a link put in place after listing is still refused
-    | getattr(os, "O_NONBLOCK", 0)  # a FIFO put in place after listing must not block the tick
-    | getattr(os, "O_BINARY", 0)
-)
-# Reading a claim must not write to the disk: with the usual `relatime`, the first read of a file
-# after each change updates its access time, so every tick would write back one inode per claim
-# (2,000 with 1,000 computers, each minute, on a laptop's disk). Linux only lets the file's owner
-# ask this, which the person is in their own sharing folder; elsewhere the open is tried again
-# without it (`_open`).
-_NOATIME = getattr(os, "O_NOATIME", 0)
-
-
 def scan(folder: Path, careful: bool = False) -> list[Entry]:
     """The entries of a part's folder, each claim file with its bytes or the reason it has none:
     `read_folder`'s answer as one list of named tuples, the claim files first."""
@@ -161,7 +160,7 @@ def read_folder(folder: Path, careful: bool = False) -> tuple[list[tuple[str, by
     names = _CLAIM_NAMES
     if len(names) > MAX_KNOWN_NAMES:
         names.clear()
-    read, open_, close, flags = os.read, os.open, os.close, _OPEN_FLAGS | _NOATIME
+    read, open_, close = os.read, open_to_read, os.close
     limit = MAX_READ + 1
     with listing:
         for item in listing:
@@ -189,13 +188,8 @@ def read_folder(folder: Path, careful: bool = False) -> tuple[list[tuple[str, by
                     add((name, whole.data))
                 continue
             try:
-                fd = open_(item.path, flags)  # `_open` written out, its usual case
-            except PermissionError:
-                try:
-                    fd = _open(item.path)
-                except OSError as e:
-                    other(Entry(name, problem=_cannot_open(e)))
-                    continue
+                # No link followed, no FIFO waited on, no access time written back.
+                fd = open_(item.path, noatime=True)
             except OSError as e:
                 other(Entry(name, problem=_cannot_open(e)))
                 continue
@@ -210,16 +204,6 @@ def read_folder(folder: Path, careful: bool = False) -> tuple[list[tuple[str, by
             finally:
                 close(fd)
     return claims, others
-
-
-def _open(path: str | Path) -> int:
-    """A claim file opened for reading, its access time left alone where the system allows."""
-    if _NOATIME:
-        try:
-            return os.open(path, _OPEN_FLAGS | _NOATIME)
-        except PermissionError:  # not the file's owner: O_NOATIME is refused, a plain open is not
-            pass
-    return os.open(path, _OPEN_FLAGS)
 
 
 def linked_folder(root: Path, part: str) -> tuple[str, str] | None:
@@ -252,30 +236,23 @@ def linked_folder(root: Path, part: str) -> tuple[str, str] | None:
 def read_whole(path: Path) -> Entry:
     """One claim file read to its end, however many reads it takes: the careful path."""
     try:
-        fd = _open(path)
-    except OSError as e:
-        return Entry(path.name, problem=_cannot_open(e))
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            return Entry(path.name, problem=Core.mark("not a regular file"))
-        chunks = []
-        size = 0
-        while size <= MAX_READ:
-            chunk = os.read(fd, MAX_READ + 1 - size)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-        if size == 0:
-            return Entry(path.name, problem=EMPTY)
-        if size > MAX_READ:
-            return Entry(path.name, problem=_too_large(fd))
-        return Entry(path.name, b"".join(chunks))
-    except OSError as e:
-        return Entry(path.name, problem=_cannot_read(e, fd))
-    finally:
-        os.close(fd)
+        data = read_bounded(path, MAX_READ, noatime=True)
+    except FileNotFoundError:
+        return Entry(path.name, problem=VANISHED)
+    except NotReadable as e:
+        return Entry(path.name, problem=_refused(e))
+    return Entry(path.name, data) if data else Entry(path.name, problem=EMPTY)
+
+
+def _refused(e: NotReadable) -> str:
+    """The reason a claim file is listed with, for what the bounded reader refused."""
+    if e.kind == LINK:
+        return Core.mark("a link, not a file")
+    if e.kind == NOT_A_FILE:
+        return Core.mark("not a regular file")
+    if e.kind == TOO_LARGE:
+        return _too_large(e.size or 0)
+    return _cannot_open(e.error or OSError(errno.EIO, e.kind))  # FAILED, with the system's error
 
 
 def _not_read(item: os.DirEntry[str]) -> str:
@@ -300,11 +277,10 @@ def _odd(fd: int, got: int) -> str:
         return Core.mark("not a regular file")
     if got == 0:
         return EMPTY
-    return _too_large(fd, st.st_size)
+    return _too_large(st.st_size)
 
 
-def _too_large(fd: int, size: int | None = None) -> str:
-    size = os.fstat(fd).st_size if size is None else size
+def _too_large(size: int) -> str:
     if size <= MAX_READ:  # it was longer while reading
         return Core.mark("grew too large while reading")
     return Core.mark("too large ({size} bytes)", size=size)

@@ -8,8 +8,10 @@ import socket
 import string
 import sys
 import time
+from pathlib import Path
 
 from sioul_tray.boot import boot_ticks
+from sioul_tray.files import NotReadable, read_bounded
 
 __all__ = ["boot_ticks", "host_name", "machine_id", "new_computer_id", "started"]
 
@@ -49,9 +51,9 @@ def _mac_computer_name() -> str:
 
 def _pretty_hostname(path: str = "/etc/machine-info") -> str:
     try:
-        with open(path, encoding="utf-8") as f:
-            lines = f.read().splitlines()
-    except OSError:
+        # The system's file (a link followed): a few lines; a damaged one is no name.
+        lines = read_bounded(Path(path), 64 * 1024, follow=True).decode("utf-8").splitlines()
+    except (OSError, NotReadable, UnicodeDecodeError):
         return ""
     for line in lines:
         key, _, value = line.partition("=")
@@ -102,9 +104,8 @@ def _linux_machine_id(paths: tuple[str, ...] = ("/etc/machine-id", "/var/lib/dbu
                       ) -> bytes | None:  # fmt: skip
     for path in paths:
         try:
-            with open(path, "rb") as f:
-                text = f.read(64).strip()
-        except OSError:
+            text = read_bounded(Path(path), 64, follow=True).strip()  # 32 hex digits and a newline
+        except (OSError, NotReadable):
             continue
         # "uninitialized" (systemd's first boot) or an empty file names no machine yet.
         if len(text) == 32 and all(c in b"0123456789abcdef" for c in text):

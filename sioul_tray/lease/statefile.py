@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sioul_tray.errors import Unreadable
-from sioul_tray.files import make_folders
+from sioul_tray.files import NotReadable, make_folders, read_bounded
+from sioul_tray.i18n import message
 from sioul_tray.lease.codec import MAX_INT, MAX_TAG, decode
 from sioul_tray.lease.folder import write_atomic
 from sioul_tray.lease.rules import COMPUTER_ID, PARTS, Claim, tag
@@ -26,6 +27,10 @@ from sioul_tray.lease.rules import COMPUTER_ID, PARTS, Claim, tag
 # 1: each declaration with when it was last heard; 2: the seq alone; 3: what the closes named, by
 # the computers' tags (`rules.tag`), as the claims carry it.
 STATE_VERSION = 3
+# A line per computer and part, each under a claim's 512 bytes (`codec.MAX_FILE`), and a header
+# of declarations: 8 MiB holds 8,000 computers, eight times the most measured
+# (docs/performance.md). A larger file is not this program's: not read, the folder read instead.
+MAX_SIZE = 8 << 20
 
 
 @dataclass
@@ -45,10 +50,14 @@ class Remembered:
 def load(path: Path) -> Remembered:
     got = Remembered({p: {} for p in PARTS}, {p: {} for p in PARTS}, {p: {} for p in PARTS})
     try:
-        raw = path.read_text(encoding="utf-8")
+        raw = read_bounded(path, MAX_SIZE).decode("utf-8")
     except FileNotFoundError:
         return got
-    except (OSError, UnicodeDecodeError) as e:
+    except NotReadable as e:  # its message names the file
+        got.found = True
+        got.problem = f"{message(e)}; starting from the folder alone"
+        return got
+    except UnicodeDecodeError as e:
         got.found = True
         got.problem = f"{path}: cannot be read ({e}); starting from the folder alone"
         return got

@@ -27,7 +27,7 @@ from sioul_tray.errors import (
     Unreadable,
     WrongPassphrase,
 )
-from sioul_tray.files import write_new
+from sioul_tray.files import FAILED, NotReadable, read_bounded, write_new
 from sioul_tray.i18n import Core
 from sioul_tray.timing import CONTRACT, MAX_SCALE, Timing
 
@@ -56,6 +56,7 @@ InvalidTag = _load_cryptography()
 
 SEAL_NAME = "sioul.seal"
 SEAL_VERSION = 1
+MAX_SEAL = 8192  # bytes: a seal is about 450, each of its fields bounded
 DEFAULT_COST = 17  # scrypt n = 2**17, r = 8: about 0.4 s and 128 MiB, once per setup
 
 CLAIM_MAGIC = b"SIOL"
@@ -433,7 +434,7 @@ def read_seal(folder: Path) -> dict[str, Any]:
     """The seal's document, checked for shape. SealDamaged names what is wrong."""
     path = folder / SEAL_NAME
     try:
-        raw = path.read_bytes()
+        raw = read_bounded(path, MAX_SEAL)
     except FileNotFoundError:
         raise SioulError(
             Core.mark(
@@ -442,12 +443,11 @@ def read_seal(folder: Path) -> dict[str, Any]:
                 file=SEAL_NAME,
             )
         ) from None
-    except OSError as e:
-        raise SioulError(
-            Core.mark("cannot read {path}: {error}", path=path, error=e.strerror)
-        ) from None
-    if len(raw) > 65536:
-        raise SealDamaged(Core.mark("{path} is damaged: too large", path=path))
+    except NotReadable as e:
+        if e.kind == FAILED:
+            raise
+        # A link, a FIFO, a device or a huge file a peer synced in: no seal, as a damaged one.
+        raise SealDamaged(*e.args) from None
     if not raw.strip():
         raise SealDamaged(
             Core.mark(

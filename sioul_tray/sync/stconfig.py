@@ -16,10 +16,14 @@ if TYPE_CHECKING:
     import xml.etree.ElementTree as ET
 
 from sioul_tray.errors import SioulError
+from sioul_tray.files import NotReadable, read_bounded
 from sioul_tray.sync.paths import resolved, within
 from sioul_tray.sync.places import home_folder
 
 DEFAULT_PORT = 8384
+# config.xml is some kilobytes, a few hundred bytes a folder and a device: 8 MiB holds thousands
+# of each. A larger file is not read (its tree would take ten times that in memory).
+MAX_CONFIG = 8 << 20
 # Addresses Syncthing listens on everywhere: it is asked on loopback then. Go listens dual-stack
 # on "[::]", so 127.0.0.1 reaches it too, even where IPv6 is switched off.
 _WILDCARDS = {"", "0.0.0.0", "::"}
@@ -102,11 +106,13 @@ def read_config(path: Path, home: Path | None = None) -> Config:
     import xml.etree.ElementTree as ET  # only where a config.xml is read: 0.5 MB in the tray
 
     try:
-        root = ET.parse(path).getroot()
+        # Syncthing's own file, not ours: a link (a dotfiles manager's) is followed; a FIFO, a
+        # device or a huge file is refused at once.
+        root = ET.fromstring(read_bounded(path, MAX_CONFIG, follow=True))
     except FileNotFoundError:
         raise SyncToolError(f"There is no Syncthing configuration at {path}") from None
-    except OSError as e:
-        raise SyncToolError(f"Cannot read {path}: {e.strerror or e}") from None
+    except NotReadable as e:
+        raise SyncToolError(*e.args) from None
     except ET.ParseError as e:
         raise SyncToolError(f"{path} is not valid XML: {e}") from None
     if root.tag != "configuration":

@@ -15,9 +15,13 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import ssl
 
+from sioul_tray.files import NotReadable, read_bounded
+from sioul_tray.i18n import message
 from sioul_tray.sync.stconfig import Gui, SyncToolError, loopback, shown
 
 _MAX_ANSWER = 4 * 1024 * 1024
+MAX_CERTIFICATE = 1 << 20  # https-cert.pem: a certificate, or a short chain (some kilobytes)
+_MAX_LINE = 4096  # a line of /proc/net/tcp is some 150 bytes
 
 
 class Transport:
@@ -144,11 +148,12 @@ def _own_certificate(gui: Gui) -> bytes:
 
     path = gui.config.parent / "https-cert.pem"
     try:
-        with open(path, "rb") as f:
-            pem = f.read(65536)
-    except OSError as e:
+        # Syncthing's file, not ours: a link is followed; a FIFO, a device, a huge file are not.
+        pem = read_bounded(path, MAX_CERTIFICATE, follow=True)
+    except (OSError, NotReadable) as e:
+        why = message(e) if isinstance(e, NotReadable) else e.strerror or e
         raise SyncToolError(
-            f"cannot read Syncthing's GUI certificate {shown(path)} ({e.strerror or e}): "
+            f"cannot read Syncthing's GUI certificate {shown(path)} ({why}): "
             "its API key is not sent over HTTPS without it"
         ) from None
     found = _PEM.search(pem)
@@ -198,15 +203,17 @@ def _row(family: int, host: str, port: int) -> str:
 
 
 def _uid_in(table: str, wanted: set[tuple[str, str]]) -> int | None:
+    # The kernel's table, a line a socket: read a line at a time (a busy machine lists thousands),
+    # never whole.
     try:
         with open(f"/proc/net/{table}", "rb") as f:
-            lines = f.read().decode("ascii", "replace").splitlines()[1:]
+            f.readline(_MAX_LINE)  # the heading
+            for line in iter(lambda: f.readline(_MAX_LINE), b""):
+                fields = line.decode("ascii", "replace").split()
+                if len(fields) > 7 and (fields[1], fields[2]) in wanted and fields[7].isdigit():
+                    return int(fields[7])
     except OSError:  # tcp6 without IPv6
         return None
-    for line in lines:
-        fields = line.split()
-        if len(fields) > 7 and (fields[1], fields[2]) in wanted and fields[7].isdigit():
-            return int(fields[7])
     return None
 
 

@@ -18,6 +18,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from sioul_tray.errors import SioulError
+from sioul_tray.files import read_bounded
 from sioul_tray.sync import syncthing
 from sioul_tray.sync.paths import resolved, within
 from sioul_tray.sync.places import config_candidates
@@ -29,6 +31,9 @@ ONEDRIVE = "OneDrive"
 
 SCAN_AND_COMPLETION = "scan and completion"
 DETECTION_ONLY = "nothing: detection only"
+# Dropbox's info.json, nextcloud.cfg and OneDrive's config name a few folders each: some kilobytes.
+# Read with no more (`files.read_bounded`; the tools' own files: a link is followed).
+MAX_TOOL_CONFIG = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -77,7 +82,8 @@ def synced_folders(
     for read in readers:
         try:
             listed = read(home, env, system)
-        except (OSError, ValueError, syncthing.SyncToolError, configparser.Error):
+        # SioulError: SyncToolError, files.NotReadable; RecursionError: JSON nested beyond reason
+        except (OSError, ValueError, RecursionError, SioulError, configparser.Error):
             continue  # detection: a configuration that does not read is no tool
         for each in listed:
             found.setdefault((each.tool, resolved(each.root)), each)
@@ -85,6 +91,11 @@ def synced_folders(
 
 
 # -- each tool ------------------------------------------------------------------------------------
+
+
+def _read(config: Path) -> bytes:
+    """A tool's configuration file; files.NotReadable (a FIFO, a device, too large) or OSError."""
+    return read_bounded(config, MAX_TOOL_CONFIG, follow=True)
 
 
 def _syncthing(home: Path, env: Mapping[str, str], system: str) -> list[Found]:
@@ -114,7 +125,7 @@ def _dropbox(home: Path, env: Mapping[str, str], system: str) -> list[Found]:
         if not place.is_file():
             continue
         # {"personal": {"path": "/home/x/Dropbox", ...}, "business": {"path": ...}}
-        info = json.loads(place.read_text(encoding="utf-8"))
+        info = json.loads(_read(place).decode("utf-8"))
         if not isinstance(info, dict):
             continue
         for account, entry in info.items():
@@ -143,7 +154,7 @@ def _nextcloud(home: Path, env: Mapping[str, str], system: str) -> list[Found]:
             continue
         ini = configparser.RawConfigParser(strict=False)  # Qt's INI: % and repeats are fine
         ini.optionxform = str  # type: ignore[assignment,method-assign]  # keys keep their case
-        ini.read_string(place.read_text(encoding="utf-8", errors="replace"))
+        ini.read_string(_read(place).decode("utf-8", errors="replace"))
         if not ini.has_section("Accounts"):
             continue
         for key, value in ini.items("Accounts"):
@@ -177,7 +188,7 @@ def _onedrive(home: Path, env: Mapping[str, str], system: str) -> list[Found]:
     folder = _xdg_config(home, env) / "onedrive"
     config = folder / "config"
     if config.is_file():
-        root = _onedrive_sync_dir(config.read_text(encoding="utf-8", errors="replace"))
+        root = _onedrive_sync_dir(_read(config).decode("utf-8", errors="replace"))
     elif (folder / "refresh_token").is_file():  # signed in, never configured: the default
         root = None
     else:

@@ -28,7 +28,7 @@ Vos ordinateurs cessent de l’attendre : ils gardent les médicaments et font l
         <translation>{computer} est parti pour de bon</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="399"/>
+        <location filename="../tray/app.py" line="405"/>
         <source>none works here: counting from the session start</source>
         <translation>aucune ne fonctionne ici : décompte depuis le début de la session</translation>
     </message>
@@ -53,17 +53,17 @@ Vos ordinateurs cessent de l’attendre : ils gardent les médicaments et font l
         <translation>impossible d’écrire {path} ({error}) : s’il indique encore {parts} comme fermé, l’icône les ferme de nouveau à son prochain lancement</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="658"/>
+        <location filename="../tray/app.py" line="664"/>
         <source>Sleep and wake from: {source}</source>
         <translation>Veille et réveil lus par : {source}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="661"/>
+        <location filename="../tray/app.py" line="667"/>
         <source>Sync tool: {tool}</source>
         <translation>Outil de synchronisation : {tool}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="552"/>
+        <location filename="../tray/app.py" line="558"/>
         <source>Syncthing, asked to send each claim at once; the last request failed: {problem}</source>
         <translation>Syncthing, à qui chaque réservation est confiée aussitôt écrite ; la dernière demande a échoué : {problem}</translation>
     </message>
@@ -77,12 +77,12 @@ Vos ordinateurs cessent de l’attendre : ils gardent les médicaments et font l
 {error}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="301"/>
+        <location filename="../tray/app.py" line="307"/>
         <source>Quit sioul-tray</source>
         <translation>Quitter sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="320"/>
+        <location filename="../tray/app.py" line="326"/>
         <source>No file manager opened the sharing folder. It is:
 
 {path}</source>
@@ -91,7 +91,7 @@ Vos ordinateurs cessent de l’attendre : ils gardent les médicaments et font l
 {path}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="401"/>
+        <location filename="../tray/app.py" line="407"/>
         <source>sioul-tray {version}
 
 Keeps Sioul&apos;s medicines and invoices on one computer at a time.
@@ -108,33 +108,34 @@ Dossier de partage : {folder}
 Inactivité lue par : {idle}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="418"/>
+        <location filename="../tray/app.py" line="424"/>
         <source>How it works, and what each line means: {docs}</source>
         <translation>Comment cela marche, et ce que dit chaque ligne : {docs}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="507"/>
+        <location filename="../tray/app.py" line="513"/>
         <source>sioul-tray is not running: it needs a sharing folder. While it does not run, this computer reminds no medicines and numbers no invoices. Start sioul-tray again to choose the folder.</source>
         <translation>sioul-tray ne tourne pas : il lui faut un dossier de partage. Tant qu’il ne tourne pas, cet ordinateur ne rappelle aucun médicament et ne numérote aucune facture. Relancez sioul-tray pour choisir le dossier.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="554"/>
+        <location filename="../tray/app.py" line="560"/>
         <source>Syncthing, asked to send each claim at once</source>
         <translation>Syncthing, à qui chaque réservation est confiée aussitôt écrite</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="557"/>
+        <location filename="../tray/app.py" line="563"/>
         <source>none found; the sync tool sends the claims when it notices them</source>
         <translation>aucun trouvé ; l’outil de synchronisation envoie les réservations quand il les remarque</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="558"/>
+        <location filename="../tray/app.py" line="564"/>
         <source>{tool}, found; it sends the claims when it notices them</source>
         <translation>{tool}, trouvé ; il envoie les réservations quand il les remarque</translation>
     </message>
     <message>
         <location filename="../tray/answers.py" line="58"/>
-        <location filename="../tray/app.py" line="566"/>
+        <location filename="../tray/app.py" line="299"/>
+        <location filename="../tray/app.py" line="572"/>
         <location filename="../tray/copied.py" line="66"/>
         <source>sioul-tray: {error}</source>
         <translation>sioul-tray : {error}</translation>
@@ -165,7 +166,7 @@ Inactivité lue par : {idle}</translation>
         <translation>sioul-tray : pas d’affichage ici ; utilisez la ligne de commande (sioul-tray --help)</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="606"/>
+        <location filename="../tray/app.py" line="612"/>
         <source>sioul-tray: already running</source>
         <translation>sioul-tray : déjà lancé</translation>
     </message>
@@ -249,12 +250,12 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>CommandLine</name>
     <message>
-        <location filename="../commands.py" line="32"/>
+        <location filename="../commands.py" line="33"/>
         <source>Medicines</source>
         <translation>Médicaments</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="32"/>
+        <location filename="../commands.py" line="33"/>
         <source>Invoices</source>
         <translation>Factures</translation>
     </message>
@@ -280,7 +281,7 @@ Inactivité lue par : {idle}</translation>
     </message>
     <message>
         <location filename="../cliparser.py" line="75"/>
-        <location filename="../may.py" line="38"/>
+        <location filename="../may.py" line="75"/>
         <source>print JSON</source>
         <translation>écrire du JSON</translation>
     </message>
@@ -385,67 +386,67 @@ Inactivité lue par : {idle}</translation>
         <translation>{text} n’est pas un nombre entier de 0 à {top}</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="98"/>
+        <location filename="../cli.py" line="108"/>
         <source>sioul-tray: interrupted</source>
         <translation>sioul-tray : interrompu</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="121"/>
+        <location filename="../cli.py" line="136"/>
         <source>wrote: give --token, the verdict&apos;s token the records were made under (`sioul-tray run` sets SIOUL_LEASE_TOKEN)</source>
         <translation>wrote : donnez --token, le jeton du verdict sous lequel les enregistrements ont été faits (`sioul-tray run` définit SIOUL_LEASE_TOKEN)</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="165"/>
+        <location filename="../cli.py" line="180"/>
         <source>sioul-tray: {error}</source>
         <translation>sioul-tray : {error}</translation>
     </message>
     <message>
-        <location filename="../cli.py" line="177"/>
+        <location filename="../cli.py" line="192"/>
         <source>sioul-tray: this build has no tray; use the commands (sioul-tray --help)</source>
         <translation>sioul-tray : cette version n’a pas d’icône ; utilisez les commandes (sioul-tray --help)</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="48"/>
+        <location filename="../commands.py" line="49"/>
         <source>Passphrase for the sharing folder: </source>
         <translation>Phrase secrète du dossier de partage : </translation>
     </message>
     <message>
-        <location filename="../commands.py" line="51"/>
+        <location filename="../commands.py" line="52"/>
         <source>The same passphrase again: </source>
         <translation>La même phrase secrète, encore : </translation>
     </message>
     <message>
-        <location filename="../commands.py" line="89"/>
+        <location filename="../commands.py" line="92"/>
         <source>The other computers show this one as {name}.</source>
         <translation>Les autres ordinateurs affichent celui-ci sous le nom {name}.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="115"/>
+        <location filename="../commands.py" line="118"/>
         <source>Created the sharing folder {folder}; this computer is {computer}.</source>
         <translation>Dossier de partage {folder} créé ; cet ordinateur est {computer}.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="119"/>
+        <location filename="../commands.py" line="122"/>
         <source>On each other computer, run: sioul-tray setup --share &lt;its copy of it&gt;</source>
         <translation>Sur chacun des autres ordinateurs, lancez : sioul-tray setup --share &lt;sa copie du dossier&gt;</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="124"/>
+        <location filename="../commands.py" line="127"/>
         <source>Joined the sharing folder {folder}; this computer is {computer}.</source>
         <translation>Dossier de partage {folder} rejoint ; cet ordinateur est {computer}.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="168"/>
+        <location filename="../commands.py" line="171"/>
         <source>Could not close this computer&apos;s claims in {folder}: {error}</source>
         <translation>Impossible de fermer les réservations de cet ordinateur dans {folder} : {error}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="171"/>
+        <location filename="../commands.py" line="174"/>
         <source>Closed this computer&apos;s claims in {folder}.</source>
         <translation>Réservations de cet ordinateur fermées dans {folder}.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../commands.py" line="266"/>
+        <location filename="../commands.py" line="269"/>
         <source>  the clock of {computer} is %n min ahead of this one</source>
         <translation>
             <numerusform>  l’horloge de {computer} a %n min d’avance sur celle-ci</numerusform>
@@ -453,202 +454,247 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../commands.py" line="272"/>
+        <location filename="../commands.py" line="275"/>
         <source>(no tray runs here: whether this computer acts is known to the tray only)</source>
         <translation>(aucune icône ne tourne ici : seule l’icône sait si cet ordinateur agit)</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="297"/>
+        <location filename="../commands.py" line="300"/>
         <source>No change of hands seen here yet.</source>
         <translation>Aucun changement de main vu ici pour l’instant.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="317"/>
+        <location filename="../commands.py" line="320"/>
         <source>{part}:</source>
         <translation>{part} :</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="319"/>
+        <location filename="../commands.py" line="322"/>
         <source>  no claims</source>
         <translation>  aucune réservation</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="323"/>
+        <location filename="../commands.py" line="326"/>
         <source>{name} (this computer)</source>
         <translation>{name} (cet ordinateur)</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="325"/>
+        <location filename="../commands.py" line="328"/>
         <source>closed</source>
         <translation>fermée</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="325"/>
+        <location filename="../commands.py" line="328"/>
         <source>open</source>
         <translation>ouverte</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="326"/>
+        <location filename="../commands.py" line="329"/>
         <source>renewed {ago}</source>
         <translation>renouvelée {ago}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="327"/>
+        <location filename="../commands.py" line="330"/>
         <source>used {ago}</source>
         <translation>utilisé {ago}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="330"/>
+        <location filename="../commands.py" line="333"/>
         <source>taken {ago}</source>
         <translation>prise {ago}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="332"/>
+        <location filename="../commands.py" line="335"/>
         <source>sees {computer}</source>
         <translation>voit {computer}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="333"/>
+        <location filename="../commands.py" line="336"/>
         <source>wrote {n}</source>
         <translation>écrit {n}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="334"/>
+        <location filename="../commands.py" line="337"/>
         <source>  {computer}: {facts}</source>
         <translation>  {computer} : {facts}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="339"/>
+        <location filename="../commands.py" line="342"/>
         <source>  not read: {file}: {reason}</source>
         <translation>  illisible : {file} : {reason}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="357"/>
+        <location filename="../commands.py" line="360"/>
         <source>Invoices are kept here now, but no tray runs on this computer: nothing numbers them here until sioul-tray starts (it then numbers them once it has kept them for 2 minutes and every other computer has seen it).</source>
         <translation>Les factures sont tenues ici maintenant, mais aucun sioul-tray ne tourne sur cet ordinateur : rien ne les numérote ici tant que sioul-tray n’est pas lancé (il les numérote alors quand il les a tenues 2 minutes et que tous les autres ordinateurs l’ont vu).</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="367"/>
+        <location filename="../commands.py" line="370"/>
         <source>Waiting for: {computers}</source>
         <translation>En attente de : {computers}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="386"/>
+        <location filename="../commands.py" line="389"/>
         <source>Closed: {parts}</source>
         <translation>Fermé : {parts}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="396"/>
+        <location filename="../commands.py" line="399"/>
         <source>sioul-tray: warning: {problem}</source>
         <translation>sioul-tray : attention : {problem}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="421"/>
+        <location filename="../commands.py" line="424"/>
         <source>{computer} is declared gone for good; it counts again if it comes back.</source>
         <translation>{computer} est déclaré parti pour de bon ; il comptera de nouveau s’il revient.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="425"/>
+        <location filename="../commands.py" line="428"/>
         <source>For invoices it counts from {time}: until then {computer} may still be numbering them, cut off from the sync.</source>
         <translation>Pour les factures, elle compte à partir de {time} : jusque-là {computer} peut encore les numéroter, coupé de la synchronisation.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="435"/>
+        <location filename="../commands.py" line="438"/>
         <source>This computer&apos;s claims are now {new}&apos;s; {old}&apos;s stay with the computer they were made on.</source>
         <translation>Les réservations de cet ordinateur sont désormais celles de {new} ; celles de {old} restent à l’ordinateur où elles ont été faites.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="441"/>
+        <location filename="../commands.py" line="444"/>
         <source>No claim of {computer} was ever read here: nothing holds back.</source>
         <translation>Aucune réservation de {computer} n’a jamais été lue ici : rien ne retient.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="449"/>
+        <location filename="../commands.py" line="452"/>
         <source>sioul-tray: no tray runs here, so nothing acts on {part} under {token}: the mark is not taken, and the records made after the last one are void</source>
         <translation>sioul-tray : aucune icône ne tourne ici, donc rien n’agit sur {part} sous {token} : la marque n’est pas prise, et les enregistrements faits après la dernière sont nuls</translation>
     </message>
     <message>
-        <location filename="../may.py" line="35"/>
+        <location filename="../may.py" line="45"/>
+        <source>the command&apos;s own exit code, unchanged (above 122 too)</source>
+        <translation>le code de sortie de la commande elle-même, inchangé (au-dessus de 122 aussi)</translation>
+    </message>
+    <message>
+        <location filename="../may.py" line="46"/>
+        <source>the verdict said no: the command never started</source>
+        <translation>le verdict a dit non : la commande n’a pas été lancée</translation>
+    </message>
+    <message>
+        <location filename="../may.py" line="47"/>
+        <source>the verdict was lost while the command ran: it was stopped</source>
+        <translation>le verdict a été perdu pendant que la commande tournait : elle a été arrêtée</translation>
+    </message>
+    <message>
+        <location filename="../may.py" line="48"/>
+        <source>sioul-tray run itself failed (a usage error, for one)</source>
+        <translation>sioul-tray run lui-même a échoué (une erreur d’utilisation, par exemple)</translation>
+    </message>
+    <message>
+        <location filename="../may.py" line="49"/>
+        <source>the command was found but could not be started</source>
+        <translation>la commande a été trouvée mais n’a pas pu être lancée</translation>
+    </message>
+    <message>
+        <location filename="../may.py" line="50"/>
+        <source>the command was not found</source>
+        <translation>la commande est introuvable</translation>
+    </message>
+    <message>
+        <location filename="../may.py" line="51"/>
+        <source>the command was ended by signal N (143: SIGTERM)</source>
+        <translation>la commande a été arrêtée par le signal N (143 : SIGTERM)</translation>
+    </message>
+    <message>
+        <location filename="../may.py" line="72"/>
         <source>exit 0 when this computer may act on the part now (Sioul&apos;s check)</source>
         <translation>code 0 quand cet ordinateur peut agir maintenant sur la partie (la vérification de Sioul)</translation>
     </message>
     <message>
-        <location filename="../may.py" line="45"/>
+        <location filename="../may.py" line="82"/>
         <source>run a command only while this computer acts on the part</source>
         <translation>lancer une commande seulement tant que cet ordinateur agit sur la partie</translation>
     </message>
     <message>
-        <location filename="../may.py" line="68"/>
+        <location filename="../may.py" line="98"/>
+        <source>exit codes:</source>
+        <translation>codes de sortie :</translation>
+    </message>
+    <message>
+        <location filename="../may.py" line="115"/>
         <source>wait this long for the verdict to say yes (default: not at all)</source>
         <translation>attendre jusqu’à ce délai que le verdict dise oui (par défaut : pas du tout)</translation>
     </message>
     <message>
-        <location filename="../may.py" line="79"/>
+        <location filename="../may.py" line="126"/>
         <source>{text} is not a number of seconds</source>
         <translation>{text} n’est pas un nombre de secondes</translation>
     </message>
     <message>
-        <location filename="../may.py" line="95"/>
+        <location filename="../may.py" line="142"/>
         <source>no tray runs here: only a running tray knows whether this computer acts</source>
         <translation>aucune icône ne tourne ici : seule l’icône en marche sait si cet ordinateur agit</translation>
     </message>
     <message>
-        <location filename="../may.py" line="97"/>
+        <location filename="../may.py" line="144"/>
         <source>{path} does not read as the tray writes it</source>
         <translation>{path} ne se lit pas comme l’icône l’écrit</translation>
     </message>
     <message>
-        <location filename="../may.py" line="99"/>
+        <location filename="../may.py" line="146"/>
         <source>the tray running here is older than this command: quit it and start it again</source>
         <translation>l’icône qui tourne ici est plus ancienne que cette commande : quittez-la et relancez-la</translation>
     </message>
     <message>
-        <location filename="../may.py" line="101"/>
+        <location filename="../may.py" line="148"/>
         <source>the tray has stopped (it quit, or the computer slept)</source>
         <translation>l’icône s’est arrêtée (elle a quitté, ou l’ordinateur s’est mis en veille)</translation>
     </message>
     <message>
-        <location filename="../may.py" line="102"/>
+        <location filename="../may.py" line="149"/>
         <source>the tray that wrote {path} no longer runs</source>
         <translation>l’icône qui a écrit {path} ne tourne plus</translation>
     </message>
     <message>
-        <location filename="../may.py" line="103"/>
+        <location filename="../may.py" line="150"/>
         <source>{path} was written before this computer last started</source>
         <translation>{path} a été écrit avant le dernier démarrage de cet ordinateur</translation>
     </message>
     <message>
-        <location filename="../may.py" line="105"/>
+        <location filename="../may.py" line="152"/>
         <source>the tray has not renewed its verdict in time (is it stuck?)</source>
         <translation>l’icône n’a pas renouvelé son verdict à temps (est-elle bloquée ?)</translation>
     </message>
     <message>
-        <location filename="../may.py" line="133"/>
+        <location filename="../may.py" line="155"/>
+        <source>{path} or its folder belongs to another user, or is a link: not trusted</source>
+        <translation>{path} ou son dossier appartient à un autre utilisateur, ou est un lien : pas digne de confiance</translation>
+    </message>
+    <message>
+        <location filename="../may.py" line="183"/>
         <source>Invoices: this computer may number them until {time}, token {token}</source>
         <translation>Factures : cet ordinateur peut les numéroter jusqu’à {time}, jeton {token}</translation>
     </message>
     <message>
-        <location filename="../may.py" line="136"/>
+        <location filename="../may.py" line="186"/>
         <source>Medicines: this computer may remind them until {time}, token {token}</source>
         <translation>Médicaments : cet ordinateur peut les rappeler jusqu’à {time}, jeton {token}</translation>
     </message>
     <message>
-        <location filename="../may.py" line="141"/>
+        <location filename="../may.py" line="191"/>
         <source>  first, the records of {computer} up to {wrote}</source>
         <translation>  d’abord, les enregistrements de {computer} jusqu’à {wrote}</translation>
     </message>
     <message>
-        <location filename="../may.py" line="150"/>
+        <location filename="../may.py" line="200"/>
         <source>sioul-tray run: give the command after --</source>
         <translation>sioul-tray run : donnez la commande après --</translation>
     </message>
     <message>
-        <location filename="../may.py" line="187"/>
+        <location filename="../may.py" line="244"/>
         <source>the part was taken again: another tenure</source>
         <translation>la partie a été reprise : un autre mandat</translation>
     </message>
     <message>
-        <location filename="../may.py" line="190"/>
+        <location filename="../may.py" line="247"/>
         <source>sioul-tray run: stopped {command}: {reason}</source>
         <translation>sioul-tray run : {command} arrêté : {reason}</translation>
     </message>
@@ -814,126 +860,165 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>Core</name>
     <message>
-        <location filename="../install.py" line="252"/>
-        <location filename="../install.py" line="268"/>
-        <location filename="../share/seal.py" line="447"/>
+        <location filename="../files.py" line="268"/>
+        <location filename="../files.py" line="305"/>
+        <source>a socket</source>
+        <translation>une socket</translation>
+    </message>
+    <message>
+        <location filename="../files.py" line="276"/>
+        <source>{path} belongs to another user: not trusted</source>
+        <translation>{path} appartient à un autre utilisateur : pas digne de confiance</translation>
+    </message>
+    <message>
+        <location filename="../files.py" line="299"/>
+        <source>a FIFO</source>
+        <translation>un tube nommé (FIFO)</translation>
+    </message>
+    <message>
+        <location filename="../files.py" line="301"/>
+        <source>a device</source>
+        <translation>un périphérique</translation>
+    </message>
+    <message>
+        <location filename="../files.py" line="303"/>
+        <source>a folder</source>
+        <translation>un dossier</translation>
+    </message>
+    <message>
+        <location filename="../files.py" line="306"/>
+        <source>something else</source>
+        <translation>autre chose</translation>
+    </message>
+    <message>
+        <location filename="../files.py" line="311"/>
+        <source>{path} is a link, not a file: not read (remove it)</source>
+        <translation>{path} est un lien, pas un fichier : non lu (supprimez-le)</translation>
+    </message>
+    <message>
+        <location filename="../files.py" line="317"/>
+        <source>{path} is {what}, not a file: not read (remove it)</source>
+        <translation>{path} est {what}, pas un fichier : non lu (supprimez-le)</translation>
+    </message>
+    <message>
+        <location filename="../files.py" line="326"/>
+        <source>{path} is too large ({size} bytes, at most {cap}): not read</source>
+        <translation>{path} est trop grand ({size} octets, {cap} au plus) : non lu</translation>
+    </message>
+    <message>
+        <location filename="../files.py" line="339"/>
         <source>cannot read {path}: {error}</source>
         <translation>impossible de lire {path} : {error}</translation>
     </message>
     <message>
-        <location filename="../install.py" line="117"/>
+        <location filename="../install.py" line="122"/>
         <source>{path} holds {text}, which is not a computer id: remove that file to make a new id (this computer&apos;s claims then start anew)</source>
         <translation>{path} contient {text}, qui n’est pas un identifiant d’ordinateur : supprimez ce fichier pour en créer un nouveau (les réservations de cet ordinateur repartent alors de zéro)</translation>
     </message>
     <message>
-        <location filename="../install.py" line="149"/>
+        <location filename="../install.py" line="154"/>
         <source>{path} is damaged: remove it if this installation was made on this computer</source>
         <translation>{path} est endommagé : supprimez-le si cette installation a été faite sur cet ordinateur</translation>
     </message>
     <message>
-        <location filename="../install.py" line="167"/>
+        <location filename="../install.py" line="172"/>
         <source>this installation was copied from another computer, where its claims are {computer}&apos;s: run `sioul-tray copied new` if this is a new computer, or `sioul-tray copied gone` if it replaces that one for good</source>
         <translation>cette installation a été copiée depuis un autre ordinateur, où ses réservations sont celles de {computer} : lancez `sioul-tray copied new` si c’est un nouvel ordinateur, ou `sioul-tray copied gone` s’il remplace celui-là pour de bon</translation>
     </message>
     <message>
-        <location filename="../install.py" line="217"/>
+        <location filename="../install.py" line="222"/>
         <source>this installation was made on this computer: nothing to change (its claims are {computer}&apos;s)</source>
         <translation>cette installation a été faite sur cet ordinateur : rien à changer (ses réservations sont celles de {computer})</translation>
     </message>
     <message>
-        <location filename="../install.py" line="274"/>
+        <location filename="../install.py" line="271"/>
         <location filename="../share/seal.py" line="462"/>
         <source>{path} is damaged: not JSON</source>
         <translation>{path} est endommagé : ce n’est pas du JSON</translation>
     </message>
     <message>
-        <location filename="../install.py" line="278"/>
+        <location filename="../install.py" line="275"/>
         <source>{path} is damaged: not a table of settings</source>
         <translation>{path} est endommagé : ce n’est pas une table de réglages</translation>
     </message>
     <message>
-        <location filename="../install.py" line="324"/>
+        <location filename="../install.py" line="321"/>
         <source>{path} is damaged: the sharing folder&apos;s path holds a NUL character</source>
         <translation>{path} est endommagé : le chemin du dossier de partage contient un caractère NUL</translation>
     </message>
     <message>
-        <location filename="../install.py" line="336"/>
+        <location filename="../install.py" line="333"/>
         <source>{id} is not a folder id</source>
         <translation>{id} n’est pas un identifiant de dossier</translation>
     </message>
     <message>
-        <location filename="../install.py" line="367"/>
+        <location filename="../install.py" line="364"/>
         <source>no sharing folder is set up here: run `sioul-tray setup --share DIR`</source>
         <translation>aucun dossier de partage n’est configuré ici : lancez `sioul-tray setup --share DOSSIER`</translation>
     </message>
     <message>
-        <location filename="../install.py" line="380"/>
+        <location filename="../install.py" line="377"/>
         <source>this computer has no key for {folder}: run `sioul-tray setup --share {folder}`</source>
         <translation>cet ordinateur n’a pas de clé pour {folder} : lancez `sioul-tray setup --share {folder}`</translation>
     </message>
     <message>
         <location filename="../install.py" line="387"/>
-        <source>cannot read the key in {path}: {error}</source>
-        <translation>impossible de lire la clé dans {path} : {error}</translation>
-    </message>
-    <message>
-        <location filename="../install.py" line="394"/>
         <source>{path} is damaged (its key is cut short or not base64): run `sioul-tray setup --share {folder}` to write it again</source>
         <translation>{path} est endommagé (sa clé est tronquée ou n’est pas en base64) : lancez `sioul-tray setup --share {folder}` pour l’écrire de nouveau</translation>
     </message>
     <message>
-        <location filename="../install.py" line="411"/>
+        <location filename="../install.py" line="404"/>
         <source>the key kept in {path} does not open {folder}: the folder was sealed again; run `sioul-tray setup --share {folder}`</source>
         <translation>la clé gardée dans {path} n’ouvre pas {folder} : le dossier a été scellé de nouveau ; lancez `sioul-tray setup --share {folder}`</translation>
     </message>
     <message>
-        <location filename="../install.py" line="482"/>
+        <location filename="../install.py" line="475"/>
         <source>another sioul-tray process (pid {pid}) writes this computer&apos;s claims; try again when it has quit</source>
         <translation>un autre processus sioul-tray (pid {pid}) écrit les réservations de cet ordinateur ; réessayez quand il aura quitté</translation>
     </message>
     <message>
-        <location filename="../install.py" line="504"/>
+        <location filename="../install.py" line="497"/>
         <source>the sharing folder {folder} is missing: deleted, moved, or on a disk that is not mounted now</source>
         <translation>le dossier de partage {folder} est absent : supprimé, déplacé, ou sur un disque qui n’est pas monté en ce moment</translation>
     </message>
     <message>
-        <location filename="../install.py" line="543"/>
+        <location filename="../install.py" line="536"/>
         <source>{folder} is on a read-only file system: this computer could not write its claims there; choose a folder it can write</source>
         <translation>{folder} est sur un système de fichiers en lecture seule : cet ordinateur ne pourrait pas y écrire ses réservations ; choisissez un dossier où il peut écrire</translation>
     </message>
     <message>
-        <location filename="../install.py" line="550"/>
+        <location filename="../install.py" line="543"/>
         <source>this user may not write in {folder}: this computer could not write its claims there</source>
         <translation>cet utilisateur n’a pas le droit d’écrire dans {folder} : cet ordinateur ne pourrait pas y écrire ses réservations</translation>
     </message>
     <message>
-        <location filename="../install.py" line="572"/>
+        <location filename="../install.py" line="565"/>
         <source>{path} is a link or another user&apos;s file, not this installation&apos;s lock: remove it (someone may have planted it)</source>
         <translation>{path} est un lien ou le fichier d’un autre utilisateur, pas le verrou de cette installation : supprimez-le (quelqu’un l’a peut-être placé là)</translation>
     </message>
     <message>
-        <location filename="../install.py" line="529"/>
-        <location filename="../install.py" line="601"/>
+        <location filename="../install.py" line="522"/>
+        <location filename="../install.py" line="594"/>
         <source>cannot make {path}: {error}</source>
         <translation>impossible de créer {path} : {error}</translation>
     </message>
     <message>
-        <location filename="../install.py" line="512"/>
+        <location filename="../install.py" line="505"/>
         <source>the sharing folder {folder} holds no {file} any more: is its disk mounted? If it was emptied, the sync brings the seal back from the other computers</source>
         <translation>le dossier de partage {folder} ne contient plus {file} : son disque est-il monté ? S’il a été vidé, la synchronisation ramène le sceau depuis les autres ordinateurs</translation>
     </message>
     <message>
-        <location filename="../install.py" line="598"/>
+        <location filename="../install.py" line="591"/>
         <source>{path} is not a folder (a link?): remove it</source>
         <translation>{path} n’est pas un dossier (un lien ?) : supprimez-le</translation>
     </message>
     <message>
-        <location filename="../install.py" line="613"/>
+        <location filename="../install.py" line="606"/>
         <source>{path} belongs to another user: it must be this user&apos;s own</source>
         <translation>{path} appartient à un autre utilisateur : il doit appartenir à cet utilisateur</translation>
     </message>
     <message>
-        <location filename="../install.py" line="621"/>
+        <location filename="../install.py" line="614"/>
         <source>{path} is open to other users and cannot be made private: {error}</source>
         <translation>{path} est ouvert aux autres utilisateurs et ne peut pas être rendu privé : {error}</translation>
     </message>
@@ -1015,137 +1100,138 @@ Inactivité lue par : {idle}</translation>
         <translation>invalide : {what} n’est pas une courte liste</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="32"/>
+        <location filename="../lease/folder.py" line="45"/>
         <source>temporary file: still being written</source>
         <translation>fichier temporaire : en cours d’écriture</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="35"/>
+        <location filename="../lease/folder.py" line="48"/>
         <source>Syncthing temporary: still syncing</source>
         <translation>fichier temporaire de Syncthing : synchronisation en cours</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="38"/>
+        <location filename="../lease/folder.py" line="51"/>
         <source>conflicted copy made by Syncthing</source>
         <translation>copie en conflit faite par Syncthing</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="41"/>
+        <location filename="../lease/folder.py" line="54"/>
         <source>conflicted copy made by the sync tool</source>
         <translation>copie en conflit faite par l’outil de synchronisation</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="46"/>
+        <location filename="../lease/folder.py" line="59"/>
         <source>case conflict made by Dropbox</source>
         <translation>conflit de casse fait par Dropbox</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="51"/>
+        <location filename="../lease/folder.py" line="64"/>
         <source>conflicted copy made by ownCloud or Nextcloud</source>
         <translation>copie en conflit faite par ownCloud ou Nextcloud</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="54"/>
+        <location filename="../lease/folder.py" line="67"/>
         <source>iCloud placeholder: not downloaded yet</source>
         <translation>fichier fantôme d’iCloud : pas encore téléchargé</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="55"/>
+        <location filename="../lease/folder.py" line="68"/>
         <source>Nextcloud temporary: still syncing</source>
         <translation>fichier temporaire de Nextcloud : synchronisation en cours</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="58"/>
+        <location filename="../lease/folder.py" line="71"/>
         <source>partial download: still syncing</source>
         <translation>téléchargement partiel : synchronisation en cours</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="63"/>
+        <location filename="../lease/folder.py" line="76"/>
         <source>conflicted copy (iCloud style)</source>
         <translation>copie en conflit (façon iCloud)</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="68"/>
+        <location filename="../lease/folder.py" line="81"/>
         <source>conflicted copy (OneDrive style)</source>
         <translation>copie en conflit (façon OneDrive)</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="73"/>
+        <location filename="../lease/folder.py" line="86"/>
         <source>system file</source>
         <translation>fichier système</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="76"/>
+        <location filename="../lease/folder.py" line="89"/>
         <source>not a claim file name</source>
         <translation>pas un nom de fichier de réservation</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="79"/>
+        <location filename="../lease/folder.py" line="92"/>
         <source>vanished while reading</source>
         <translation>disparu pendant la lecture</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="103"/>
+        <location filename="../lease/folder.py" line="116"/>
         <source>not a claim</source>
         <translation>pas une réservation</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="155"/>
+        <location filename="../lease/folder.py" line="154"/>
         <source>cannot list the folder: {error}</source>
         <translation>impossible de lister le dossier : {error}</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="241"/>
+        <location filename="../lease/folder.py" line="225"/>
         <source>{folder} is a link, not a folder: refused (remove it)</source>
         <translation>{folder} est un lien, pas un dossier : refusé (supprimez-le)</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="246"/>
+        <location filename="../lease/folder.py" line="230"/>
         <source>{folder} is not a folder: refused (remove it)</source>
         <translation>{folder} n’est pas un dossier : refusé (supprimez-le)</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="288"/>
-        <location filename="../lease/folder.py" line="317"/>
+        <location filename="../lease/folder.py" line="250"/>
+        <location filename="../lease/folder.py" line="265"/>
+        <location filename="../lease/folder.py" line="293"/>
         <source>a link, not a file</source>
         <translation>un lien, pas un fichier</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="290"/>
+        <location filename="../lease/folder.py" line="267"/>
         <source>a folder, not a file</source>
         <translation>un dossier, pas un fichier</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="261"/>
-        <location filename="../lease/folder.py" line="293"/>
-        <location filename="../lease/folder.py" line="300"/>
-        <location filename="../lease/folder.py" line="325"/>
+        <location filename="../lease/folder.py" line="252"/>
+        <location filename="../lease/folder.py" line="270"/>
+        <location filename="../lease/folder.py" line="277"/>
+        <location filename="../lease/folder.py" line="301"/>
         <source>not a regular file</source>
         <translation>pas un fichier ordinaire</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="327"/>
+        <location filename="../lease/folder.py" line="303"/>
         <source>cannot be read: permission denied</source>
         <translation>illisible : permission refusée</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="238"/>
-        <location filename="../lease/folder.py" line="328"/>
+        <location filename="../lease/folder.py" line="222"/>
+        <location filename="../lease/folder.py" line="304"/>
         <source>cannot be read: {error}</source>
         <translation>illisible : {error}</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="80"/>
+        <location filename="../lease/folder.py" line="93"/>
         <source>empty: still syncing</source>
         <translation>vide : synchronisation en cours</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="310"/>
+        <location filename="../lease/folder.py" line="286"/>
         <source>too large ({size} bytes)</source>
         <translation>trop grand ({size} octets)</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="309"/>
+        <location filename="../lease/folder.py" line="285"/>
         <source>grew too large while reading</source>
         <translation>devenu trop grand pendant la lecture</translation>
     </message>
@@ -1253,14 +1339,14 @@ Inactivité lue par : {idle}</translation>
         <translation>le dossier de partage {folder} est absent</translation>
     </message>
     <message>
-        <location filename="../install.py" line="108"/>
-        <location filename="../install.py" line="186"/>
-        <location filename="../install.py" line="230"/>
-        <location filename="../install.py" line="295"/>
-        <location filename="../install.py" line="354"/>
-        <location filename="../install.py" line="579"/>
+        <location filename="../install.py" line="113"/>
+        <location filename="../install.py" line="191"/>
+        <location filename="../install.py" line="235"/>
+        <location filename="../install.py" line="292"/>
+        <location filename="../install.py" line="351"/>
+        <location filename="../install.py" line="572"/>
         <location filename="../lease/lease.py" line="605"/>
-        <location filename="../share/seal.py" line="427"/>
+        <location filename="../share/seal.py" line="428"/>
         <source>cannot write {path}: {error}</source>
         <translation>impossible d’écrire {path} : {error}</translation>
     </message>
@@ -1270,110 +1356,110 @@ Inactivité lue par : {idle}</translation>
         <translation>impossible d’écrire la surcouche : {error}</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="135"/>
+        <location filename="../share/seal.py" line="136"/>
         <source>{file} is damaged: {what} is not text</source>
         <translation>{file} est endommagé : {what} n’est pas du texte</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="141"/>
+        <location filename="../share/seal.py" line="142"/>
         <source>{file} is damaged: {what} is not base64</source>
         <translation>{file} est endommagé : {what} n’est pas en base64</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="42"/>
+        <location filename="../commands.py" line="43"/>
         <source>SIOUL_PASSPHRASE is empty</source>
         <translation>SIOUL_PASSPHRASE est vide</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="46"/>
+        <location filename="../commands.py" line="47"/>
         <source>no passphrase: set SIOUL_PASSPHRASE, or run setup in a terminal</source>
         <translation>pas de phrase secrète : définissez SIOUL_PASSPHRASE, ou lancez setup dans un terminal</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="50"/>
-        <location filename="../share/seal.py" line="238"/>
+        <location filename="../commands.py" line="51"/>
+        <location filename="../share/seal.py" line="239"/>
         <location filename="../tray/setup.py" line="105"/>
         <source>the passphrase is empty</source>
         <translation>la phrase secrète est vide</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="52"/>
+        <location filename="../commands.py" line="53"/>
         <location filename="../tray/setup.py" line="120"/>
         <source>the two passphrases differ; nothing was changed</source>
         <translation>les deux phrases secrètes diffèrent ; rien n’a été changé</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="60"/>
+        <location filename="../commands.py" line="61"/>
         <source>no passphrase given; nothing was changed</source>
         <translation>aucune phrase secrète saisie ; rien n’a été changé</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="69"/>
+        <location filename="../commands.py" line="70"/>
         <source>the passphrase is not valid text (UTF-8); nothing was changed</source>
         <translation>la phrase secrète n’est pas un texte valide (UTF-8) ; rien n’a été changé</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="76"/>
+        <location filename="../commands.py" line="77"/>
         <source>setup needs --share DIR, --name NAME, or both</source>
         <translation>setup demande --share DOSSIER, --name NOM, ou les deux</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="78"/>
+        <location filename="../commands.py" line="81"/>
         <source>--name needs a name of at most 64 bytes</source>
         <translation>--name demande un nom de 64 octets au plus</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="82"/>
+        <location filename="../commands.py" line="85"/>
         <source>--share needs the path of a folder your sync tool syncs</source>
         <translation>--share demande le chemin d’un dossier que votre outil de synchronisation synchronise</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="134"/>
-        <location filename="../commands.py" line="140"/>
+        <location filename="../commands.py" line="137"/>
+        <location filename="../commands.py" line="143"/>
         <source>{folder} is not a folder</source>
         <translation>{folder} n’est pas un dossier</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="143"/>
+        <location filename="../commands.py" line="146"/>
         <location filename="../tray/setup.py" line="109"/>
         <source>{folder} does not exist: choose a folder your sync tool syncs</source>
         <translation>{folder} n’existe pas : choisissez un dossier que votre outil de synchronisation synchronise</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="150"/>
+        <location filename="../commands.py" line="153"/>
         <location filename="../tray/setup.py" line="126"/>
         <source>cannot make {folder}: {error}</source>
         <translation>impossible de créer {folder} : {error}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="290"/>
+        <location filename="../commands.py" line="293"/>
         <source>the history cannot be read: {reason}</source>
         <translation>l’historique est illisible : {reason}</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="403"/>
-        <location filename="../share/seal.py" line="422"/>
+        <location filename="../share/seal.py" line="404"/>
+        <location filename="../share/seal.py" line="423"/>
         <source>{path} exists already: join it with its passphrase</source>
         <translation>{path} existe déjà : rejoignez-le avec sa phrase secrète</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="281"/>
+        <location filename="../share/seal.py" line="282"/>
         <location filename="../share/seal.py" line="501"/>
         <source>the salt</source>
         <translation>le sel</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="161"/>
+        <location filename="../share/seal.py" line="162"/>
         <source>the passphrase is not valid text (UTF-8)</source>
         <translation>la phrase secrète n’est pas un texte valide (UTF-8)</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="167"/>
+        <location filename="../share/seal.py" line="168"/>
         <source>this computer cannot make the key derivation (scrypt n=2^{cost}, r={r}, p={p}): not enough memory</source>
         <translation>cet ordinateur ne peut pas faire la dérivation de clé (scrypt n=2^{cost}, r={r}, p={p}) : mémoire insuffisante</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="243"/>
+        <location filename="../share/seal.py" line="244"/>
         <source>the passphrase is too short: use at least {n} characters (a few words are easy to remember)</source>
         <translation>la phrase secrète est trop courte : utilisez au moins {n} caractères (quelques mots se retiennent facilement)</translation>
     </message>
@@ -1403,97 +1489,92 @@ Inactivité lue par : {idle}</translation>
         <translation>{path} est endommagé : dérivation de clé inconnue</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="292"/>
+        <location filename="../share/seal.py" line="293"/>
         <source>{path} asks for a key derivation this version does not make (scrypt n=2^{cost}, r={r}, p={p}): refused</source>
         <translation>{path} demande une dérivation de clé que cette version ne fait pas (scrypt n=2^{cost}, r={r}, p={p}) : refusé</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="300"/>
+        <location filename="../share/seal.py" line="301"/>
         <location filename="../share/seal.py" line="502"/>
         <source>the check value</source>
         <translation>la valeur de contrôle</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="308"/>
+        <location filename="../share/seal.py" line="309"/>
         <source>wrong passphrase for {folder}</source>
         <translation>mauvaise phrase secrète pour {folder}</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="310"/>
+        <location filename="../share/seal.py" line="311"/>
         <location filename="../share/seal.py" line="503"/>
         <source>the nonce</source>
         <translation>le nonce</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="311"/>
+        <location filename="../share/seal.py" line="312"/>
         <location filename="../share/seal.py" line="504"/>
         <source>the wrapped key</source>
         <translation>la clé enveloppée</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="319"/>
+        <location filename="../share/seal.py" line="320"/>
         <source>{path} is damaged: the passphrase fits but the key does not open</source>
         <translation>{path} est endommagé : la phrase secrète convient mais la clé ne s’ouvre pas</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="328"/>
+        <location filename="../share/seal.py" line="329"/>
         <source>{path} is damaged: its key id is not its key&apos;s</source>
         <translation>{path} est endommagé : son identifiant de clé n’est pas celui de sa clé</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="354"/>
+        <location filename="../share/seal.py" line="355"/>
         <source>the key kept on this computer does not open {folder}</source>
         <translation>la clé gardée sur cet ordinateur n’ouvre pas {folder}</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="369"/>
+        <location filename="../share/seal.py" line="370"/>
         <source>truncated: still syncing or damaged</source>
         <translation>tronqué : synchronisation en cours ou fichier endommagé</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="372"/>
+        <location filename="../share/seal.py" line="373"/>
         <source>not a Sioul claim</source>
         <translation>pas une réservation Sioul</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="375"/>
+        <location filename="../share/seal.py" line="376"/>
         <source>made by a newer version of sioul-tray</source>
         <translation>fait par une version plus récente de sioul-tray</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="377"/>
+        <location filename="../share/seal.py" line="378"/>
         <source>unknown claim format {version}</source>
         <translation>format de réservation inconnu {version}</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="379"/>
+        <location filename="../share/seal.py" line="380"/>
         <source>sealed with another key (another sharing folder&apos;s seal)</source>
         <translation>scellé avec une autre clé (le sceau d’un autre dossier de partage)</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="386"/>
+        <location filename="../share/seal.py" line="387"/>
         <source>damaged or still syncing</source>
         <translation>endommagé ou synchronisation en cours</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="398"/>
+        <location filename="../share/seal.py" line="399"/>
         <source>{path} is damaged or still arriving: wait for the sync to bring it whole, then join the folder; it is never sealed over</source>
         <translation>{path} est endommagé ou encore en cours d’arrivée : attendez que la synchronisation l’apporte en entier, puis rejoignez le dossier ; il n’est jamais scellé par-dessus</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="408"/>
+        <location filename="../share/seal.py" line="409"/>
         <source>{folder} holds claims but no {file}: the sync has not brought the seal yet; wait for it, then join the folder</source>
         <translation>{folder} contient des réservations mais pas de {file} : la synchronisation n’a pas encore apporté le sceau ; attendez-le, puis rejoignez le dossier</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="440"/>
+        <location filename="../share/seal.py" line="441"/>
         <source>{folder} has no {file}: it is not a Sioul sharing folder yet</source>
         <translation>{folder} n’a pas de {file} : ce n’est pas encore un dossier de partage Sioul</translation>
-    </message>
-    <message>
-        <location filename="../share/seal.py" line="450"/>
-        <source>{path} is damaged: too large</source>
-        <translation>{path} est endommagé : trop grand</translation>
     </message>
     <message>
         <location filename="../share/seal.py" line="454"/>
@@ -1539,6 +1620,16 @@ Inactivité lue par : {idle}</translation>
         <location filename="../share/seal.py" line="530"/>
         <source>{path} is damaged: {what} is too long</source>
         <translation>{path} est endommagé : longueur excessive pour {what}</translation>
+    </message>
+    <message>
+        <location filename="../dirs.py" line="76"/>
+        <source>the installation&apos;s folder {home} is not valid UTF-8: choose a folder whose name is</source>
+        <translation>le nom du dossier de l’installation {home} n’est pas en UTF-8 valide : choisissez un dossier dont le nom l’est</translation>
+    </message>
+    <message>
+        <location filename="../tray/autostart.py" line="216"/>
+        <source>{path} cannot be written: the command it starts is in a folder whose name is not valid UTF-8</source>
+        <translation>impossible d’écrire {path} : la commande qu’il lance est dans un dossier dont le nom n’est pas en UTF-8 valide</translation>
     </message>
 </context>
 <context>

@@ -291,7 +291,13 @@ class Tray(QObject):
         elif item.action is Action.CHANGE_FOLDER:
             self.change_folder()
         elif item.action is Action.AUTOSTART:
-            autostart.set_enabled(not autostart.enabled())
+            from sioul_tray.errors import SioulError
+
+            try:
+                autostart.set_enabled(not autostart.enabled())
+            except (OSError, SioulError) as e:  # a full disk, a path no entry can carry
+                said = App.tr("sioul-tray: {error}").format(error=i18n.error_text(e))
+                print(said, file=sys.stderr)
             if view is not None:
                 self.render(view)
         elif item.action is Action.ABOUT:

@@ -14,7 +14,9 @@ import re
 import sys
 from pathlib import Path
 
+from sioul_tray.errors import SioulError
 from sioul_tray.files import make_folders, write_new
+from sioul_tray.i18n import Core
 
 APP = "sioul-tray"
 # The application id: the desktop entry's file name, the LaunchAgent's label, AppStream's id.
@@ -71,7 +73,7 @@ def install_launcher(resources: Path, data: Path | None = None) -> list[Path]:
     wanted: list[tuple[Path, bytes]] = [
         (
             data / "applications" / f"{APP_ID}.desktop",
-            desktop_entry(login_command()).encode("utf-8"),
+            _utf8(desktop_entry(login_command()), data / "applications" / f"{APP_ID}.desktop"),
         ),
         (data / "icons" / "hicolor" / "scalable" / "apps" / f"{ICON}.svg",
          (resources / "both.svg").read_bytes()),
@@ -199,5 +201,20 @@ def set_enabled(on: bool, argv: list[str] | None = None) -> None:
     # What runs at login is this user's alone to change: explicit modes whatever the umask, and
     # a link planted at the entry's name is replaced, never written through.
     make_folders(path.parent, 0o700)
-    data = launch_agent(argv) if sys.platform == "darwin" else xdg_entry(argv).encode("utf-8")
+    data = launch_agent(argv) if sys.platform == "darwin" else _utf8(xdg_entry(argv), path)
     write_new(path, data, replace=True, mode=0o644)
+
+
+def _utf8(entry: str, path: Path) -> bytes:
+    """A desktop entry as its file holds it (UTF-8); SioulError when a path in it is named in
+    another encoding (its bytes kept by Python as surrogates), which no entry can carry."""
+    try:
+        return entry.encode("utf-8")
+    except UnicodeEncodeError:
+        raise SioulError(
+            Core.mark(
+                "{path} cannot be written: the command it starts is in a folder whose name is "
+                "not valid UTF-8",
+                path=path,
+            )
+        ) from None

@@ -13,6 +13,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from sioul_tray.files import NotReadable, read_bounded
+
 AWAY_AFTER = 300.0  # seconds away before a machine that sleeps when idle closes its claims
 POWER = Path("/sys/class/power_supply")
 
@@ -33,9 +35,11 @@ def sleeps_when_idle(power: Path = POWER, platform: str = sys.platform) -> bool:
 
 
 def _read(path: Path) -> str | None:
+    """A word of the kernel's. /sys links its devices (followed); each attribute is at most a page,
+    which is what it says its size is."""
     try:
-        return path.read_text(encoding="ascii").strip()
-    except (OSError, UnicodeError):
+        return read_bounded(path, 4096, follow=True).decode("ascii").strip()
+    except (OSError, NotReadable, UnicodeError):
         return None
 
 

@@ -99,6 +99,8 @@ def _ask_pipe(state_dir: Path, request: bytes, timeout_ms: int) -> tuple[int, st
             if not sock.waitForReadyRead(timeout_ms):
                 return None
             data += bytes(sock.readAll().data())
+            if len(data) > MAX_ANSWER:  # as on Unix: not the tray's answer
+                return None
         return decode_answer(data)
     finally:
         sock.disconnectFromServer()

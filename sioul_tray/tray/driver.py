@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from sioul_tray import history
 from sioul_tray.boot import boot_id, boot_ticks
 from sioul_tray.client import judge
-from sioul_tray.files import make_folders, write_new
+from sioul_tray.files import NotReadable, make_folders, read_bounded, write_new
 from sioul_tray.i18n import App
 from sioul_tray.lease import PARTS, Keeper, Timing
 from sioul_tray.lease.folder import Problem
@@ -447,10 +447,11 @@ class Driver:
         if self.paused_path is None:
             return set()
         try:
-            content = json.loads(self.paused_path.read_text(encoding="utf-8"))
+            # A list of parts: a few bytes. A FIFO here kept the tray from ever answering.
+            content = json.loads(read_bounded(self.paused_path, 4096))
         except FileNotFoundError:
             return set()
-        except (OSError, ValueError, RecursionError):
+        except (NotReadable, ValueError, RecursionError):
             return set()  # unreadable: both parts renew, as before any `close`
         parts = content.get("closed") if isinstance(content, dict) else None
         return {p for p in parts if p in PARTS} if isinstance(parts, list) else set()

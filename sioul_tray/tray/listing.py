@@ -85,7 +85,7 @@ class Listing:
                 changes=[str(line) for line in data.get("changes", [])],
                 alive=float(data.get("alive", ALIVE)),
             )
-        except (KeyError, TypeError, AttributeError) as e:
+        except (KeyError, TypeError, AttributeError, RecursionError) as e:
             raise ValueError("not a listing of computers") from e
 
 

@@ -115,7 +115,7 @@ def decode_request(data: bytes) -> list[str]:
     """The words of a request; `BadRequest` when it is not one."""
     try:
         argv = json.loads(data)["argv"]
-    except (ValueError, KeyError, TypeError) as e:
+    except (ValueError, KeyError, TypeError, RecursionError) as e:  # Recursion: nested too deep
         raise BadRequest("not a request") from e
     if not isinstance(argv, list) or not all(isinstance(a, str) for a in argv):
         raise BadRequest("the request's argv is not a list of words")
@@ -131,5 +131,5 @@ def decode_answer(data: bytes) -> tuple[int, str] | None:
     try:
         answer = json.loads(data)
         return int(answer["rc"]), str(answer["out"])
-    except (ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError, RecursionError):
         return None

@@ -356,6 +356,8 @@ def settle_login(at_login: bool) -> None:
         autostart.install_launcher(RESOURCES)
     except OSError as e:
         print(f"sioul-tray: {e.filename or ''}: {e.strerror or e}", file=sys.stderr)
+    except SioulError as e:  # a path no login entry can carry
+        print(f"sioul-tray: {message(e)}", file=sys.stderr)
 
 
 def change_folder(state_dir: Path, language: str | None = None) -> int:

@@ -126,6 +126,16 @@ def test_read_whole_says_too_large_and_empty(tmp_path: Path) -> None:
     assert read_whole(tmp_path / "gone.lease").problem == "vanished while reading"
 
 
+@pytest.mark.skipif(os.name == "nt", reason="FIFOs and links: POSIX")
+def test_read_whole_refuses_what_is_no_file_at_once_with_the_scans_words(tmp_path: Path) -> None:
+    # The careful path reads through the program's one bounded reader (files.read_bounded).
+    os.mkfifo(tmp_path / "fifo.lease")  # would block a read without O_NONBLOCK
+    (tmp_path / "link.lease").symlink_to("/dev/zero")  # would be read for ever if followed
+    got = {name: read_whole(tmp_path / name).problem for name in os.listdir(tmp_path)}
+    assert got == {"fifo.lease": "not a regular file", "link.lease": "a link, not a file"}
+    assert read_folder(tmp_path, careful=True)[0] == []
+
+
 def test_a_claim_read_short_is_read_again_whole_and_counts(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

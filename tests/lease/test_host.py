@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from pathlib import Path
@@ -47,6 +48,17 @@ def test_pretty_hostname(tmp_path: Path, content: str, name: str) -> None:
     info = tmp_path / "machine-info"
     info.write_text(content)
     assert _pretty_hostname(str(info)) == name
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="FIFOs: POSIX")
+def test_a_machine_info_that_does_not_read_is_no_name(tmp_path: Path) -> None:
+    # Not UTF-8 was a UnicodeDecodeError out of host_name; a FIFO hung it.
+    info = tmp_path / "machine-info"
+    info.write_bytes(b"PRETTY_HOSTNAME=Caf\xe9\n")
+    assert _pretty_hostname(str(info)) == ""
+    info.unlink()
+    os.mkfifo(info)
+    assert _pretty_hostname(str(info)) == ""
 
 
 def test_host_name_is_asked_once() -> None:

@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import json
 import stat
+import time
 from pathlib import Path
+
+import pytest
 
 from sioul_tray.lease import codec, statefile
 from sioul_tray.lease.rules import tag
-from tests.helpers import claim
+from tests.helpers import claim, plant
 
 ONE = claim("aa", seq=7, forgets={"cc": 3})
 TWO = claim("bb", seq=9, sees="aa", sees_tenure=4, sees_seq=7, tenure=5)
@@ -80,3 +83,16 @@ def test_an_unknown_version_is_not_guessed(tmp_path: Path) -> None:
     path.write_text(json.dumps({"version": 99}) + "\n", encoding="utf-8")
     got = statefile.load(path)
     assert got.problem is not None and "damaged header" in got.problem
+
+
+@pytest.mark.parametrize("kind", ["fifo", "sparse 2 GB", "link"])
+def test_a_state_file_that_is_no_file_is_a_problem_said_at_once(tmp_path: Path, kind: str) -> None:
+    """A FIFO kept the tray from starting; 2 GB cost 6.2 GB and 60 s of `look`."""
+    path = tmp_path / "lease-f-c.state"
+    plant(path, kind)
+    began = time.perf_counter()
+    got = statefile.load(path)
+    assert time.perf_counter() - began < 0.5
+    assert got.found and got.problem is not None
+    assert got.problem.startswith(f"{path} is ") and "starting from the folder alone" in got.problem
+    assert got.claims == {"medicines": {}, "invoices": {}}  # nothing taken from it

@@ -5,15 +5,17 @@ from __future__ import annotations
 import base64
 import json
 import os
+import resource
+import time
 from pathlib import Path
 
 import pytest
 
 from sioul_tray.errors import ForeignSeal, SealDamaged, SioulError, Unreadable
 from sioul_tray.share import SEAL_NAME, SealExists, Share, WrongPassphrase
-from sioul_tray.share.seal import OVERHEAD, read_seal
+from sioul_tray.share.seal import MAX_SEAL, OVERHEAD, read_seal
 from sioul_tray.timing import CONTRACT, Timing
-from tests.helpers import python_env, run_python
+from tests.helpers import plant, python_env, run_python
 
 
 def test_create_then_open_gives_the_same_keys(folder: Path) -> None:
@@ -274,3 +276,28 @@ def test_a_scale_edited_into_a_seal_does_not_open_with_the_passphrase(folder: Pa
         Share.open(folder, "correct horse")
     with pytest.raises(WrongPassphrase):
         Share.unlock(folder, made.folder_key, made.derived)
+
+
+# -- what a peer can sync in as the seal: refused before it is read ------------------------------
+
+
+@pytest.mark.skipif(os.name == "nt", reason="links, FIFOs and devices: POSIX")
+@pytest.mark.parametrize("kind", ["link to /dev/zero", "fifo", "sparse 2 GB"])
+def test_a_seal_that_is_no_file_is_damaged_at_once_without_reading_it(
+    folder: Path, kind: str
+) -> None:
+    """A link to /dev/zero ran `look` out of memory; a FIFO hung it; 2 GB cost 2 GB and 13 s."""
+    path = folder / SEAL_NAME
+    plant(path, kind)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    began = time.perf_counter()
+    with pytest.raises(SealDamaged, match=str(path)):
+        read_seal(folder)
+    assert time.perf_counter() - began < 0.5
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 16 * 1024  # KiB
+
+
+def test_a_seal_just_over_its_cap_is_too_large(folder: Path) -> None:
+    (folder / SEAL_NAME).write_bytes(b" " * (MAX_SEAL + 1))
+    with pytest.raises(SealDamaged, match="too large"):
+        read_seal(folder)

@@ -4,12 +4,22 @@ not one said as a SyncToolError. Real files in tmp_path, laid out as Syncthing w
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 from sioul_tray.errors import SioulError
-from sioul_tray.sync.stconfig import Config, Folder, SyncToolError, loopback, read_config, shown
+from sioul_tray.sync.stconfig import (
+    MAX_CONFIG,
+    Config,
+    Folder,
+    SyncToolError,
+    loopback,
+    read_config,
+    shown,
+)
+from tests.helpers import plant
 from tests.sync.stkit import ME, PEER, config_xml, write
 
 
@@ -79,6 +89,22 @@ def test_damaged_or_foreign_files_say_so(tmp_path: Path) -> None:
     with pytest.raises(SyncToolError, match="no Syncthing configuration at"):
         read_config(tmp_path / "absent.xml")
     assert issubclass(SyncToolError, SioulError)
+
+
+@pytest.mark.skipif(os.name == "nt", reason="FIFOs and devices: POSIX")
+@pytest.mark.parametrize(
+    ("kind", "said"),
+    [("fifo", "a FIFO"), ("link to /dev/zero", "a device"), ("too large", "large")],
+)
+def test_a_config_that_is_no_file_says_so_at_once(tmp_path: Path, kind: str, said: str) -> None:
+    # A FIFO hung the parser for ever; a large file was read and parsed whole.
+    path = tmp_path / "config.xml"
+    if kind == "too large":
+        write(path, config_xml([]) + " " * MAX_CONFIG)
+    else:  # a link is followed (Syncthing's file), a device is not
+        plant(path, kind)
+    with pytest.raises(SyncToolError, match=f"{path} is .*{said}"):
+        read_config(path)
 
 
 @pytest.mark.parametrize(

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
 
 from sioul_tray.sync import Found, synced_folders, which_tool
-from sioul_tray.sync.tools import DETECTION_ONLY, SCAN_AND_COMPLETION
+from sioul_tray.sync.tools import DETECTION_ONLY, MAX_TOOL_CONFIG, SCAN_AND_COMPLETION
 
 LINUX: dict[str, str] = {}  # an environment with nothing set: the defaults apply
 
@@ -174,3 +175,22 @@ def test_damaged_configurations_are_passed_over(home: Path) -> None:
     assert [f.tool for f in synced_folders(home, LINUX, "Linux")] == ["OneDrive"]
     dropbox_info(home, ["a", "list"])
     assert [f.tool for f in synced_folders(home, LINUX, "Linux")] == ["OneDrive"]
+
+
+def test_a_configuration_nested_too_deep_or_too_large_is_passed_over(home: Path) -> None:
+    # Deep nesting was a RecursionError out of detection; a large file was read whole.
+    write(home / ".dropbox" / "info.json", "[" * 100_000 + "]" * 100_000)
+    write(home / ".config" / "onedrive" / "config", 'sync_dir = "~/OneDrive"\n')
+    assert [f.tool for f in synced_folders(home, LINUX, "Linux")] == ["OneDrive"]
+    padding = " " * MAX_TOOL_CONFIG
+    write(home / ".dropbox" / "info.json", '{"personal": {"path": "/d"}}' + padding)
+    assert [f.tool for f in synced_folders(home, LINUX, "Linux")] == ["OneDrive"]
+
+
+@pytest.mark.skipif(os.name == "nt", reason="links: POSIX")
+def test_a_configuration_behind_a_link_is_read(home: Path, tmp_path: Path) -> None:
+    # The tools' own files, often links kept by a dotfiles manager: followed, unlike ours.
+    real = dropbox_info(tmp_path / "dotfiles", {"personal": {"path": str(home / "Dropbox")}})
+    (home / ".dropbox").mkdir()
+    (home / ".dropbox" / "info.json").symlink_to(real)
+    assert [f.tool for f in synced_folders(home, LINUX, "Linux")] == ["Dropbox"]

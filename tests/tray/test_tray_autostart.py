@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from sioul_tray.errors import SioulError
 from sioul_tray.tray import autostart
 
 
@@ -171,3 +172,15 @@ def test_an_installation_in_its_own_folder_starts_at_login_with_that_folder(
     assert f"--home {autostart.exec_arg(str(tmp_path / 'portable'))}" in entry
     monkeypatch.delenv("SIOUL_TRAY_HOME")
     assert "--home" not in autostart.login_command()
+
+
+@pytest.mark.skipif(sys.platform in ("win32", "darwin"), reason="the XDG file is Linux's way")
+def test_a_login_entry_no_utf8_can_carry_is_one_error_of_ours(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """UnicodeEncodeError escaped, and the first start after setup crashed."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    home = os.fsdecode(b"/home/caf\xe9")
+    with pytest.raises(SioulError, match="not valid UTF-8"):
+        autostart.set_enabled(True, ["sioul-tray", "--home", home])
+    assert not autostart.enabled()

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import errno
 import json
+import os
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -321,3 +323,17 @@ def test_a_history_that_does_not_read_starts_again(tmp_path: Path) -> None:
     history.record(path, many)
     kept = history.read(path)
     assert len(kept) == history.KEPT and kept[-1].what == "change 79"
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs: POSIX")
+def test_a_fifo_as_the_record_of_closed_parts_does_not_hold_the_tray(tmp_path: Path) -> None:
+    """closed.json made a FIFO kept the tray from ever answering: it is taken as unreadable (both
+    parts renew, as before any close), at once."""
+    state = tmp_path / "state"
+    state.mkdir()
+    os.mkfifo(state / "closed.json")
+    began = time.monotonic()
+    lease, driver, _, _ = alone(tmp_path)
+    assert time.monotonic() - began < 2.0
+    assert driver.paused == set()
+    assert not next(iter(lease.claims("invoices"))).closed

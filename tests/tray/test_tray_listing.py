@@ -124,3 +124,8 @@ def test_the_question_before_forgetting_a_computer() -> None:
         f"For invoices it counts from {clock_time(1_750_000_000)}: until then Laptop may still "
         "be numbering them, cut off from the sync."
     )
+
+
+def test_a_listing_nested_too_deep_is_not_a_listing() -> None:
+    with pytest.raises(ValueError, match="not a listing"):
+        Listing.from_json('{"rows": ' + "[" * 100_000 + "]" * 100_000 + "}")

@@ -84,3 +84,12 @@ def test_the_server_s_name_is_the_one_earlier_versions_used(
         monkeypatch.setenv(variable, value)
     key = f"{getpass.getuser()}\0{tmp_path.resolve()}".encode()
     assert server_name(tmp_path) == f"sioul-tray-{zlib.crc32(key):08x}{zlib.adler32(key):08x}"
+
+
+def test_words_nested_too_deep_are_a_bad_request_or_no_answer() -> None:
+    # Within MAX_REQUEST, brackets nested deeper than Python's recursion: a RecursionError was
+    # neither a bad request nor "no answer".
+    deep = b"[" * 30_000 + b"]" * 30_000 + b"\n"
+    with pytest.raises(BadRequest):
+        decode_request(b'{"argv": ' + deep)
+    assert decode_answer(b'{"rc": 0, "out": ' + deep) is None
