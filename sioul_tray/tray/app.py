@@ -291,13 +291,9 @@ class Tray(QObject):
         elif item.action is Action.CHANGE_FOLDER:
             self.change_folder()
         elif item.action is Action.AUTOSTART:
-            from sioul_tray.errors import SioulError
-
-            try:
-                autostart.set_enabled(not autostart.enabled())
-            except (OSError, SioulError) as e:  # a full disk, a path no entry can carry
-                said = App.tr("sioul-tray: {error}").format(error=i18n.error_text(e))
-                print(said, file=sys.stderr)
+            # A full disk, a path no entry can carry: `run` says so ("Start at login did not
+            # work: ..."), and the box shows the truth again.
+            autostart.set_enabled(not autostart.enabled())
             if view is not None:
                 self.render(view)
         elif item.action is Action.ABOUT:
