@@ -4,7 +4,7 @@
 <context>
     <name>App</name>
     <message>
-        <location filename="../tray/app.py" line="283"/>
+        <location filename="../tray/app.py" line="288"/>
         <source>Make invoices here</source>
         <translation>Faire les factures ici</translation>
     </message>
@@ -28,7 +28,7 @@ Vos ordinateurs cessent de l’attendre : ils gardent les médicaments et font l
         <translation>{computer} est parti pour de bon</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="401"/>
+        <location filename="../tray/app.py" line="437"/>
         <source>none works here: counting from the session start</source>
         <translation>aucune ne fonctionne ici : décompte depuis le début de la session</translation>
     </message>
@@ -53,22 +53,22 @@ Vos ordinateurs cessent de l’attendre : ils gardent les médicaments et font l
         <translation>impossible d’écrire {path} ({error}) : s’il indique encore {parts} comme fermé, l’icône les ferme de nouveau à son prochain lancement</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="660"/>
+        <location filename="../tray/app.py" line="723"/>
         <source>Sleep and wake from: {source}</source>
         <translation>Veille et réveil lus par : {source}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="663"/>
+        <location filename="../tray/app.py" line="726"/>
         <source>Sync tool: {tool}</source>
         <translation>Outil de synchronisation : {tool}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="554"/>
+        <location filename="../tray/app.py" line="615"/>
         <source>Syncthing, asked to send each claim at once; the last request failed: {problem}</source>
         <translation>Syncthing, à qui chaque réservation est confiée aussitôt écrite ; la dernière demande a échoué : {problem}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="275"/>
+        <location filename="../tray/app.py" line="280"/>
         <source>{command} did not work:
 
 {error}</source>
@@ -77,12 +77,12 @@ Vos ordinateurs cessent de l’attendre : ils gardent les médicaments et font l
 {error}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="303"/>
+        <location filename="../tray/app.py" line="308"/>
         <source>Quit sioul-tray</source>
         <translation>Quitter sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="322"/>
+        <location filename="../tray/app.py" line="327"/>
         <source>No file manager opened the sharing folder. It is:
 
 {path}</source>
@@ -91,7 +91,21 @@ Vos ordinateurs cessent de l’attendre : ils gardent les médicaments et font l
 {path}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="403"/>
+        <location filename="../tray/app.py" line="404"/>
+        <source>its window ended with an error</source>
+        <translation>sa fenêtre s’est terminée sur une erreur</translation>
+    </message>
+    <message>
+        <location filename="../tray/app.py" line="407"/>
+        <source>The sharing folder was not changed: {error}
+
+sioul-tray keeps using {folder}.</source>
+        <translation>Le dossier de partage n’a pas changé : {error}
+
+sioul-tray continue d’utiliser {folder}.</translation>
+    </message>
+    <message>
+        <location filename="../tray/app.py" line="439"/>
         <source>sioul-tray {version}
 
 Keeps Sioul&apos;s medicines and invoices on one computer at a time.
@@ -108,33 +122,33 @@ Dossier de partage : {folder}
 Inactivité lue par : {idle}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="420"/>
+        <location filename="../tray/app.py" line="456"/>
         <source>How it works, and what each line means: {docs}</source>
         <translation>Comment cela marche, et ce que dit chaque ligne : {docs}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="509"/>
+        <location filename="../tray/app.py" line="549"/>
         <source>sioul-tray is not running: it needs a sharing folder. While it does not run, this computer reminds no medicines and numbers no invoices. Start sioul-tray again to choose the folder.</source>
         <translation>sioul-tray ne tourne pas : il lui faut un dossier de partage. Tant qu’il ne tourne pas, cet ordinateur ne rappelle aucun médicament et ne numérote aucune facture. Relancez sioul-tray pour choisir le dossier.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="556"/>
+        <location filename="../tray/app.py" line="617"/>
         <source>Syncthing, asked to send each claim at once</source>
         <translation>Syncthing, à qui chaque réservation est confiée aussitôt écrite</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="559"/>
+        <location filename="../tray/app.py" line="620"/>
         <source>none found; the sync tool sends the claims when it notices them</source>
         <translation>aucun trouvé ; l’outil de synchronisation envoie les réservations quand il les remarque</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="560"/>
+        <location filename="../tray/app.py" line="621"/>
         <source>{tool}, found; it sends the claims when it notices them</source>
         <translation>{tool}, trouvé ; il envoie les réservations quand il les remarque</translation>
     </message>
     <message>
         <location filename="../tray/answers.py" line="58"/>
-        <location filename="../tray/app.py" line="568"/>
+        <location filename="../tray/app.py" line="629"/>
         <location filename="../tray/copied.py" line="66"/>
         <source>sioul-tray: {error}</source>
         <translation>sioul-tray : {error}</translation>
@@ -165,7 +179,7 @@ Inactivité lue par : {idle}</translation>
         <translation>sioul-tray : pas d’affichage ici ; utilisez la ligne de commande (sioul-tray --help)</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="608"/>
+        <location filename="../tray/app.py" line="669"/>
         <source>sioul-tray: already running</source>
         <translation>sioul-tray : déjà lancé</translation>
     </message>
@@ -1626,7 +1640,7 @@ Inactivité lue par : {idle}</translation>
         <translation>le nom du dossier de l’installation {home} n’est pas en UTF-8 valide : choisissez un dossier dont le nom l’est</translation>
     </message>
     <message>
-        <location filename="../tray/autostart.py" line="216"/>
+        <location filename="../tray/autostart.py" line="219"/>
         <source>{path} cannot be written: the command it starts is in a folder whose name is not valid UTF-8</source>
         <translation>impossible d’écrire {path} : la commande qu’il lance est dans un dossier dont le nom n’est pas en UTF-8 valide</translation>
     </message>

@@ -362,11 +362,12 @@ def settle_login(at_login: bool) -> None:
 
 def change_folder(state_dir: Path, language: str | None = None) -> int:
     """`sioul-tray folder`: the window in a process of its own, for the tray's
-    "Change sharing folder…"; exit 0 when the folder changed, 1 when the person cancelled. (The
-    tray restarts itself on the new folder; `state_dir` is the installation's, as it sees it.)"""
+    "Change sharing folder…"; exit 0 when it closed, the folder changed or not (the tray follows
+    the folder saved: it starts again there, or stays), another code when it failed. (`state_dir`
+    is the installation's, as the tray sees it.)"""
     from sioul_tray.tray.standalone import application
 
     app = application(language)
-    made = ask(Installation())
+    ask(Installation())
     app.quit()  # and the application lives until here
-    return 0 if made is not None else 1
+    return 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
@@ -238,3 +239,38 @@ def test_the_window_speaks_as_a_person_reads(
     window.again.setText("correct horse battery staple")
     window.accept()
     assert window.made == "created" and inst.share_folder() == tmp_path / "Dropbox" / "Sioul"
+
+
+def test_a_folder_change_is_all_or_nothing(inst: Installation, tmp_path: Path) -> None:
+    """Found as a person: the folder window saved the new folder, then failed; the tray went on
+    writing claims in the old folder while `look` read the new one, and nothing was said. The
+    tray follows the folder saved, or puts the old one back and says why."""
+    from sioul_tray.tray.app import follow_folder
+
+    def sealed(name: str, remembered: bool) -> Path:
+        made = tmp_path / name
+        made.mkdir()
+        share = Share.create(made, "pass phrase", inst.computer(), cost=10)
+        if remembered:
+            inst.remember_key(share)
+        return made
+
+    old = sealed("old", remembered=True)
+    inst.update_settings(share=str(old))
+    left: list[list[str]] = []
+    assert not follow_folder(inst, old, left.append)  # cancelled: nothing changed
+    # Saved, but the new folder cannot be opened here (no key for it): stays, says why.
+    inst.update_settings(share=str(sealed("no key", remembered=False)))
+    with pytest.raises(SioulError, match="has no key for"):
+        follow_folder(inst, old, left.append)
+    assert inst.share_folder() == old and left == []  # `look` reads the folder the tray keeps
+    inst.update_settings(share=str(tmp_path / "gone"))
+    with pytest.raises(SioulError, match="missing"):
+        follow_folder(inst, old, left.append)
+    assert inst.share_folder() == old and left == []
+    # A folder that opens: the tray leaves for the installed program, in its language.
+    new = sealed("new", remembered=True)
+    inst.update_settings(share=str(new))
+    assert follow_folder(inst, old, left.append)
+    assert left == [[sys.executable, "-P", "-m", "sioul_tray.cli", "--lang", "en"]]
+    assert inst.share_folder() == new
