@@ -4,7 +4,7 @@
 <context>
     <name>App</name>
     <message>
-        <location filename="../tray/app.py" line="288"/>
+        <location filename="../tray/app.py" line="286"/>
         <source>Make invoices here</source>
         <translation>Faire les factures ici</translation>
     </message>
@@ -28,7 +28,7 @@ Vos ordinateurs cessent de l’attendre : ils gardent les médicaments et font l
         <translation>{computer} est parti pour de bon</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="437"/>
+        <location filename="../tray/app.py" line="436"/>
         <source>none works here: counting from the session start</source>
         <translation>aucune ne fonctionne ici : décompte depuis le début de la session</translation>
     </message>
@@ -53,22 +53,22 @@ Vos ordinateurs cessent de l’attendre : ils gardent les médicaments et font l
         <translation>impossible d’écrire {path} ({error}) : s’il indique encore {parts} comme fermé, l’icône les ferme de nouveau à son prochain lancement</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="723"/>
+        <location filename="../tray/app.py" line="722"/>
         <source>Sleep and wake from: {source}</source>
         <translation>Veille et réveil lus par : {source}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="726"/>
+        <location filename="../tray/app.py" line="725"/>
         <source>Sync tool: {tool}</source>
         <translation>Outil de synchronisation : {tool}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="615"/>
+        <location filename="../tray/app.py" line="614"/>
         <source>Syncthing, asked to send each claim at once; the last request failed: {problem}</source>
         <translation>Syncthing, à qui chaque réservation est confiée aussitôt écrite ; la dernière demande a échoué : {problem}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="280"/>
+        <location filename="../tray/app.py" line="278"/>
         <source>{command} did not work:
 
 {error}</source>
@@ -77,12 +77,12 @@ Vos ordinateurs cessent de l’attendre : ils gardent les médicaments et font l
 {error}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="308"/>
+        <location filename="../tray/app.py" line="306"/>
         <source>Quit sioul-tray</source>
         <translation>Quitter sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="327"/>
+        <location filename="../tray/app.py" line="325"/>
         <source>No file manager opened the sharing folder. It is:
 
 {path}</source>
@@ -91,12 +91,12 @@ Vos ordinateurs cessent de l’attendre : ils gardent les médicaments et font l
 {path}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="404"/>
+        <location filename="../tray/app.py" line="402"/>
         <source>its window ended with an error</source>
         <translation>sa fenêtre s’est terminée sur une erreur</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="407"/>
+        <location filename="../tray/app.py" line="405"/>
         <source>The sharing folder was not changed: {error}
 
 sioul-tray keeps using {folder}.</source>
@@ -105,7 +105,7 @@ sioul-tray keeps using {folder}.</source>
 sioul-tray continue d’utiliser {folder}.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="439"/>
+        <location filename="../tray/app.py" line="438"/>
         <source>sioul-tray {version}
 
 Keeps Sioul&apos;s medicines and invoices on one computer at a time.
@@ -122,33 +122,33 @@ Dossier de partage : {folder}
 Inactivité lue par : {idle}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="456"/>
+        <location filename="../tray/app.py" line="455"/>
         <source>How it works, and what each line means: {docs}</source>
         <translation>Comment cela marche, et ce que dit chaque ligne : {docs}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="549"/>
+        <location filename="../tray/app.py" line="548"/>
         <source>sioul-tray is not running: it needs a sharing folder. While it does not run, this computer reminds no medicines and numbers no invoices. Start sioul-tray again to choose the folder.</source>
         <translation>sioul-tray ne tourne pas : il lui faut un dossier de partage. Tant qu’il ne tourne pas, cet ordinateur ne rappelle aucun médicament et ne numérote aucune facture. Relancez sioul-tray pour choisir le dossier.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="617"/>
+        <location filename="../tray/app.py" line="616"/>
         <source>Syncthing, asked to send each claim at once</source>
         <translation>Syncthing, à qui chaque réservation est confiée aussitôt écrite</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="620"/>
+        <location filename="../tray/app.py" line="619"/>
         <source>none found; the sync tool sends the claims when it notices them</source>
         <translation>aucun trouvé ; l’outil de synchronisation envoie les réservations quand il les remarque</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="621"/>
+        <location filename="../tray/app.py" line="620"/>
         <source>{tool}, found; it sends the claims when it notices them</source>
         <translation>{tool}, trouvé ; il envoie les réservations quand il les remarque</translation>
     </message>
     <message>
         <location filename="../tray/answers.py" line="58"/>
-        <location filename="../tray/app.py" line="629"/>
+        <location filename="../tray/app.py" line="628"/>
         <location filename="../tray/copied.py" line="66"/>
         <source>sioul-tray: {error}</source>
         <translation>sioul-tray : {error}</translation>
@@ -179,7 +179,7 @@ Inactivité lue par : {idle}</translation>
         <translation>sioul-tray : pas d’affichage ici ; utilisez la ligne de commande (sioul-tray --help)</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="669"/>
+        <location filename="../tray/app.py" line="668"/>
         <source>sioul-tray: already running</source>
         <translation>sioul-tray : déjà lancé</translation>
     </message>
@@ -384,17 +384,17 @@ Inactivité lue par : {idle}</translation>
         <translation>la fenêtre « À propos » de l’icône lancée ici</translation>
     </message>
     <message>
-        <location filename="../cliparser.py" line="172"/>
-        <source>the window to choose another sharing folder (exit 0: changed)</source>
-        <translation>la fenêtre pour choisir un autre dossier de partage (code 0 : changé)</translation>
+        <location filename="../cliparser.py" line="173"/>
+        <source>the window to choose another sharing folder (exit 0: closed; the tray follows the folder saved)</source>
+        <translation>la fenêtre pour choisir un autre dossier de partage (code 0 : fermée ; l’icône suit le dossier enregistré)</translation>
     </message>
     <message>
-        <location filename="../cliparser.py" line="178"/>
+        <location filename="../cliparser.py" line="181"/>
         <source>the tray on a temporary folder with two simulated computers</source>
         <translation>l’icône sur un dossier temporaire avec deux ordinateurs simulés</translation>
     </message>
     <message>
-        <location filename="../cliparser.py" line="190"/>
+        <location filename="../cliparser.py" line="203"/>
         <source>{text} is not a whole number from 0 to {top}</source>
         <translation>{text} n’est pas un nombre entier de 0 à {top}</translation>
     </message>
@@ -692,22 +692,22 @@ Inactivité lue par : {idle}</translation>
         <translation>Médicaments : cet ordinateur peut les rappeler jusqu’à {time}, jeton {token}</translation>
     </message>
     <message>
-        <location filename="../may.py" line="191"/>
+        <location filename="../may.py" line="194"/>
         <source>  first, the records of {computer} up to {wrote}</source>
         <translation>  d’abord, les enregistrements de {computer} jusqu’à {wrote}</translation>
     </message>
     <message>
-        <location filename="../may.py" line="200"/>
+        <location filename="../may.py" line="203"/>
         <source>sioul-tray run: give the command after --</source>
         <translation>sioul-tray run : donnez la commande après --</translation>
     </message>
     <message>
-        <location filename="../may.py" line="244"/>
+        <location filename="../may.py" line="247"/>
         <source>the part was taken again: another tenure</source>
         <translation>la partie a été reprise : un autre mandat</translation>
     </message>
     <message>
-        <location filename="../may.py" line="247"/>
+        <location filename="../may.py" line="250"/>
         <source>sioul-tray run: stopped {command}: {reason}</source>
         <translation>sioul-tray run : {command} arrêté : {reason}</translation>
     </message>
