@@ -507,77 +507,82 @@ Inactivité lue par : {idle}</translation>
         <translation>renouvelée {ago}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="330"/>
+        <location filename="../commands.py" line="331"/>
         <source>used {ago}</source>
         <translation>utilisé {ago}</translation>
     </message>
     <message>
         <location filename="../commands.py" line="333"/>
+        <source>never used</source>
+        <translation>jamais utilisé</translation>
+    </message>
+    <message>
+        <location filename="../commands.py" line="336"/>
         <source>taken {ago}</source>
         <translation>prise {ago}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="335"/>
+        <location filename="../commands.py" line="338"/>
         <source>sees {computer}</source>
         <translation>voit {computer}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="336"/>
+        <location filename="../commands.py" line="339"/>
         <source>wrote {n}</source>
         <translation>écrit {n}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="337"/>
+        <location filename="../commands.py" line="340"/>
         <source>  {computer}: {facts}</source>
         <translation>  {computer} : {facts}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="342"/>
+        <location filename="../commands.py" line="345"/>
         <source>  not read: {file}: {reason}</source>
         <translation>  illisible : {file} : {reason}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="360"/>
+        <location filename="../commands.py" line="363"/>
         <source>Invoices are kept here now, but no tray runs on this computer: nothing numbers them here until sioul-tray starts (it then numbers them once it has kept them for 2 minutes and every other computer has seen it).</source>
         <translation>Les factures sont tenues ici maintenant, mais aucun sioul-tray ne tourne sur cet ordinateur : rien ne les numérote ici tant que sioul-tray n’est pas lancé (il les numérote alors quand il les a tenues 2 minutes et que tous les autres ordinateurs l’ont vu).</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="370"/>
+        <location filename="../commands.py" line="373"/>
         <source>Waiting for: {computers}</source>
         <translation>En attente de : {computers}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="389"/>
+        <location filename="../commands.py" line="392"/>
         <source>Closed: {parts}</source>
         <translation>Fermé : {parts}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="399"/>
+        <location filename="../commands.py" line="402"/>
         <source>sioul-tray: warning: {problem}</source>
         <translation>sioul-tray : attention : {problem}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="424"/>
+        <location filename="../commands.py" line="427"/>
         <source>{computer} is declared gone for good; it counts again if it comes back.</source>
         <translation>{computer} est déclaré parti pour de bon ; il comptera de nouveau s’il revient.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="428"/>
+        <location filename="../commands.py" line="431"/>
         <source>For invoices it counts from {time}: until then {computer} may still be numbering them, cut off from the sync.</source>
         <translation>Pour les factures, elle compte à partir de {time} : jusque-là {computer} peut encore les numéroter, coupé de la synchronisation.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="438"/>
+        <location filename="../commands.py" line="441"/>
         <source>This computer&apos;s claims are now {new}&apos;s; {old}&apos;s stay with the computer they were made on.</source>
         <translation>Les réservations de cet ordinateur sont désormais celles de {new} ; celles de {old} restent à l’ordinateur où elles ont été faites.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="444"/>
+        <location filename="../commands.py" line="447"/>
         <source>No claim of {computer} was ever read here: nothing holds back.</source>
         <translation>Aucune réservation de {computer} n’a jamais été lue ici : rien ne retient.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="452"/>
+        <location filename="../commands.py" line="455"/>
         <source>sioul-tray: no tray runs here, so nothing acts on {part} under {token}: the mark is not taken, and the records made after the last one are void</source>
         <translation>sioul-tray : aucune icône ne tourne ici, donc rien n’agit sur {part} sous {token} : la marque n’est pas prise, et les enregistrements faits après la dernière sont nuls</translation>
     </message>
