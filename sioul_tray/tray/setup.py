@@ -141,6 +141,21 @@ def join_or_create(
     return made
 
 
+def proposed_name(inst: Installation) -> str:
+    """The name the window proposes for this computer: the one chosen before, else the name
+    people call it (`host_name`: the pretty host name, hostnamectl's PRETTY_HOSTNAME in
+    /etc/machine-info); where that is the bare host name, with a capital ("vm" → "Vm")."""
+    import socket
+
+    name = inst.name()
+    chosen = inst.settings().get("name")
+    if isinstance(chosen, str) and chosen.strip():
+        return name
+    if name == socket.gethostname().split(".")[0] and name.islower():
+        return name[:1].upper() + name[1:]
+    return name
+
+
 def short(folder: Path, home: Path | None = None) -> str:
     """A folder as the person reads it: under the home folder, with ``~``."""
     home = home or Path.home()
@@ -228,7 +243,7 @@ class SetupWindow(QDialog):
         self.strength.setFixedHeight(self.fontMetrics().lineSpacing() * 2 + 4)
         self.strength.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         form.addRow("", self.strength)
-        self.name = named(QLineEdit(inst.name(), self), "name")
+        self.name = named(QLineEdit(proposed_name(inst), self), "name")
         self.name.setMaxLength(64)
         self.show_passphrase = named(QCheckBox(Setup.tr("S&how the passphrase"), self), "show")
         self.show_passphrase.toggled.connect(self._show)

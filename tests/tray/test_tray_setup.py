@@ -141,7 +141,7 @@ def test_the_window_is_used_with_the_keyboard_and_nothing_moves(
         child(window, QLineEdit, "passphrase"),
     )
     again, name = child(window, QLineEdit, "again"), child(window, QLineEdit, "name")
-    assert name.text() == inst.name()  # prefilled with the host's name
+    assert name.text() == setup.proposed_name(inst)  # prefilled with the name people call it
 
     def where() -> dict[QLineEdit, object]:
         QApplication.processEvents()  # the layout's pending requests: what the person sees
@@ -274,3 +274,24 @@ def test_a_folder_change_is_all_or_nothing(inst: Installation, tmp_path: Path) -
     assert follow_folder(inst, old, left.append)
     assert left == [[sys.executable, "-P", "-m", "sioul_tray.cli", "--lang", "en"]]
     assert inst.share_folder() == new
+
+
+def test_the_first_run_proposes_the_name_people_call_the_computer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, qtbot: QtBot
+) -> None:
+    """Found as a person: the first-run window proposed "vm", the bare host name."""
+    import socket
+
+    from sioul_tray import install
+
+    monkeypatch.setattr(socket, "gethostname", lambda: "vm.example.org")
+    monkeypatch.setattr(install, "host_name", lambda: "vm")  # no pretty host name set
+    fresh = Installation(tmp_path / "fresh")
+    window = setup.SetupWindow(fresh)
+    qtbot.addWidget(window)
+    assert window.name.text() == "Vm"
+    # /etc/machine-info's PRETTY_HOSTNAME, as the person wrote it; a name chosen before.
+    monkeypatch.setattr(install, "host_name", lambda: "anna's laptop")
+    assert setup.proposed_name(fresh) == "anna's laptop"
+    fresh.set_name("kitchen")
+    assert setup.proposed_name(fresh) == "kitchen"
