@@ -68,7 +68,7 @@ def parser(fast: bool = False) -> argparse.ArgumentParser:
     if fast:
         may.add_may(sub)
         may.add_run(sub)
-        return parser
+        return _lang_after_the_command(parser, sub)
     from sioul_tray.lease import PARTS
 
     part_arg: dict[str, Any] = {"nargs": "?", "choices": list(PARTS), "metavar": "PART"}
@@ -169,7 +169,10 @@ def parser(fast: bool = False) -> argparse.ArgumentParser:
     p.add_argument("--state-dir", metavar="DIR", help=argparse.SUPPRESS)
     p = sub.add_parser(
         "folder",
-        help=CommandLine.tr("the window to choose another sharing folder (exit 0: changed)"),
+        help=CommandLine.tr(
+            "the window to choose another sharing folder (exit 0: closed; the tray follows the "
+            "folder saved)"
+        ),
     )
     p.add_argument("--state-dir", metavar="DIR", help=argparse.SUPPRESS)
 
@@ -177,6 +180,16 @@ def parser(fast: bool = False) -> argparse.ArgumentParser:
         "demo",
         help=CommandLine.tr("the tray on a temporary folder with two simulated computers"),
     )
+    return _lang_after_the_command(parser, sub)
+
+
+def _lang_after_the_command(parser: Parser, sub: Any) -> Parser:
+    """`--lang` after the command too (`sioul-tray may invoices --lang fr`), as before it: the
+    language is installed from it before the parser is made (cli._asked_language), wherever it
+    is. Not shown in each command's help (the main help has it); not given, it leaves the
+    value given before the command."""
+    for p in sub.choices.values():
+        p.add_argument("--lang", metavar="LANG", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     return parser
 
 

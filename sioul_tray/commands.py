@@ -327,7 +327,10 @@ def cmd_claims(args: argparse.Namespace, inst: Installation, out: TextIO) -> int
             facts = [
                 CommandLine.tr("closed") if c.closed else CommandLine.tr("open"),
                 CommandLine.tr("renewed {ago}").format(ago=ago(c.renewed, now)),
-                CommandLine.tr("used {ago}").format(ago=ago(c.active, now)),
+                # A computer never used (headless: `renew` from a timer) claims with active 0.
+                CommandLine.tr("used {ago}").format(ago=ago(c.active, now))
+                if c.active > 0
+                else CommandLine.tr("never used"),
             ]
             if c.taken is not None:
                 facts.append(CommandLine.tr("taken {ago}").format(ago=ago(c.taken, now)))

@@ -186,10 +186,13 @@ def cmd_may(args: argparse.Namespace, out: TextIO) -> int:
                 "Medicines: this computer may remind them until {time}, token {token}"
             )
         )
-        print(text.format(time=clock_time(found.valid_until), token=found.token), file=out)
+        # The token alone on stdout, what a script reads (`token=$(sioul-tray may invoices)`);
+        # the words for the person on stderr, as a refusal's are (docs/integration.md).
+        print(found.token, file=out)
+        print(text.format(time=clock_time(found.valid_until), token=found.token), file=sys.stderr)
         for computer, wrote in sorted(found.must_have.items()):
             text = CommandLine.tr("  first, the records of {computer} up to {wrote}")
-            print(text.format(computer=computer, wrote=wrote), file=out)
+            print(text.format(computer=computer, wrote=wrote), file=sys.stderr)
     else:
         print(why_not(found), file=sys.stderr)
     return 0 if found.may else 1

@@ -178,6 +178,18 @@ def test_damaged_files_are_listed_with_their_reason(pair: tuple[Path, Path, Path
     assert "zz.lease: not a Sioul claim" in human and "(this computer)" in human
 
 
+def test_a_computer_never_used_says_so(pair: tuple[Path, Path, Path]) -> None:
+    """Found as a person: `claims` said a headless computer (its claim's `active` 0) was "used
+    20794 days ago"."""
+    _, one, _ = pair
+    ok(cli(one, "renew"))  # headless: no idle source, never used
+    assert [c["active"] for c in json.loads(ok(cli(one, "claims", "--json")))["invoices"]] == [0]
+    human = ok(cli(one, "claims", "invoices"))
+    assert "never used" in human and "days ago" not in human, human
+    french = ok(cli(one, "--lang", "fr", "claims", "invoices"))
+    assert "jamais utilisé" in french, french
+
+
 def test_writing_commands_wait_for_no_one(pair: tuple[Path, Path, Path]) -> None:
     _, one, _ = pair
     with Installation(one).writer():

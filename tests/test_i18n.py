@@ -4,6 +4,7 @@ English."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
 import shutil
@@ -210,6 +211,28 @@ def test_the_command_line_speaks_french_when_asked(tmp_path: Path) -> None:
     assert "créer ou rejoindre le dossier de partage, nommer cet ordinateur" in helped.stdout
     bad = cli(tmp_path, "wrote", "invoices", "x", SIOUL_TRAY_LANG="fr")
     assert "'x' n’est pas un nombre entier de 0 à 9223372036854775807" in bad.stderr
+
+
+def test_every_command_takes_lang_after_it_too(tmp_path: Path) -> None:
+    """Found as a person: `sioul-tray may invoices --lang fr` answered in English (argparse's
+    "unrecognized arguments", the refusal of a `--lang` placed after the command)."""
+    from sioul_tray.cliparser import parser
+
+    made = parser()
+    sub = next(a for a in made._actions if isinstance(a, argparse._SubParsersAction))
+    needs = {"take": ["invoices"], "forget": ["aa"], "may": ["invoices"], "run": ["invoices"],
+             "copied": ["new"], "wrote": ["invoices", "3"]}  # fmt: skip
+    for command in sub.choices:
+        args = made.parse_args([command, *needs.get(command, []), "--lang", "fr"])
+        assert args.lang == "fr", command
+    assert made.parse_args(["--lang", "fr", "look"]).lang == "fr"  # before it, as ever
+    assert parser(fast=True).parse_args(["may", "invoices", "--lang", "fr"]).lang == "fr"
+    may = cli(tmp_path, "may", "invoices", "--lang", "fr")
+    assert may.returncode == 1 and may.stderr.startswith("aucune icône ne tourne ici"), may.stderr
+    run = cli(tmp_path, "run", "invoices", "--lang", "fr", "--", "true")
+    assert run.returncode == 123 and run.stderr.startswith("aucune icône ne tourne ici")
+    look = cli(tmp_path, "look", "--lang", "fr")
+    assert look.stderr.startswith("sioul-tray : aucun dossier de partage n’est configuré ici")
 
 
 LOOK = """

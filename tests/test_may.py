@@ -23,7 +23,7 @@ import pytest
 from sioul_tray import client, may
 from sioul_tray.cliparser import parser
 from sioul_tray.timefmt import clock_time
-from tests.helpers import python_env, status_doc, write_status
+from tests.helpers import ROOT, python_env, status_doc, write_status
 
 
 @pytest.fixture
@@ -108,26 +108,34 @@ def test_the_json_carries_the_whole_verdict() -> None:
 # -- may, in this process -------------------------------------------------------------------------
 
 
-def test_may_says_until_when_and_the_records_to_hold_first(home: Path) -> None:
+def test_may_prints_the_token_alone_and_says_the_rest_on_stderr(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Found as a script: plain `may` printed the token in a sentence, then "first, the records
+    of vm_45b2 up to 9", which broke a script reading the token from the last word. Its output
+    is the token alone, whatever else it says (docs/integration.md, "From a shell")."""
     doc = status_doc(must_have={"laptop_9": 41, "kitchen_2": 7})
     write_status(home / "state", doc)
     out = io.StringIO()
     assert may.cmd_may(asked("may", "invoices"), out) == 0
+    assert out.getvalue() == "desk_1234.77\n"
     until = clock_time(doc["parts"]["invoices"]["valid_until"])
-    assert out.getvalue().splitlines() == [
+    assert capsys.readouterr().err.splitlines() == [
         f"Invoices: this computer may number them until {until}, token desk_1234.77",
         "  first, the records of kitchen_2 up to 7",  # by computer
         "  first, the records of laptop_9 up to 41",
     ]
 
 
-def test_may_for_medicines_speaks_of_reminding(home: Path) -> None:
+def test_may_for_medicines_speaks_of_reminding(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     doc = status_doc()
     doc["parts"]["medicines"] = dict(doc["parts"]["invoices"])
     write_status(home / "state", doc)
     out = io.StringIO()
     assert may.cmd_may(asked("may", "medicines"), out) == 0
-    assert out.getvalue().startswith("Medicines: this computer may remind them until ")
+    assert capsys.readouterr().err.startswith("Medicines: this computer may remind them until ")
 
 
 def test_may_not_says_why_on_stderr_only(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -187,7 +195,8 @@ def test_may_from_the_command_line(tmp_path: Path) -> None:
     write_status(tmp_path / "state", status_doc(must_have={"laptop_9": 41}))
     done = cli(tmp_path, "may", "invoices")
     assert done.returncode == 0, done.stderr
-    assert "token desk_1234.77" in done.stdout and "laptop_9 up to 41" in done.stdout
+    assert done.stdout == "desk_1234.77\n"
+    assert "token desk_1234.77" in done.stderr and "laptop_9 up to 41" in done.stderr
     done = cli(tmp_path, "may", "invoices", "--json")
     assert json.loads(done.stdout)["may"] is True and done.returncode == 0
     write_status(tmp_path / "state", status_doc(left=-5))
@@ -212,7 +221,7 @@ def test_may_waits_for_the_verdict(tmp_path: Path) -> None:
     write_status(tmp_path / "state", status_doc())
     out, err = child.communicate(timeout=20)
     assert child.returncode == 0, err
-    assert "token desk_1234.77" in out
+    assert out == "desk_1234.77\n"
     done = cli(tmp_path, "may", "medicines", "--wait", "0.5")
     assert done.returncode == 1
 
@@ -398,3 +407,74 @@ def test_the_signals_a_terminal_sends_are_passed_on_to_the_group(tmp_path: Path,
     _, err = run.communicate(timeout=may.GRACE + 5)
     assert run.returncode == 128 + number, err  # the command's end, as a shell says it
     assert still_writing(tmp_path, ["child", "grandchild"]) == []
+
+
+# -- the shell example of docs/integration.md, as written -----------------------------------------
+
+FAKE_TRAY = """
+import json, sys
+from pathlib import Path
+from PySide6.QtCore import QCoreApplication
+from sioul_tray.tray import single
+app = QCoreApplication([])
+heard = Path(sys.argv[2])
+
+def handle(argv):
+    with heard.open("a") as f:
+        f.write(json.dumps(argv) + "\\n")
+    return (0, "") if argv[0] != "wrote" or sys.argv[3] == "yes" else (1, "invoices went on\\n")
+
+server = single.Server(Path(sys.argv[1]), handle)
+assert server.listen()
+print("ready", flush=True)
+app.exec()
+"""
+
+
+def shell_example() -> str:
+    """The block of docs/integration.md's "From a shell", as the page shows it."""
+    page = (ROOT / "docs" / "integration.md").read_text(encoding="utf-8")
+    section = page.split("\n## From a shell\n", 1)[1].split("\n## ", 1)[0]
+    return section.split("```sh\n", 1)[1].split("```", 1)[0]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a POSIX shell")
+@pytest.mark.parametrize("marked", ["yes", "no"])
+def test_the_shell_example_of_the_docs_runs_and_marks_its_record(
+    tmp_path: Path, marked: str
+) -> None:
+    """Found reading the page: its shell example left out `sioul-tray wrote`, the step without
+    which a record does not count. Run here as written, against this installation (`sioul-tray`
+    on PATH), a status.json saying yes and a tray that answers the mark."""
+    home, bin_dir, heard = tmp_path / "home", tmp_path / "bin", tmp_path / "heard"
+    bin_dir.mkdir()
+    write_status(home / "state", status_doc(must_have={"laptop_9": 41}))
+    programs = {
+        "sioul-tray": f'exec {sys.executable} -m sioul_tray.cli "$@"',
+        # Sioul's own steps: the record written (its count printed), the batch.
+        "make-invoice": f'echo "make-invoice $*" >> {heard}; echo 5',
+        "number-invoices": f'echo "number-invoices $* $SIOUL_LEASE_TOKEN" >> {heard}',
+    }
+    for name, body in programs.items():
+        (bin_dir / name).write_text(f"#!/bin/sh\n{body}\n")
+        (bin_dir / name).chmod(0o755)
+    env = python_env(SIOUL_TRAY_HOME=str(home), PATH=f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    env.pop("XDG_RUNTIME_DIR", None)  # the tray's socket under its state folder
+    with subprocess.Popen(
+        [sys.executable, "-c", FAKE_TRAY, str(home / "state"), str(heard), marked],
+        stdout=subprocess.PIPE, text=True, env=dict(env, QT_QPA_PLATFORM="offscreen"),
+    ) as tray:  # fmt: skip
+        try:
+            assert tray.stdout is not None and tray.stdout.readline().strip() == "ready"
+            done = subprocess.run(["sh", "-c", shell_example()], capture_output=True, text=True,
+                                  env=env, timeout=60, cwd=tmp_path)  # fmt: skip
+        finally:
+            tray.terminate()
+    said = heard.read_text().splitlines()
+    assert said[0] == "make-invoice --token desk_1234.77"  # the token alone, as may printed it
+    assert json.loads(said[1])[:4] == ["wrote", "invoices", "5", "desk_1234.77"]
+    if marked == "yes":
+        assert done.returncode == 0, done.stderr
+        assert said[2:] == ["number-invoices --batch today.csv desk_1234.77"]
+    else:  # the part went on first: the record is void, and the script says so
+        assert done.returncode == 1 and "void" in done.stderr and len(said) == 2

@@ -4,7 +4,7 @@
 <context>
     <name>App</name>
     <message>
-        <location filename="../tray/app.py" line="283"/>
+        <location filename="../tray/app.py" line="286"/>
         <source>Make invoices here</source>
         <translation>Faire les factures ici</translation>
     </message>
@@ -28,7 +28,7 @@ Vos ordinateurs cessent de l’attendre : ils gardent les médicaments et font l
         <translation>{computer} est parti pour de bon</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="401"/>
+        <location filename="../tray/app.py" line="436"/>
         <source>none works here: counting from the session start</source>
         <translation>aucune ne fonctionne ici : décompte depuis le début de la session</translation>
     </message>
@@ -53,22 +53,22 @@ Vos ordinateurs cessent de l’attendre : ils gardent les médicaments et font l
         <translation>impossible d’écrire {path} ({error}) : s’il indique encore {parts} comme fermé, l’icône les ferme de nouveau à son prochain lancement</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="660"/>
+        <location filename="../tray/app.py" line="722"/>
         <source>Sleep and wake from: {source}</source>
         <translation>Veille et réveil lus par : {source}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="663"/>
+        <location filename="../tray/app.py" line="725"/>
         <source>Sync tool: {tool}</source>
         <translation>Outil de synchronisation : {tool}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="554"/>
+        <location filename="../tray/app.py" line="614"/>
         <source>Syncthing, asked to send each claim at once; the last request failed: {problem}</source>
         <translation>Syncthing, à qui chaque réservation est confiée aussitôt écrite ; la dernière demande a échoué : {problem}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="275"/>
+        <location filename="../tray/app.py" line="278"/>
         <source>{command} did not work:
 
 {error}</source>
@@ -77,12 +77,12 @@ Vos ordinateurs cessent de l’attendre : ils gardent les médicaments et font l
 {error}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="303"/>
+        <location filename="../tray/app.py" line="306"/>
         <source>Quit sioul-tray</source>
         <translation>Quitter sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="322"/>
+        <location filename="../tray/app.py" line="325"/>
         <source>No file manager opened the sharing folder. It is:
 
 {path}</source>
@@ -91,7 +91,21 @@ Vos ordinateurs cessent de l’attendre : ils gardent les médicaments et font l
 {path}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="403"/>
+        <location filename="../tray/app.py" line="402"/>
+        <source>its window ended with an error</source>
+        <translation>sa fenêtre s’est terminée sur une erreur</translation>
+    </message>
+    <message>
+        <location filename="../tray/app.py" line="405"/>
+        <source>The sharing folder was not changed: {error}
+
+sioul-tray keeps using {folder}.</source>
+        <translation>Le dossier de partage n’a pas changé : {error}
+
+sioul-tray continue d’utiliser {folder}.</translation>
+    </message>
+    <message>
+        <location filename="../tray/app.py" line="438"/>
         <source>sioul-tray {version}
 
 Keeps Sioul&apos;s medicines and invoices on one computer at a time.
@@ -108,33 +122,33 @@ Dossier de partage : {folder}
 Inactivité lue par : {idle}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="420"/>
+        <location filename="../tray/app.py" line="455"/>
         <source>How it works, and what each line means: {docs}</source>
         <translation>Comment cela marche, et ce que dit chaque ligne : {docs}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="509"/>
+        <location filename="../tray/app.py" line="548"/>
         <source>sioul-tray is not running: it needs a sharing folder. While it does not run, this computer reminds no medicines and numbers no invoices. Start sioul-tray again to choose the folder.</source>
         <translation>sioul-tray ne tourne pas : il lui faut un dossier de partage. Tant qu’il ne tourne pas, cet ordinateur ne rappelle aucun médicament et ne numérote aucune facture. Relancez sioul-tray pour choisir le dossier.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="556"/>
+        <location filename="../tray/app.py" line="616"/>
         <source>Syncthing, asked to send each claim at once</source>
         <translation>Syncthing, à qui chaque réservation est confiée aussitôt écrite</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="559"/>
+        <location filename="../tray/app.py" line="619"/>
         <source>none found; the sync tool sends the claims when it notices them</source>
         <translation>aucun trouvé ; l’outil de synchronisation envoie les réservations quand il les remarque</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="560"/>
+        <location filename="../tray/app.py" line="620"/>
         <source>{tool}, found; it sends the claims when it notices them</source>
         <translation>{tool}, trouvé ; il envoie les réservations quand il les remarque</translation>
     </message>
     <message>
         <location filename="../tray/answers.py" line="58"/>
-        <location filename="../tray/app.py" line="568"/>
+        <location filename="../tray/app.py" line="628"/>
         <location filename="../tray/copied.py" line="66"/>
         <source>sioul-tray: {error}</source>
         <translation>sioul-tray : {error}</translation>
@@ -165,7 +179,7 @@ Inactivité lue par : {idle}</translation>
         <translation>sioul-tray : pas d’affichage ici ; utilisez la ligne de commande (sioul-tray --help)</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="608"/>
+        <location filename="../tray/app.py" line="668"/>
         <source>sioul-tray: already running</source>
         <translation>sioul-tray : déjà lancé</translation>
     </message>
@@ -370,17 +384,17 @@ Inactivité lue par : {idle}</translation>
         <translation>la fenêtre « À propos » de l’icône lancée ici</translation>
     </message>
     <message>
-        <location filename="../cliparser.py" line="172"/>
-        <source>the window to choose another sharing folder (exit 0: changed)</source>
-        <translation>la fenêtre pour choisir un autre dossier de partage (code 0 : changé)</translation>
+        <location filename="../cliparser.py" line="173"/>
+        <source>the window to choose another sharing folder (exit 0: closed; the tray follows the folder saved)</source>
+        <translation>la fenêtre pour choisir un autre dossier de partage (code 0 : fermée ; l’icône suit le dossier enregistré)</translation>
     </message>
     <message>
-        <location filename="../cliparser.py" line="178"/>
+        <location filename="../cliparser.py" line="181"/>
         <source>the tray on a temporary folder with two simulated computers</source>
         <translation>l’icône sur un dossier temporaire avec deux ordinateurs simulés</translation>
     </message>
     <message>
-        <location filename="../cliparser.py" line="190"/>
+        <location filename="../cliparser.py" line="203"/>
         <source>{text} is not a whole number from 0 to {top}</source>
         <translation>{text} n’est pas un nombre entier de 0 à {top}</translation>
     </message>
@@ -493,77 +507,82 @@ Inactivité lue par : {idle}</translation>
         <translation>renouvelée {ago}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="330"/>
+        <location filename="../commands.py" line="331"/>
         <source>used {ago}</source>
         <translation>utilisé {ago}</translation>
     </message>
     <message>
         <location filename="../commands.py" line="333"/>
+        <source>never used</source>
+        <translation>jamais utilisé</translation>
+    </message>
+    <message>
+        <location filename="../commands.py" line="336"/>
         <source>taken {ago}</source>
         <translation>prise {ago}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="335"/>
+        <location filename="../commands.py" line="338"/>
         <source>sees {computer}</source>
         <translation>voit {computer}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="336"/>
+        <location filename="../commands.py" line="339"/>
         <source>wrote {n}</source>
         <translation>écrit {n}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="337"/>
+        <location filename="../commands.py" line="340"/>
         <source>  {computer}: {facts}</source>
         <translation>  {computer} : {facts}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="342"/>
+        <location filename="../commands.py" line="345"/>
         <source>  not read: {file}: {reason}</source>
         <translation>  illisible : {file} : {reason}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="360"/>
+        <location filename="../commands.py" line="363"/>
         <source>Invoices are kept here now, but no tray runs on this computer: nothing numbers them here until sioul-tray starts (it then numbers them once it has kept them for 2 minutes and every other computer has seen it).</source>
         <translation>Les factures sont tenues ici maintenant, mais aucun sioul-tray ne tourne sur cet ordinateur : rien ne les numérote ici tant que sioul-tray n’est pas lancé (il les numérote alors quand il les a tenues 2 minutes et que tous les autres ordinateurs l’ont vu).</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="370"/>
+        <location filename="../commands.py" line="373"/>
         <source>Waiting for: {computers}</source>
         <translation>En attente de : {computers}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="389"/>
+        <location filename="../commands.py" line="392"/>
         <source>Closed: {parts}</source>
         <translation>Fermé : {parts}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="399"/>
+        <location filename="../commands.py" line="402"/>
         <source>sioul-tray: warning: {problem}</source>
         <translation>sioul-tray : attention : {problem}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="424"/>
+        <location filename="../commands.py" line="427"/>
         <source>{computer} is declared gone for good; it counts again if it comes back.</source>
         <translation>{computer} est déclaré parti pour de bon ; il comptera de nouveau s’il revient.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="428"/>
+        <location filename="../commands.py" line="431"/>
         <source>For invoices it counts from {time}: until then {computer} may still be numbering them, cut off from the sync.</source>
         <translation>Pour les factures, elle compte à partir de {time} : jusque-là {computer} peut encore les numéroter, coupé de la synchronisation.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="438"/>
+        <location filename="../commands.py" line="441"/>
         <source>This computer&apos;s claims are now {new}&apos;s; {old}&apos;s stay with the computer they were made on.</source>
         <translation>Les réservations de cet ordinateur sont désormais celles de {new} ; celles de {old} restent à l’ordinateur où elles ont été faites.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="444"/>
+        <location filename="../commands.py" line="447"/>
         <source>No claim of {computer} was ever read here: nothing holds back.</source>
         <translation>Aucune réservation de {computer} n’a jamais été lue ici : rien ne retient.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="452"/>
+        <location filename="../commands.py" line="455"/>
         <source>sioul-tray: no tray runs here, so nothing acts on {part} under {token}: the mark is not taken, and the records made after the last one are void</source>
         <translation>sioul-tray : aucune icône ne tourne ici, donc rien n’agit sur {part} sous {token} : la marque n’est pas prise, et les enregistrements faits après la dernière sont nuls</translation>
     </message>
@@ -678,22 +697,22 @@ Inactivité lue par : {idle}</translation>
         <translation>Médicaments : cet ordinateur peut les rappeler jusqu’à {time}, jeton {token}</translation>
     </message>
     <message>
-        <location filename="../may.py" line="191"/>
+        <location filename="../may.py" line="194"/>
         <source>  first, the records of {computer} up to {wrote}</source>
         <translation>  d’abord, les enregistrements de {computer} jusqu’à {wrote}</translation>
     </message>
     <message>
-        <location filename="../may.py" line="200"/>
+        <location filename="../may.py" line="203"/>
         <source>sioul-tray run: give the command after --</source>
         <translation>sioul-tray run : donnez la commande après --</translation>
     </message>
     <message>
-        <location filename="../may.py" line="244"/>
+        <location filename="../may.py" line="247"/>
         <source>the part was taken again: another tenure</source>
         <translation>la partie a été reprise : un autre mandat</translation>
     </message>
     <message>
-        <location filename="../may.py" line="247"/>
+        <location filename="../may.py" line="250"/>
         <source>sioul-tray run: stopped {command}: {reason}</source>
         <translation>sioul-tray run : {command} arrêté : {reason}</translation>
     </message>
@@ -1626,7 +1645,7 @@ Inactivité lue par : {idle}</translation>
         <translation>le nom du dossier de l’installation {home} n’est pas en UTF-8 valide : choisissez un dossier dont le nom l’est</translation>
     </message>
     <message>
-        <location filename="../tray/autostart.py" line="216"/>
+        <location filename="../tray/autostart.py" line="219"/>
         <source>{path} cannot be written: the command it starts is in a folder whose name is not valid UTF-8</source>
         <translation>impossible d’écrire {path} : la commande qu’il lance est dans un dossier dont le nom n’est pas en UTF-8 valide</translation>
     </message>

@@ -73,15 +73,18 @@ class Tray(QObject):
         self,
         controller: Controller,
         notify: Notify | None = None,
-        on_folder: Callable[[], None] | None = None,
+        on_folder: Callable[[], bool] | None = None,
         parent: QObject | None = None,
         more_about: Callable[[], list[str]] | None = None,
         setup_here: Callable[[], bool] | None = None,
     ) -> None:
         super().__init__(parent)
         self.controller = controller
-        # "Change sharing folder…": `on_folder` starts again in the folder chosen; `setup_here`
-        # shows the window in this process where it cannot run in its own (True: one chosen).
+        # "Change sharing folder…": when its window ends, `on_folder` follows the folder saved:
+        # it starts again there (and does not return), or returns False when the folder saved
+        # is this tray's, or raises SioulError, the folder saved put back, when the new one
+        # cannot be used. `setup_here` shows the window in this process where it cannot run in
+        # its own (True: one chosen).
         self.on_folder = on_folder
         self.setup_here = setup_here
         self.more_about = more_about  # About's lines on this run (asked when About opens)
@@ -114,7 +117,9 @@ class Tray(QObject):
         self.state_dir: Path | None = None
         self.computers_child = ChildWindow("computers", self, instead=self.computers_window)
         self.about_child = ChildWindow("about", self, instead=self.about_box)
-        self.setup_child = ChildWindow("folder", self)  # "Change sharing folder…"
+        # "Change sharing folder…"; a process that fails at once gives way to the window here.
+        self.setup_child = ChildWindow("folder", self, instead=self._setup_instead)
+        self._closing = False  # while `close_windows` closes the windows' processes
         self.raised = 0  # "Computers…" while its window is open: the window comes forward
         controller.changed.connect(self.render)
         controller.notify.connect(self._note)
@@ -267,13 +272,11 @@ class Tray(QObject):
         try:
             self._run(item)
         except (SioulError, OSError) as e:
-            from PySide6.QtWidgets import QMessageBox
-
             text = i18n.error_text(e)
             what = item.text.rstrip("…").strip()
             if what:  # a command of the menu's: say which one failed
                 text = App.tr("{command} did not work:\n\n{error}").format(command=what, error=text)
-            QMessageBox.warning(None, "sioul-tray", text)
+            self.warn(text)
             self._count_down()  # the menu as things are: "Start at login" unticked if it failed
 
     def _run(self, item: Item) -> None:
@@ -343,6 +346,12 @@ class Tray(QObject):
         self.controller.forget(computer)
         return True
 
+    def warn(self, text: str) -> None:
+        """Say what went wrong, in a box the person closes."""
+        from PySide6.QtWidgets import QMessageBox
+
+        QMessageBox.warning(None, "sioul-tray", text)
+
     def _confirm(self, title: str, text: str, risky: bool = False) -> bool:
         """Ask yes or no; for a `risky` step, No is the default (Return keeps things as they
         are)."""
@@ -361,21 +370,47 @@ class Tray(QObject):
 
     def change_folder(self) -> None:
         """ "Change sharing folder…": its window, in a process of its own where it can be. The
-        parts stay kept here while it is open (this is the folder until another is chosen): only
-        a folder chosen ends them, by starting again there; a cancel changes nothing."""
+        parts stay kept here while it is open (this is the folder until another is chosen).
+        All or nothing when it ends: the folder saved is the one the commands read (`look`), so
+        the tray follows it (`on_folder`: it starts again there), or, where the new folder cannot
+        be used, the saved one is put back and the tray stays, saying why; a cancel changes
+        nothing."""
         if self.on_folder is None:
             return
         if not self.open_setup(self._folder_chosen):
-            self._folder_chosen(self.setup_here() if self.setup_here is not None else False)
+            self._setup_instead()
 
-    def _folder_chosen(self, changed: bool) -> None:
-        if changed and self.on_folder is not None:
-            self.on_folder()
+    def _setup_instead(self) -> None:
+        if self.setup_here is not None:
+            self.setup_here()
+        self._folder_chosen(True)
+
+    def _folder_chosen(self, well: bool) -> None:
+        """The folder window closed (`well`), or failed: the folder saved decides, whatever the
+        window said (one that failed may have saved the folder first)."""
+        if self.on_folder is None or self._closing:
+            return  # closed by the tray (it quits): nothing to follow
+        from sioul_tray.errors import SioulError
+
+        try:
+            moved = self.on_folder()
+        except (SioulError, OSError) as e:
+            why = i18n.error_text(e)
+        else:
+            if moved or well:
+                return
+            why = App.tr("its window ended with an error")
+        self.warn(
+            App.tr(
+                "The sharing folder was not changed: {error}\n\nsioul-tray keeps using {folder}."
+            ).format(error=why, folder=self.controller.folder)
+        )
 
     def open_setup(self, done: Callable[[bool], None]) -> bool:
         """ "Change sharing folder…" in a process of its own (`sioul-tray folder`): `done`
-        is told whether the folder changed when it ends. False when it cannot run that way (no
-        state folder, or the program does not start): the caller shows the window here."""
+        is told whether it ended well (a folder chosen or not) or failed. False when it cannot
+        run that way (no state folder, or the program does not start): the caller shows the
+        window here."""
         return self.setup_child.open(self.state_dir, done)
 
     def about_box(self) -> QWidget:
@@ -448,8 +483,12 @@ class Tray(QObject):
         closed unanswered: nothing changed)."""
         for window in list(self.windows):
             window.close()
-        for child in (self.computers_child, self.about_child, self.setup_child):
-            child.close()
+        self._closing = True
+        try:
+            for child in (self.computers_child, self.about_child, self.setup_child):
+                child.close()
+        finally:
+            self._closing = False
 
     def listing(self) -> str:
         """The Computers window's content, as JSON (the `computers` request)."""
@@ -512,6 +551,27 @@ def _not_started() -> None:
     )
     print(f"sioul-tray: {text}", file=sys.stderr)
     QMessageBox.information(None, "sioul-tray", text)
+
+
+def follow_folder(inst: Installation, folder: Path, leave: Callable[[list[str]], None]) -> bool:
+    """After "Change sharing folder…", all or nothing. The folder saved in the settings is the one
+    the commands read (`look`): when it is no longer `folder`, the one this tray keeps, the tray
+    moves there once the new folder opens with its key: `leave` ends this tray and starts the
+    installed program in its place (in this language; the installation's SIOUL_TRAY_HOME is
+    inherited). Where the new folder cannot be used, `folder` is saved again and SioulError says
+    why: the tray stays. False when the folder saved is `folder` (nothing changed)."""
+    from sioul_tray.errors import SioulError
+
+    try:
+        chosen = inst.share_folder()
+        if chosen == folder:
+            return False
+        inst.open_share()  # the seal read, the key kept for it: what the new tray needs
+    except (SioulError, OSError):
+        inst.update_settings(share=str(folder))  # nothing half-changed: `look` reads this one
+        raise
+    leave([*autostart.command(), "--lang", i18n.language()])
+    return True
 
 
 def _setup(inst: Installation) -> str | None:
@@ -647,13 +707,15 @@ def run(argv: list[str] | None = None, language: str | None = None) -> int:
             else None
         )
 
-        def folder_changed() -> None:
+        def leave(again: list[str]) -> None:
             # A new folder is a new Lease, watcher and state: start afresh in this process's place.
             controller.shutdown()
             server.close()
             stack.close()  # releases the writer lock for the new process
-            again = autostart.command()  # the bundle's program when frozen
             os.execv(again[0], again)
+
+        def folder_changed() -> bool:
+            return follow_folder(inst, folder, leave)
 
         def more_about() -> list[str]:
             return [

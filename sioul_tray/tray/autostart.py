@@ -29,8 +29,11 @@ COMMENT_FR = "Garde les médicaments et les factures de Sioul sur un seul ordina
 
 
 def command() -> list[str]:
-    """How to start this tray again: the bundle's program when frozen (PyInstaller), else the same
-    interpreter running the same package."""
+    """How to start this tray again (and its windows, each in a process of its own): the bundle's
+    program when frozen (PyInstaller), else the same interpreter running the installed package.
+    `-P`: the current folder is not put on the module path, so a tray started from a checkout
+    (`.venv/bin/sioul-tray` there) starts the package installed, not the checkout's source tree
+    (which has no `sioul_tray.resources` and no compiled catalogue); PYTHONPATH is kept."""
     if getattr(sys, "frozen", False):
         program = Path(sys.executable)
         # Windows: the windowed twin, so that no console window opens at login (see the spec).
@@ -38,7 +41,7 @@ def command() -> list[str]:
         if sys.platform == "win32" and gui.is_file():
             return [str(gui)]
         return [str(program)]
-    return [sys.executable, "-m", "sioul_tray.cli"]
+    return [sys.executable, "-P", "-m", "sioul_tray.cli"]
 
 
 def login_command() -> list[str]:

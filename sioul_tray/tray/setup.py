@@ -141,6 +141,21 @@ def join_or_create(
     return made
 
 
+def proposed_name(inst: Installation) -> str:
+    """The name the window proposes for this computer: the one chosen before, else the name
+    people call it (`host_name`: the pretty host name, hostnamectl's PRETTY_HOSTNAME in
+    /etc/machine-info); where that is the bare host name, with a capital ("vm" → "Vm")."""
+    import socket
+
+    name = inst.name()
+    chosen = inst.settings().get("name")
+    if isinstance(chosen, str) and chosen.strip():
+        return name
+    if name == socket.gethostname().split(".")[0] and name.islower():
+        return name[:1].upper() + name[1:]
+    return name
+
+
 def short(folder: Path, home: Path | None = None) -> str:
     """A folder as the person reads it: under the home folder, with ``~``."""
     home = home or Path.home()
@@ -228,7 +243,7 @@ class SetupWindow(QDialog):
         self.strength.setFixedHeight(self.fontMetrics().lineSpacing() * 2 + 4)
         self.strength.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         form.addRow("", self.strength)
-        self.name = named(QLineEdit(inst.name(), self), "name")
+        self.name = named(QLineEdit(proposed_name(inst), self), "name")
         self.name.setMaxLength(64)
         self.show_passphrase = named(QCheckBox(Setup.tr("S&how the passphrase"), self), "show")
         self.show_passphrase.toggled.connect(self._show)
@@ -362,11 +377,12 @@ def settle_login(at_login: bool) -> None:
 
 def change_folder(state_dir: Path, language: str | None = None) -> int:
     """`sioul-tray folder`: the window in a process of its own, for the tray's
-    "Change sharing folder…"; exit 0 when the folder changed, 1 when the person cancelled. (The
-    tray restarts itself on the new folder; `state_dir` is the installation's, as it sees it.)"""
+    "Change sharing folder…"; exit 0 when it closed, the folder changed or not (the tray follows
+    the folder saved: it starts again there, or stays), another code when it failed. (`state_dir`
+    is the installation's, as the tray sees it.)"""
     from sioul_tray.tray.standalone import application
 
     app = application(language)
-    made = ask(Installation())
+    ask(Installation())
     app.quit()  # and the application lives until here
-    return 0 if made is not None else 1
+    return 0

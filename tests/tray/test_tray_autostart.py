@@ -67,7 +67,8 @@ def test_launch_agent_runs_at_load() -> None:
 
 
 def test_the_command_starts_this_interpreter_on_this_package() -> None:
-    assert autostart.command() == [sys.executable, "-m", "sioul_tray.cli"]
+    # -P: not the current folder's source (a checkout's), the package installed.
+    assert autostart.command() == [sys.executable, "-P", "-m", "sioul_tray.cli"]
 
 
 @pytest.mark.skipif(sys.platform in ("win32", "darwin"), reason="the XDG file is Linux's way")
@@ -125,7 +126,7 @@ def test_login_starts_the_installed_entry_point_not_the_interpreter_by_path(
     monkeypatch.setattr(sys, "executable", str(python))
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
     monkeypatch.delenv("SIOUL_TRAY_HOME", raising=False)
-    assert autostart.login_command() == [str(python), "-m", "sioul_tray.cli"]
+    assert autostart.login_command() == [str(python), "-P", "-m", "sioul_tray.cli"]
     script = venv / ("sioul-tray.exe" if sys.platform == "win32" else "sioul-tray")
     script.write_text("#!/bin/sh\n")
     script.chmod(0o755)

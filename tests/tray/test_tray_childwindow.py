@@ -19,6 +19,7 @@ from pytestqt.qtbot import QtBot
 
 from sioul_tray.tray import autostart, childwindow
 from sioul_tray.tray.childwindow import ChildWindow
+from tests.helpers import ROOT
 
 
 def program(monkeypatch: pytest.MonkeyPatch, code: str) -> None:
@@ -93,3 +94,28 @@ def test_a_process_that_fails_at_once_gives_way_to_the_window_here(
     assert child.open(tmp_path, ended.append)
     qtbot.waitUntil(lambda: instead != [], timeout=10_000)
     assert instead == ["here"] and ended == [] and child.process is None
+
+
+def test_a_window_runs_the_installed_program_not_the_current_folder_s_source(
+    parent: QObject, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, qtbot: QtBot
+) -> None:
+    """Found as a person: a tray started from a checkout (`.venv/bin/sioul-tray` there) ran its
+    windows as `python -m sioul_tray.cli` in that folder, which loads the checkout's source tree
+    (no sioul_tray.resources, no compiled catalogue): the folder window failed after saving the
+    folder, About printed a traceback, a French tray's windows were in English."""
+    checkout = tmp_path / "checkout"
+    (checkout / "sioul_tray").mkdir(parents=True)
+    loaded = tmp_path / "the checkout's source ran"
+    (checkout / "sioul_tray" / "__init__.py").write_text("")
+    (checkout / "sioul_tray" / "cli.py").write_text(
+        f"open({str(loaded)!r}, 'w').close()\nraise SystemExit(3)\n"
+    )
+    monkeypatch.chdir(checkout)
+    # The package "installed" is this checkout's, found by its path (tests/helpers.python_env).
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    instead: list[str] = []
+    child = ChildWindow("about", parent, instead=lambda: instead.append("here"))
+    assert child.open(tmp_path / "state")
+    qtbot.wait(2500)
+    assert not loaded.exists()
+    assert instead == [] and child.running()  # the About box is up, from the installed program

@@ -19,7 +19,7 @@ from pytestqt.qtbot import QtBot
 
 from sioul_tray.lease import ALIVE, PARTS, Lease
 from sioul_tray.share import Share
-from sioul_tray.tray import aboutbox, autostart
+from sioul_tray.tray import aboutbox, autostart, childwindow
 from sioul_tray.tray.answers import answer
 from sioul_tray.tray.app import Tray
 from sioul_tray.tray.computers import ComputersWindow, TraySource
@@ -296,15 +296,16 @@ def test_about_without_a_tray_says_so_and_falls_back_here_when_its_process_fails
 # -- "Change sharing folder…", the same way ------------------------------------------------------
 
 
-def test_the_folder_window_in_its_own_process_says_whether_the_folder_changed(
+def test_the_folder_window_in_its_own_process_says_whether_it_ended_well(
     tray: Tray, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, qtbot: QtBot
 ) -> None:
     tray.state_dir = tmp_path / "state"
     said: list[bool] = []
-    program(monkeypatch, "raise SystemExit(0)")  # the person chose a folder
+    program(monkeypatch, "raise SystemExit(0)")  # closed, a folder chosen or not
     assert tray.open_setup(said.append) and tray.windows == []
     qtbot.waitUntil(lambda: said == [True], timeout=10_000)
-    program(monkeypatch, "raise SystemExit(1)")  # cancelled
+    program(monkeypatch, "raise SystemExit(1)")  # failed, past its first seconds
+    monkeypatch.setattr(childwindow, "CHILD_CHECK", 0.0)
     assert tray.open_setup(said.append)
     qtbot.waitUntil(lambda: said == [True, False], timeout=10_000)
     program(monkeypatch, "import time; time.sleep(60)")
@@ -324,7 +325,15 @@ def test_the_parts_stay_kept_while_the_folder_window_is_open(
     folder chosen ends them (by starting again there)."""
     tray.state_dir = tmp_path / "state"
     started_again: list[bool] = []
-    tray.on_folder = lambda: started_again.append(True)
+    saved = [folder]  # the folder saved in the settings (`follow_folder` reads it)
+
+    def follow() -> bool:
+        if saved[0] == folder:
+            return False
+        started_again.append(True)
+        return True
+
+    tray.on_folder = follow
     reader = Lease(Share.open(folder, PASSPHRASE), "reader_pc", name="Reader")
 
     def mine_open() -> bool:
@@ -338,13 +347,56 @@ def test_the_parts_stay_kept_while_the_folder_window_is_open(
     tray.controller.tick()
     assert tray.controller.timer.isActive() and mine_open()
     tray.close_windows()  # as a cancel
-    program(monkeypatch, "raise SystemExit(1)")  # cancelled
+    program(monkeypatch, "raise SystemExit(0)")  # cancelled
     tray.change_folder()
     qtbot.waitUntil(lambda: tray.setup_child.process is None, timeout=10_000)
     assert started_again == [] and tray.controller.timer.isActive() and mine_open()
+    saved[0] = tmp_path / "new"
     program(monkeypatch, "raise SystemExit(0)")  # a folder chosen: start again there
     tray.change_folder()
     qtbot.waitUntil(lambda: started_again == [True], timeout=10_000)
+
+
+def test_the_tray_follows_the_folder_saved_or_says_why_it_stays(
+    tray: Tray, folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, qtbot: QtBot
+) -> None:
+    """Found as a person: the folder window (run from a checkout's source) saved the new folder,
+    then failed; the tray, told "not changed", stayed on the old one and said nothing."""
+    from sioul_tray.errors import SioulError
+    from sioul_tray.i18n import Core
+
+    tray.state_dir = tmp_path / "state"
+    asked: list[str] = []
+    said: list[str] = []
+    monkeypatch.setattr(tray, "warn", said.append)
+
+    def follow() -> bool:
+        asked.append("follow")
+        raise SioulError(Core.mark("this computer has no key for {folder}", folder="/new"))
+
+    tray.on_folder = follow
+    program(monkeypatch, "raise SystemExit(1)")  # saved, then failed
+    monkeypatch.setattr(childwindow, "CHILD_CHECK", 0.0)  # past its first seconds at once
+    tray.change_folder()
+    qtbot.waitUntil(lambda: said != [], timeout=10_000)
+    assert asked == ["follow"]
+    assert said == [
+        "The sharing folder was not changed: this computer has no key for /new\n\n"
+        f"sioul-tray keeps using {folder}."
+    ]
+    # Failed before saving anything: nothing changed, and that is said too.
+    tray.on_folder = lambda: False
+    tray.change_folder()
+    qtbot.waitUntil(lambda: len(said) == 2, timeout=10_000)
+    assert said[1] == (
+        "The sharing folder was not changed: its window ended with an error\n\n"
+        f"sioul-tray keeps using {folder}."
+    )
+    tray.on_folder = lambda: True  # ...or the folder saved was followed
+    tray.change_folder()
+    qtbot.waitUntil(lambda: tray.setup_child.process is None, timeout=10_000)
+    qtbot.wait(100)
+    assert len(said) == 2
 
 
 @pytest.mark.slow

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
@@ -140,7 +141,7 @@ def test_the_window_is_used_with_the_keyboard_and_nothing_moves(
         child(window, QLineEdit, "passphrase"),
     )
     again, name = child(window, QLineEdit, "again"), child(window, QLineEdit, "name")
-    assert name.text() == inst.name()  # prefilled with the host's name
+    assert name.text() == setup.proposed_name(inst)  # prefilled with the name people call it
 
     def where() -> dict[QLineEdit, object]:
         QApplication.processEvents()  # the layout's pending requests: what the person sees
@@ -238,3 +239,59 @@ def test_the_window_speaks_as_a_person_reads(
     window.again.setText("correct horse battery staple")
     window.accept()
     assert window.made == "created" and inst.share_folder() == tmp_path / "Dropbox" / "Sioul"
+
+
+def test_a_folder_change_is_all_or_nothing(inst: Installation, tmp_path: Path) -> None:
+    """Found as a person: the folder window saved the new folder, then failed; the tray went on
+    writing claims in the old folder while `look` read the new one, and nothing was said. The
+    tray follows the folder saved, or puts the old one back and says why."""
+    from sioul_tray.tray.app import follow_folder
+
+    def sealed(name: str, remembered: bool) -> Path:
+        made = tmp_path / name
+        made.mkdir()
+        share = Share.create(made, "pass phrase", inst.computer(), cost=10)
+        if remembered:
+            inst.remember_key(share)
+        return made
+
+    old = sealed("old", remembered=True)
+    inst.update_settings(share=str(old))
+    left: list[list[str]] = []
+    assert not follow_folder(inst, old, left.append)  # cancelled: nothing changed
+    # Saved, but the new folder cannot be opened here (no key for it): stays, says why.
+    inst.update_settings(share=str(sealed("no key", remembered=False)))
+    with pytest.raises(SioulError, match="has no key for"):
+        follow_folder(inst, old, left.append)
+    assert inst.share_folder() == old and left == []  # `look` reads the folder the tray keeps
+    inst.update_settings(share=str(tmp_path / "gone"))
+    with pytest.raises(SioulError, match="missing"):
+        follow_folder(inst, old, left.append)
+    assert inst.share_folder() == old and left == []
+    # A folder that opens: the tray leaves for the installed program, in its language.
+    new = sealed("new", remembered=True)
+    inst.update_settings(share=str(new))
+    assert follow_folder(inst, old, left.append)
+    assert left == [[sys.executable, "-P", "-m", "sioul_tray.cli", "--lang", "en"]]
+    assert inst.share_folder() == new
+
+
+def test_the_first_run_proposes_the_name_people_call_the_computer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, qtbot: QtBot
+) -> None:
+    """Found as a person: the first-run window proposed "vm", the bare host name."""
+    import socket
+
+    from sioul_tray import install
+
+    monkeypatch.setattr(socket, "gethostname", lambda: "vm.example.org")
+    monkeypatch.setattr(install, "host_name", lambda: "vm")  # no pretty host name set
+    fresh = Installation(tmp_path / "fresh")
+    window = setup.SetupWindow(fresh)
+    qtbot.addWidget(window)
+    assert window.name.text() == "Vm"
+    # /etc/machine-info's PRETTY_HOSTNAME, as the person wrote it; a name chosen before.
+    monkeypatch.setattr(install, "host_name", lambda: "anna's laptop")
+    assert setup.proposed_name(fresh) == "anna's laptop"
+    fresh.set_name("kitchen")
+    assert setup.proposed_name(fresh) == "kitchen"
