@@ -2059,12 +2059,12 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>Setup</name>
     <message>
-        <location filename="../tray/setup.py" line="168"/>
+        <location filename="../tray/setup.py" line="183"/>
         <source>Sharing folder — sioul-tray</source>
         <translation>Dossier de partage — sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="203"/>
+        <location filename="../tray/setup.py" line="218"/>
         <source>Another folder…</source>
         <translation>Un autre dossier…</translation>
     </message>
@@ -2089,77 +2089,77 @@ Inactivité lue par : {idle}</translation>
         <translation>Faible : quelques mots à vous (quatre ou plus) sont bien plus difficiles à deviner.</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="172"/>
+        <location filename="../tray/setup.py" line="187"/>
         <source>Choose the sharing folder</source>
         <translation>Choisissez le dossier de partage</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="179"/>
+        <location filename="../tray/setup.py" line="194"/>
         <source>The folder your sync tool (Syncthing, Dropbox, OneDrive, Nextcloud, iCloud Drive, Google Drive…) shares between your computers. Sioul keeps its files in it.</source>
         <translation>Le dossier que votre outil de synchronisation (Syncthing, Dropbox, OneDrive, Nextcloud, iCloud Drive, Google Drive…) partage entre vos ordinateurs. Sioul y range ses fichiers.</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="196"/>
+        <location filename="../tray/setup.py" line="211"/>
         <source>No sync tool&apos;s folder was found on this computer. Choose the folder your sync tool shares with “Another folder…”.</source>
         <translation>Aucun dossier d’outil de synchronisation n’a été trouvé sur cet ordinateur. Choisissez le dossier que votre outil partage avec « Un autre dossier… ».</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="209"/>
+        <location filename="../tray/setup.py" line="224"/>
         <source>&amp;Folder:</source>
         <translation>&amp;Dossier :</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="220"/>
+        <location filename="../tray/setup.py" line="235"/>
         <source>&amp;Passphrase:</source>
         <translation>&amp;Phrase secrète :</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="223"/>
+        <location filename="../tray/setup.py" line="238"/>
         <source>Passphrase &amp;again:</source>
         <translation>Phrase secrète, &amp;encore :</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="233"/>
+        <location filename="../tray/setup.py" line="248"/>
         <source>S&amp;how the passphrase</source>
         <translation>&amp;Montrer la phrase secrète</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="236"/>
+        <location filename="../tray/setup.py" line="251"/>
         <source>This computer&apos;s &amp;name:</source>
         <translation>&amp;Nom de cet ordinateur :</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="241"/>
+        <location filename="../tray/setup.py" line="256"/>
         <source>&amp;Start sioul-tray when I log in</source>
         <translation>&amp;Lancer sioul-tray à l’ouverture de session</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="245"/>
+        <location filename="../tray/setup.py" line="260"/>
         <source>While sioul-tray is not running on this computer, it reminds no medicines and numbers no invoices.</source>
         <translation>Tant que sioul-tray ne tourne pas sur cet ordinateur, il ne rappelle aucun médicament et ne numérote aucune facture.</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="281"/>
+        <location filename="../tray/setup.py" line="296"/>
         <source>Sharing folder</source>
         <translation>Dossier de partage</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="290"/>
+        <location filename="../tray/setup.py" line="305"/>
         <source>not needed to join</source>
         <translation>inutile pour rejoindre</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="295"/>
+        <location filename="../tray/setup.py" line="310"/>
         <source>This folder is shared already: this computer joins it with the passphrase chosen on the first computer.</source>
         <translation>Ce dossier est déjà partagé : cet ordinateur le rejoint avec la phrase secrète choisie sur le premier ordinateur.</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="299"/>
+        <location filename="../tray/setup.py" line="314"/>
         <source>A new shared folder is created here, sealed with this passphrase. Type it twice and keep it: it cannot be recovered. A second computer? First wait for this folder&apos;s sioul.seal to arrive through the sync.</source>
         <translation>Un nouveau dossier partagé est créé ici, scellé par cette phrase secrète. Tapez-la deux fois et gardez-la : elle ne peut pas être retrouvée. Un deuxième ordinateur ? Attendez d’abord que le sioul.seal de ce dossier arrive par la synchronisation.</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="326"/>
+        <location filename="../tray/setup.py" line="341"/>
         <source>{error}. Nothing was changed.</source>
         <translation>{error}. Rien n’a été changé.</translation>
     </message>
