@@ -547,21 +547,22 @@ def breakdown(lease: Lease, others: Others, repeats: int) -> tuple[float, list[t
     from sioul_tray.lease import lease as lease_module
     from sioul_tray.lease import machine as machine_module
 
-    Machine = machine_module.Machine
+    draft = machine_module._Draft  # a step's working copy of the knowledge
     acc: dict[str, float] = {}
     steps = [
         (Lease, "_read", "_read: list, read, unseal, decode, hear"),
         (lease_module, "read_folder", "  read_folder: list, open, read, close"),
         (Lease, "_open_entry", "  _open_entry: unseal + decode + checks"),
-        (Machine, "hear", "  Machine.hear: seq, heard times, flow"),
-        (Machine, "renew", "Machine.renew: the claim, its acknowledgement"),
-        (Machine, "view", "  Machine.view: claims as heard here"),
+        (draft, "hear", "  step(Heard): seq, heard times, flow"),
+        (draft, "renew", "step(Renew): the claim, its acknowledgement"),
+        (machine_module._Reads, "view", "  view: claims as heard here"),
         (machine_module, "choose", "  choose"),
         (Lease, "_write", "Lease._write: encode, save, seal, write"),
         (Share, "seal", "  Share.seal"),
         (lease_module, "write_atomic", "  write_atomic (claim)"),
         (Lease, "_save", "  _save (state file)"),
-        (Machine, "judge", "Machine.judge: settled, others_heard, agreed"),
+        (draft, "judge", "step(Renew): the verdict: settled, others_heard, agreed"),
+        (machine_module.Knowledge, "save_by", "each step: what to save (memory against saved)"),
     ]
     originals = [(owner, name, getattr(owner, name)) for owner, name, _ in steps]
 

@@ -236,7 +236,7 @@ class Lease:
         """Every claim on `part` that reads, live or not, as last written by its computer."""
         m, _, tick = self._read(part)
         self._save(tick)
-        return list(m.best.values())  # in computer order (`Machine.best`)
+        return list(m.knowledge.best.values())  # in computer order (`Knowledge.best`)
 
     def forget(self, computer: str) -> None:
         """Declare `computer` gone for good on every part: its claims up to now count as closed.
@@ -251,7 +251,7 @@ class Lease:
         planned = []
         for part in PARTS:
             m, wall, tick = self._read(part)
-            if m.plan_forget(computer, wall) is not None:  # raises when it does not fit
+            if m.knowledge.plan_forget(computer, wall) is not None:  # raises when it does not fit
                 planned.append((part, m, wall, tick))
         if not planned:
             raise SioulError(
@@ -280,7 +280,7 @@ class Lease:
     def _problems(self, part: str) -> list[Problem]:
         problems = list(self._files[part].problems)
         if self._last is not None:
-            cloned = self._machines[part].clone_problem(self._last[1])
+            cloned = self._machines[part].knowledge.clone_problem(self._last[1])
             if cloned is not None:
                 problems.insert(0, Problem(f"{self.computer}.lease", cloned))
         if self.seal_problem is not None:
@@ -296,12 +296,12 @@ class Lease:
         The tray's loop gets it with each verdict (`tick`): one scan of each part's folder a
         tick."""
         _known(part)
-        m = self._machines[part]
-        jumped = self._last is not None and m.jumped_at == self._last[1]
+        k = self._machines[part].knowledge
+        jumped = self._last is not None and k.jumped_at == self._last[1]
         return Snapshot(
-            list(m.best.values()),  # in computer order (`Machine.best`)
-            WallTimes(m.heard, *self._last) if self._last is not None else {},
-            dict(m.ahead),
+            list(k.best.values()),  # in computer order (`Knowledge.best`)
+            WallTimes(k.heard, *self._last) if self._last is not None else {},
+            dict(k.ahead),
             self._problems(part),
             jumped,
         )
@@ -311,19 +311,19 @@ class Lease:
         _known(part)
         if self._last is None:
             return {}
-        return dict(WallTimes(self._machines[part].heard, *self._last))
+        return dict(WallTimes(self._machines[part].knowledge.heard, *self._last))
 
     def clock_offsets(self, part: str) -> dict[str, int]:
         """Computers whose claims arrived over RENEW ahead of this clock, by how many seconds."""
         _known(part)
-        return dict(self._machines[part].ahead)
+        return dict(self._machines[part].knowledge.ahead)
 
     def kept_since(self, part: str) -> int | None:
         """Since when (wall clock) this computer has seen the current keeper of `part`."""
-        m = self._machines[part]
-        if m.kept is None or self._last is None:
+        kept = self._machines[part].knowledge.kept
+        if kept is None or self._last is None:
             return None
-        return wall_of(m.kept[1], *self._last)
+        return wall_of(kept[1], *self._last)
 
     def forget_counts_from(self, computer: str) -> int | None:
         """From when (wall clock) a declaration that `computer` is gone counts here, on the
@@ -333,7 +333,11 @@ class Lease:
         if self._last is None:
             return None
         wall = self._last[0]
-        ticks = [m.declared_from(computer) for m in self._machines.values() if m.rule.never_twice]
+        ticks = [
+            m.knowledge.declared_from(computer)
+            for m in self._machines.values()
+            if m.knowledge.seat.rule.never_twice
+        ]
         latest = max((t for t in ticks if math.isfinite(t)), default=None)
         when = wall_of(latest, *self._last)
         return when if when is not None and when > wall else None
@@ -540,7 +544,7 @@ class Lease:
         if self._candidates is None or self._candidates[0] is not neighbours:
             found = {e[0] for e in neighbours if e[0].endswith(".lease")}
             for m in self._machines.values():
-                found.update(f"{c}.lease" for c in m.best)
+                found.update(f"{c}.lease" for c in m.knowledge.best)
             self._candidates = (neighbours, sorted(found)[: MAX_DIAGNOSE + 1])
         names = self._candidates[1]
         tries = 0
@@ -628,7 +632,7 @@ class Lease:
             return
         if not any(ready.save_due(tick) for ready in self._asked.values()):
             return
-        memories = {part: m.memory() for part, m in self._machines.items()}
+        memories = {part: m.knowledge.memory for part, m in self._machines.items()}
         texts: dict[str, dict[str, str]] = {}
         for part, memory in memories.items():
             # Each claim's text as read or written (the folder's files, this computer's claim,

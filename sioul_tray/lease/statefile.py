@@ -37,7 +37,7 @@ class Remembered:
 
     claims: dict[str, dict[str, tuple[Claim, str]]] = field(default_factory=dict)
     forgets: dict[str, dict[str, int]] = field(default_factory=dict)
-    named: dict[str, dict[int, int]] = field(default_factory=dict)  # see `Machine.named`
+    named: dict[str, dict[int, int]] = field(default_factory=dict)  # see `machine.Knowledge.named`
     problem: str | None = None
     found: bool = False
 

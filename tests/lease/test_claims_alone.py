@@ -10,6 +10,7 @@ back from them at every start (docs/protocol.md, "Closed claims" and "Losing the
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import json
 import shutil
@@ -20,6 +21,14 @@ import pytest
 from sioul_tray.lease import ALIVE, RENEW, SETTLING, UNCLOSED, Lease, statefile
 from tests.lease.leasekit import seal_text
 from tests.lease.replicas import Replicas, acting
+
+
+def switched_off(lease: Lease, fix: str) -> None:
+    """`lease`'s invoices machine with `fix` switched off from now on (the core before it)."""
+    m = lease._machines[INV]
+    seat = dataclasses.replace(m.knowledge.seat, without=frozenset({fix}))
+    m.knowledge = dataclasses.replace(m.knowledge, seat=seat)
+
 
 INV = "invoices"
 EVENING, NIGHT = 3600, 8 * 3600
@@ -368,7 +377,7 @@ def test_a_keeper_declared_gone_while_only_cut_off(tmp_path: Path, fixed: bool) 
         r.advance(RENEW)
     assert a.renew(INV).acting  # aa's claim is the oldest
     if not fixed:
-        b._machines[INV].without = frozenset({"forget_waits"})
+        switched_off(b, "forget_waits")
     for _ in range(3 * ALIVE // RENEW):  # the sync is down from now on
         r.advance(RENEW)
         a.renew(INV), b.renew(INV)
@@ -444,7 +453,7 @@ def test_declared_gone_by_a_keeper_cut_off_from_them(tmp_path: Path, fixed: bool
     assert a.renew(INV).acting
     if not fixed:
         for lease in (b, c):
-            lease._machines[INV].without = frozenset({"keepers_declared"})
+            switched_off(lease, "keepers_declared")
 
     def minute() -> list[str]:
         r.advance(RENEW)

@@ -197,13 +197,13 @@ def heal(w: World) -> bool | None:
         seqs = [v.claim.seq for v in versions]
         if len(seqs) > 1 and seqs[-1] <= max(seqs[:-1]):
             return None
-    if any(n.machine is not None and n.machine.blocked for n in w.nodes):
+    if any(n.knowledge is not None and n.knowledge.blocked for n in w.nodes):
         return None
     h = w.clone()
-    up = [i for i, n in enumerate(h.nodes) if n.machine is not None]
+    up = [i for i, n in enumerate(h.nodes) if n.knowledge is not None]
     if not up:
         return True
-    down = [k for k, n in enumerate(h.nodes) if n.machine is None and n.joined]
+    down = [k for k, n in enumerate(h.nodes) if n.knowledge is None and n.joined]
     start = h.now
     for i in up:
         apply(h, ("renew", i, latest(h)))
@@ -211,13 +211,13 @@ def heal(w: World) -> bool | None:
             return True
     counts = h.now
     for i in up:
-        m = h.nodes[i].machine
+        m = h.nodes[i].knowledge
         assert m is not None
         for k in down:
             if h.nodes[k].id in m.best:
                 apply(h, ("forget", i, k, latest(h)))
                 # A declaration counts once the computer declared can no longer be numbering.
-                after = h.nodes[i].machine
+                after = h.nodes[i].knowledge
                 assert after is not None
                 when = after.declared_from(h.nodes[k].id) + h.nodes[i].lag
                 if math.isfinite(when):  # -inf: it counts already
@@ -241,7 +241,7 @@ def next_morning(w: World) -> bool | None:
     the sync caught up): the next morning the keeper starts alone, with its state file, and
     must act within
     SETTLING + 2 * RENEW, nobody declaring anything. None: `w` is no such evening."""
-    if any(n.machine is not None or not n.joined or n.old or n.saved is None for n in w.nodes):
+    if any(n.knowledge is not None or not n.joined or n.old or n.saved is None for n in w.nodes):
         return None  # a tray still up, or one whose state file is lost: it may wait a day
     last = [vs[-1] if vs else None for vs in w.versions]
     if any(v is None or not v.claim.closed for v in last):
@@ -466,7 +466,7 @@ def _matching(w: World, alphabet: Alphabet, step: Step, down: tuple[int, ...] | 
         if choice is None:
             return event
         score = 0
-        m = w.nodes[event[1]].machine
+        m = w.nodes[event[1]].knowledge
         for k, versions in enumerate(w.versions):
             top = len(versions) - 1 if down is None or k == event[1] else down[k]
             if k in holds:
