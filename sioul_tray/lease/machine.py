@@ -37,9 +37,11 @@ from sioul_tray.lease import codec
 from sioul_tray.lease.keeper import UNHEARD, Judgement, Keeper, Seen, weigh
 from sioul_tray.lease.rules import (
     ANY_CLOSE,
+    EVERY_FIX,
     PARTS,
     RULES,
     Claim,
+    Fixes,
     Rule,
     choose,
     forgotten,
@@ -52,37 +54,6 @@ from sioul_tray.timing import CONTRACT, Timing
 FORGET_SPARE = 16  # bytes a claim keeps free after a declaration, for later, longer numbers
 WIDEST_ACK = ("x" * 63, 2**32 - 1, 10**12)  # the longest `sees` a claim may have to carry
 OWN_SEQS = 256  # this run's latest writes, recognised as its own
-
-# Fixes that the model checker switches off to show it finds what they fix (tests/model). Never
-# set by the tray or the command line.
-FIXES = frozenset(
-    {
-        "tenure",
-        "forget_holds",
-        "one_seal",
-        "closes",
-        # The "claims alone" rules: the closes rule's memory read back from this computer's own
-        # claims; every closed claim it writes remembered (a declaration written while closed);
-        # a close of a computer on older rules never counted after a close of this one.
-        "closes_in_claims",
-        "forget_named",
-        "old_rules_closes",
-        # A close names the computer that would keep the part when every other one is closed.
-        "successor",
-        # Computers known from the others' claims only are waited for (a folder downloading).
-        "learns_members",
-        # A declaration counts only once the computer declared can no longer be numbering.
-        "forget_waits",
-        # ...and so does one made while this computer distrusts (its state lost): never at once
-        # as a close of the computer declared.
-        "vouch_waits",
-        # A keeper is counted gone by a close or a declaration, never by its silence alone (on
-        # invoices): cut off, it may be numbering on declarations its person made there.
-        "keepers_declared",
-        # A close naming no successor (its writer the heir) is not counted by one that closed.
-        "heirless_closes",
-    }
-)
 
 
 def new_tenure() -> int:
@@ -159,7 +130,7 @@ class Memory:
 @dataclass(frozen=True, slots=True)
 class Seat:
     """Who a machine is, fixed for its life: its part, its computer's id and name, the folder's
-    times (`Timing`), the fixes switched off (FIXES: the model checker's alone), the rules its
+    times (`Timing`), the fixes it applies (`Fixes`: all, but in the model checker), the rules its
     claims say they follow (the model checker's peers of older versions write 2, with none of
     the fields of the closes rule), and where its tenures come from (random; the model
     checker's own count)."""
@@ -168,7 +139,7 @@ class Seat:
     me: str
     name: str
     timing: Timing = CONTRACT
-    without: frozenset[str] = frozenset()
+    fixes: Fixes = EVERY_FIX
     rules: int = RULES
     tenure: Callable[[], int] = new_tenure
     rule: Rule = field(init=False, compare=False)
@@ -300,7 +271,7 @@ class _Reads:
     def view(self, tick: float, wall: float | None = None) -> Seen:
         """The claims as the rules see them: heard here, forgotten ones closed. No copies."""
         seat = self.seat
-        without = seat.without
+        fixes = seat.fixes
         heard: Mapping[str, float]
         claims: list[Claim]
         if None in self.heard.values():  # before the first read: only what was heard
@@ -322,21 +293,16 @@ class _Reads:
             tracks_flow=True,
             trusting=trusting,
             vouched={c: self.forgets[c] for c in self.vouched if c in self.forgets},
-            vouch_waits="vouch_waits" not in without,
-            keepers_declared="keepers_declared" not in without,
-            heirless_closes="heirless_closes" not in without,
-            named=self.named if "closes" not in without else None,
-            old_rules_closes="old_rules_closes" not in without,
-            learns_members="learns_members" not in without,
+            named=self.named if fixes.closes else None,
             declared_from=(
                 {c: self.declared_from(c) for c in gone}
-                if gone and seat.rule.never_twice and "forget_waits" not in without
+                if gone and seat.rule.never_twice and fixes.forget_waits
                 else None
             ),
-            foreign=self.foreign if "one_seal" not in without else (),
+            foreign=self.foreign if fixes.one_seal else (),
             present=present,
-            tenure_rule="tenure" not in without,
             opened=self.opened_tick,
+            fixes=fixes,
             timing=seat.timing,
         )
 
@@ -561,7 +527,7 @@ class Machine:
 
     `knowledge` is the current value; `step` replaces it. `remembered`: what the state file
     kept, or None. `remembers`: see `Knowledge.remembers`. `tenure` draws tenures (injected by
-    the tests). `without`, `rules`, `timing`: see `Seat`.
+    the tests). `fixes`, `rules`, `timing`: see `Seat`.
     """
 
     __slots__ = ("knowledge",)
@@ -576,7 +542,7 @@ class Machine:
         remembered: Memory | None = None,
         remembers: bool = True,
         tenure: Callable[[], int] = new_tenure,
-        without: Collection[str] = (),
+        fixes: Fixes = EVERY_FIX,
         rules: int | None = None,
         timing: Timing = CONTRACT,
     ) -> None:
@@ -585,7 +551,7 @@ class Machine:
             me,
             name,
             timing,
-            frozenset(without),
+            fixes,
             RULES if rules is None else rules,
             tenure,
         )
@@ -732,7 +698,7 @@ class _Draft(_Reads):
                 self._map("forgets")[gone] = seq
             if tag(gone) in mine.counted and self.counted.get(gone, -1) < seq:
                 self._map("counted")[gone] = seq
-        if "closes_in_claims" in self.seat.without:
+        if not self.seat.fixes.closes_in_claims:
             return
         for key, seq in mine.closes.items():
             if self.named.get(key, -1) < seq:
@@ -777,11 +743,7 @@ class _Draft(_Reads):
         elif c in self.ahead:
             del self._map("ahead")[c]
         declared = self.forgets.get(c)
-        if (
-            declared is not None
-            and claim.seq > declared
-            and "forget_holds" not in self.seat.without
-        ):
+        if declared is not None and claim.seq > declared and self.seat.fixes.forget_holds:
             del self._map("forgets")[c]  # it came back: the declaration is moot
             if c in self.counted:
                 del self._map("counted")[c]
@@ -864,7 +826,7 @@ class _Draft(_Reads):
             return None
         self.time(wall, tick)
         self._map("forgets")[computer] = claim.forgets[computer]
-        if "forget_holds" in self.seat.without:
+        if not self.seat.fixes.forget_holds:
             # The rule before: a declaration lapsed two days after the claim was last heard.
             heard = self.heard.get(computer)
             self._map("declared_at")[computer] = tick if heard is None else heard
@@ -898,7 +860,7 @@ class _Draft(_Reads):
             claim, sees=sees, sees_tenure=sees_tenure, sees_seq=sees_seq, answers=answers
         )
         if rule.never_twice:
-            if claim.closed and (closing or "forget_named" not in seat.without):
+            if claim.closed and (closing or seat.fixes.forget_named):
                 # Remembered in this very claim: the computer it names may count this close
                 # for good, and this one must then not count that computer's (keeper.py).
                 named = self._map("named")
@@ -962,7 +924,7 @@ class _Draft(_Reads):
         tenures is never named (it would count any `sees` naming it as an answer).
         """
         seat = self.seat
-        if "successor" in seat.without:
+        if not seat.fixes.successor:
             return None
         gone = view.gone or {}
         closed = [
@@ -983,7 +945,7 @@ class _Draft(_Reads):
         if keeper.computer == seat.me:
             return seat.me, mine.tenure, mine.seq
         if keeper.tenure is None:
-            if seat.rule.never_twice and "tenure" not in seat.without:
+            if seat.rule.never_twice and seat.fixes.tenure:
                 # A keeper of a version before tenures counts any `sees` naming it as an
                 # acknowledgement, whenever it was written: answering it would be unsafe.
                 return None, None, None
@@ -991,7 +953,7 @@ class _Draft(_Reads):
         return keeper.computer, keeper.tenure, keeper.seq
 
     def declared(self, tick: float) -> dict[str, int]:
-        if "forget_holds" in self.seat.without:
+        if not self.seat.fixes.forget_holds:
             lapsed = 2 * self.seat.timing.unclosed
             for c in [c for c, at in self.declared_at.items() if tick - at > lapsed]:
                 self._map("forgets").pop(c, None)
@@ -1012,7 +974,7 @@ class _Draft(_Reads):
                 claimed[1],
                 present=self._present(wall),
                 written=self.written if self.tenure is not None else None,
-                named=self.named if "closes" not in seat.without else None,
+                named=self.named if seat.fixes.closes else None,
             )
             keeper = claimed[2]
             if keeper is not None and keeper.computer == seat.me:
@@ -1035,8 +997,7 @@ class _Draft(_Reads):
             since,
             read_others=any(c != seat.me for c in self.best),
             created=self.created,
-            blocked=(self.blocked if "one_seal" not in seat.without else None)
-            or self.clone_problem(tick),
+            blocked=(self.blocked if seat.fixes.one_seal else None) or self.clone_problem(tick),
         )
         self.acted = judgement.acting
         shown = None if since is None else int(wall - (tick - since))

@@ -95,6 +95,45 @@ class Claim:
     rules: int = RULES
 
 
+@dataclass(frozen=True, slots=True)
+class Fixes:
+    """The fixes of docs/protocol.md's "Changes", each on. Only the model checker switches one off
+    (`Fixes(tenure=False)`), to show that it then finds what the fix is for (tests/model); the
+    tray and the command line never name one. A name that is no fix is a type error."""
+
+    # An acknowledgement counts for the tenure it names, while the version it answers is FRESH.
+    tenure: bool = True
+    # A declaration holds until its computer comes back (not for two days of silence).
+    forget_holds: bool = True
+    # Files sealed with another key are waited for; a seal not the one joined blocks invoices.
+    one_seal: bool = True
+    # A close counts unless a close of this computer, named to it, may be counted back.
+    closes: bool = True
+    # The "claims alone" rules: the closes rule's memory read back from this computer's own
+    # claims; every closed claim it writes remembered (a declaration written while closed);
+    # a close of a computer on older rules never counted after a close of this one.
+    closes_in_claims: bool = True
+    forget_named: bool = True
+    old_rules_closes: bool = True
+    # A close names the computer that would keep the part when every other one is closed.
+    successor: bool = True
+    # Computers known from the others' claims only are waited for (a folder downloading).
+    learns_members: bool = True
+    # A declaration counts only once the computer declared can no longer be numbering...
+    forget_waits: bool = True
+    # ...and so does one made while this computer distrusts (its state lost): never at once as a
+    # close of the computer declared.
+    vouch_waits: bool = True
+    # A keeper is counted gone by a close or a declaration, never by its silence alone (on
+    # invoices): cut off, it may be numbering on declarations its person made there.
+    keepers_declared: bool = True
+    # A close naming no successor (its writer the heir) is not counted by one that closed.
+    heirless_closes: bool = True
+
+
+EVERY_FIX = Fixes()  # as the tray and the command line run
+
+
 _BY_COMPUTER = operator.attrgetter("computer")
 _BY_SINCE = operator.attrgetter("since", "computer")
 

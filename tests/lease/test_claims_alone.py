@@ -19,14 +19,15 @@ from pathlib import Path
 import pytest
 
 from sioul_tray.lease import ALIVE, RENEW, SETTLING, UNCLOSED, Lease, statefile
+from sioul_tray.lease.rules import Fixes
 from tests.lease.leasekit import seal_text
 from tests.lease.replicas import Replicas, acting
 
 
-def switched_off(lease: Lease, fix: str) -> None:
-    """`lease`'s invoices machine with `fix` switched off from now on (the core before it)."""
+def switched_off(lease: Lease, fixes: Fixes) -> None:
+    """`lease`'s invoices machine with `fixes` from now on (the core before one of them)."""
     m = lease._machines[INV]
-    seat = dataclasses.replace(m.knowledge.seat, without=frozenset({fix}))
+    seat = dataclasses.replace(m.knowledge.seat, fixes=fixes)
     m.knowledge = dataclasses.replace(m.knowledge, seat=seat)
 
 
@@ -377,7 +378,7 @@ def test_a_keeper_declared_gone_while_only_cut_off(tmp_path: Path, fixed: bool) 
         r.advance(RENEW)
     assert a.renew(INV).acting  # aa's claim is the oldest
     if not fixed:
-        switched_off(b, "forget_waits")
+        switched_off(b, Fixes(forget_waits=False))
     for _ in range(3 * ALIVE // RENEW):  # the sync is down from now on
         r.advance(RENEW)
         a.renew(INV), b.renew(INV)
@@ -453,7 +454,7 @@ def test_declared_gone_by_a_keeper_cut_off_from_them(tmp_path: Path, fixed: bool
     assert a.renew(INV).acting
     if not fixed:
         for lease in (b, c):
-            switched_off(lease, "keepers_declared")
+            switched_off(lease, Fixes(keepers_declared=False))
 
     def minute() -> list[str]:
         r.advance(RENEW)

@@ -74,7 +74,7 @@ from sioul_tray.lease.machine import (
     Unit,
     step,
 )
-from sioul_tray.lease.rules import RULES, tag
+from sioul_tray.lease.rules import EVERY_FIX, RULES, Fixes, tag
 
 PART = "invoices"
 T0 = 1_750_000_000
@@ -86,17 +86,42 @@ JUMPS = (-(UNCLOSED + ALIVE), -(ALIVE + SETTLING), ALIVE + SETTLING, UNCLOSED + 
 MAX_OFFSET = UNCLOSED + ALIVE  # a wall clock is never set further than this from true time
 DRIFT = 0.0035  # ticks run at rates within this of true time (docs/protocol.md, "What it assumes")
 NIGHT = 8 * 3600
-# The rules of the versions before these, as a peer in the folder runs them (`Alphabet.old`):
-# the closes rule's memory was its local state alone, which may be lost, so such a peer may
-# count any close (as the version before tenures did).
-OLD_RULES = frozenset(
-    {"closes", "closes_in_claims", "forget_named", "old_rules_closes", "successor",
-     "learns_members", "forget_waits"}
-)  # fmt: skip
 
-# The shell's fixes, beside the machine's (`machine.FIXES`): Sioul's mark is taken only while
-# this computer acts (`tray.driver.Driver.mark`), so a claim written after it stopped carries none.
-SHELL_FIXES = frozenset({"marks_while_acting"})
+
+def old_rules(fixes: Fixes) -> Fixes:
+    """The rules of the versions before these, as a peer in the folder runs them (`Alphabet.old`):
+    the closes rule's memory was its local state alone, which may be lost, so such a peer may
+    count any close (as the version before tenures did)."""
+    return replace(
+        fixes, closes=False, closes_in_claims=False, forget_named=False, old_rules_closes=False,
+        successor=False, learns_members=False, forget_waits=False,
+    )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Switches:
+    """The fixes a model runs with, each on unless switched off: the machine's (`Fixes`), and
+    the shell's: Sioul's mark is taken only while this computer acts (`marks_while_acting`,
+    `tray.driver.Driver.mark`), so a claim written after it stopped carries none."""
+
+    fixes: Fixes = EVERY_FIX
+    marks_while_acting: bool = True
+
+    @classmethod
+    def without(cls, *names: str) -> Switches:
+        """The fixes `names` switched off (the command line's --without, the tests' tables); a
+        name that is no fix is a TypeError, never a fix silently left on."""
+        shell = "marks_while_acting"
+        return cls(Fixes(**dict.fromkeys(set(names) - {shell}, False)), shell not in names)
+
+    def off(self) -> list[str]:
+        """The names of the fixes switched off, for a report."""
+        off = [f.name for f in fields(Fixes) if not getattr(self.fixes, f.name)]
+        return sorted(off if self.marks_while_acting else [*off, "marks_while_acting"])
+
+
+SHIPPED = Switches()  # every fix on, as the tray runs
+NAMES = sorted([*(f.name for f in fields(Fixes)), "marks_while_acting"])  # every fix, by name
 
 Event = tuple[Any, ...]
 # What a read finds: the version of each claim file (-1: none), or None: what the replica holds
@@ -301,7 +326,7 @@ class World:
     # With `Alphabet.replicas`: the version of each claim file each replica holds (-1: none),
     # held[i][k] for computer k's file in computer i's replica; empty otherwise.
     held: list[list[int]] = field(default_factory=list)
-    without: frozenset[str] = frozenset()
+    switches: Switches = Switches()
     keys: int = 1  # keys made so far
     trace: list[str] = field(default_factory=list)
     # Each computer's part of the canonical form, per renaming and time, until it changes.
@@ -497,7 +522,7 @@ class World:
         assert m is not None
         claim = ready.claim
         if claim is not None:
-            if self.acting(node) or (node.acted and "marks_while_acting" in self.without):
+            if self.acting(node) or (node.acted and not self.switches.marks_while_acting):
                 node.marked = claim.seq
             knew = tuple(-1 if n.id not in m.best else m.best[n.id].seq for n in self.nodes)
             self.versions[i] = [*self.versions[i], Version(claim, node.key, self.now, knew)]
@@ -530,7 +555,7 @@ class World:
             PART,
             node.id,
             node.id,
-            without=(self.without - SHELL_FIXES) | (OLD_RULES if node.old else frozenset()),
+            fixes=old_rules(self.switches.fixes) if node.old else self.switches.fixes,
             rules=2 if node.old else RULES,
             tenure=self.draw(i),
         )
@@ -746,13 +771,13 @@ def retimed(w: World, walls: Retime, tick: Callable[[int], Retime], now: int) ->
     return new
 
 
-def initial(n: int, without: frozenset[str] = frozenset(), alphabet: Alphabet = FULL) -> World:
+def initial(n: int, switches: Switches = SHIPPED, alphabet: Alphabet = FULL) -> World:
     """n computers (but the last `alphabet.joins`, which join later) that have each renewed,
     read everyone's claim and answered it: a folder in use, where every computer's claim has
     reached every other at least once (the protocol's assumption). aa made the folder; it keeps
     invoices (or `taken_by` does), not settled yet (or `settled`: SETTLING later, acting)."""
     w = World(T0, [Node(IDS[i], None) for i in range(n)], [[] for _ in range(n)], [1] * n)
-    w.without = frozenset(without)
+    w.switches = switches
     present = range(n - alphabet.joins)
     for i, offset in enumerate(alphabet.offsets):
         w.nodes[i].offset = offset
