@@ -101,34 +101,35 @@ class Fixes:
     (`Fixes(tenure=False)`), to show that it then finds what the fix is for (tests/model); the
     tray and the command line never name one. A name that is no fix is a type error."""
 
-    # An acknowledgement counts for the tenure it names, while the version it answers is FRESH.
     tenure: bool = True
-    # A declaration holds until its computer comes back (not for two days of silence).
+    """An acknowledgement counts for the tenure it names, while the version it answers is FRESH."""
     forget_holds: bool = True
-    # Files sealed with another key are waited for; a seal not the one joined blocks invoices.
+    """A declaration holds until its computer comes back (not for two days of silence)."""
     one_seal: bool = True
-    # A close counts unless a close of this computer, named to it, may be counted back.
+    """Files sealed with another key are waited for; a seal not the one joined blocks invoices."""
     closes: bool = True
-    # The "claims alone" rules: the closes rule's memory read back from this computer's own
-    # claims; every closed claim it writes remembered (a declaration written while closed);
-    # a close of a computer on older rules never counted after a close of this one.
+    """A close counts unless a close of this computer, named to it, may be counted back."""
     closes_in_claims: bool = True
+    """The closes rule's memory is read back from this computer's own claims ("claims alone")."""
     forget_named: bool = True
+    """Every closed claim this computer writes is remembered (a declaration written while
+    closed), not only its closes."""
     old_rules_closes: bool = True
-    # A close names the computer that would keep the part when every other one is closed.
+    """A close of a computer on older rules is never counted after a close of this one."""
     successor: bool = True
-    # Computers known from the others' claims only are waited for (a folder downloading).
+    """A close names the computer that would keep the part when every other one is closed."""
     learns_members: bool = True
-    # A declaration counts only once the computer declared can no longer be numbering...
+    """Computers known from the others' claims only are waited for (a folder downloading)."""
     forget_waits: bool = True
-    # ...and so does one made while this computer distrusts (its state lost): never at once as a
-    # close of the computer declared.
+    """A declaration counts only once the computer declared can no longer be numbering."""
     vouch_waits: bool = True
-    # A keeper is counted gone by a close or a declaration, never by its silence alone (on
-    # invoices): cut off, it may be numbering on declarations its person made there.
+    """So does one made while this computer distrusts (its state lost): never at once as a
+    close of the computer declared."""
     keepers_declared: bool = True
-    # A close naming no successor (its writer the heir) is not counted by one that closed.
+    """A keeper is counted gone by a close or a declaration, never by its silence alone (on
+    invoices): cut off, it may be numbering on declarations its person made there."""
     heirless_closes: bool = True
+    """A close naming no successor (its writer the heir) is not counted by one that closed."""
 
 
 EVERY_FIX = Fixes()  # as the tray and the command line run
