@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
 
 from sioul_tray.lease.rules import (
     ANY_CLOSE,
@@ -22,7 +21,7 @@ from sioul_tray.lease.rules import (
     Rule,
     tag,
 )
-from sioul_tray.lease.status import Status
+from sioul_tray.lease.status import NOBODY, Status
 from sioul_tray.timing import ALIVE, CONTRACT, UNCLOSED, Timing
 
 # The contract's `Timing.fresh`: an acknowledgement of this computer's tenure counts while the
@@ -32,7 +31,8 @@ FRESH = UNCLOSED - ALIVE
 
 @dataclass(frozen=True)
 class Keeper:
-    """Who keeps a part, as seen here, and whether this computer acts on it."""
+    """The verdict: who keeps a part, as seen here, whether this computer acts on it, and why
+    (`status`). The one value the tray's menu, the command line and status.json render."""
 
     part: str
     computer: str | None
@@ -49,52 +49,9 @@ class Keeper:
     # Why this computer may not act on a part that must never happen twice, whatever the claims
     # say: the sharing folder's seal is not the one it joined (docs/protocol.md, "One seal").
     blocked: str | None = None
-    # Why the part is as it is here, as data (`status.Status`): the state machine builds it
-    # with the verdict; None where a verdict is built from `weigh` alone.
-    status: Status | None = None
-
-    @classmethod
-    def of(
-        cls,
-        part: str,
-        keeper: Claim | None,
-        since: int | None,
-        judgement: Judgement,
-        status: Status | None = None,
-    ) -> Keeper:
-        """The verdict on `keeper` (the claim chosen, or None: nobody keeps the part), kept since
-        `since` (wall clock), as `judgement` weighs it."""
-        j = judgement
-        return cls(
-            part,
-            None if keeper is None else keeper.computer,
-            None if keeper is None else keeper.name,
-            j.here,
-            None if keeper is None else since,
-            j.settled,
-            j.others_heard,
-            j.agreed,
-            j.acting,
-            j.waiting,
-            j.blocked,
-            status,
-        )
-
-
-class Judgement(NamedTuple):
-    """What the rules say of the keeper chosen (`weigh`): a `Keeper` without the claim's names.
-
-    Apart so that the state machine reads it to say why (`Status`) and then builds its `Keeper`
-    once, whole.
-    """
-
-    here: bool = False
-    settled: bool = False
-    others_heard: bool = False
-    agreed: bool = False
-    acting: bool = False
-    waiting: tuple[str, ...] = ()
-    blocked: str | None = None
+    # Why the part is as it is here, as data (`status.Status`): the state machine adds it to
+    # the verdict `weigh` gives (which says nobody's reasons: the pure tests read its flags).
+    status: Status = NOBODY
 
 
 @dataclass(frozen=True)
@@ -407,14 +364,17 @@ def weigh(
     now: float,
     since: float | None,
     *,
+    part: str,
+    shown: int | None,
     read_others: bool,
     created: bool,
     blocked: str | None = None,
-) -> Judgement:
-    """What the rules say of `keeper` (chosen from `view`, kept since `since`, in the units of
-    `now`: ticks for the state machine): the flags of its `Keeper` (`Keeper.of`)."""
+) -> Keeper:
+    """The verdict on `part`: what the rules say of `keeper` (chosen from `view`, kept since
+    `since`, in the units of `now`: ticks for the state machine; `shown`: that moment as the
+    verdict says it, by the wall clock)."""
     if keeper is None:
-        return Judgement(blocked=blocked)
+        return Keeper(part, None, None, False, None, False, False, False, False, blocked=blocked)
     seen = _seen(view)
     here = keeper.computer == me
     settled = here and since is not None and now - since >= seen.timing.settling
@@ -430,9 +390,13 @@ def weigh(
     )
     agree, dissent = agreed(keeper.computer, me, seen, now)
     acting = settled and (heard and blocked is None if rule.never_twice else agree)
-    return Judgement(
-        here=here,
-        settled=settled,
+    return Keeper(
+        part,
+        keeper.computer,
+        keeper.name,
+        here,
+        shown,
+        settled,
         others_heard=heard,
         agreed=agree,
         acting=acting,

@@ -34,7 +34,7 @@ from typing import Annotated, Any
 from sioul_tray.errors import SioulError
 from sioul_tray.i18n import Core
 from sioul_tray.lease import codec
-from sioul_tray.lease.keeper import UNHEARD, Judgement, Keeper, Seen, weigh
+from sioul_tray.lease.keeper import UNHEARD, Keeper, Seen, weigh
 from sioul_tray.lease.rules import (
     ANY_CLOSE,
     EVERY_FIX,
@@ -48,7 +48,7 @@ from sioul_tray.lease.rules import (
     picked,
     tag,
 )
-from sioul_tray.lease.status import Status, Waited, Why
+from sioul_tray.lease.status import NOBODY, Status, Waited, Why
 from sioul_tray.timing import CONTRACT, Timing
 
 FORGET_SPARE = 16  # bytes a claim keeps free after a declaration, for later, longer numbers
@@ -988,37 +988,39 @@ class _Draft(_Reads):
         if self.kept is None or self.kept[0] != chosen:
             self.kept = (chosen, tick)
         since = self.kept[1] if chosen is not None else None
-        judgement = weigh(
+        verdict = weigh(
             seat.rule,
             seat.me,
             keeper,
             view,
             tick,
             since,
+            part=seat.part,
+            shown=None if since is None else int(wall - (tick - since)),
             read_others=any(c != seat.me for c in self.best),
             created=self.created,
             blocked=(self.blocked if seat.fixes.one_seal else None) or self.clone_problem(tick),
         )
-        self.acted = judgement.acting
-        shown = None if since is None else int(wall - (tick - since))
-        status = self.status(keeper, shown, judgement, view, wall, tick, since)
-        return Keeper.of(seat.part, keeper, shown, judgement, status)
+        self.acted = verdict.acting
+        status = self.status(keeper, verdict, view, wall, tick, since)
+        return dataclasses.replace(verdict, status=status)
 
     def status(
         self,
         keeper: Claim | None,
-        shown: int | None,
-        j: Judgement,
+        j: Keeper,
         view: Seen,
         wall: float,
         tick: float,
         since: float | None,
     ) -> Status:
         """Why the part is as it is here (`Keeper.status`), from what this machine knows: the
-        keeper chosen, kept since `since` (ticks; `shown` by the wall clock), as `j` weighs it."""
+        keeper chosen, kept since `since` (ticks; `j.since` by the wall clock), as its verdict
+        `j` weighs it."""
         timing = self.seat.timing
         if keeper is None:
-            return Status(Why.NOBODY)
+            return NOBODY
+        shown = j.since
         base = Status(Why.ACTING, keeper.computer, keeper.name, shown)
         if not j.here:
             h = self.heard.get(keeper.computer)

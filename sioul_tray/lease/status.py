@@ -123,6 +123,9 @@ class Status:
             return None
 
 
+NOBODY = Status(Why.NOBODY)  # no claim holds the part
+
+
 def _int(value: Any) -> int | None:
     return value if type(value) is int else None
 

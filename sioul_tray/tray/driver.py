@@ -31,7 +31,7 @@ from sioul_tray.lease.folder import Problem
 from sioul_tray.lease.lease import Reading, Snapshot
 from sioul_tray.lease.status import Why
 from sioul_tray.tray import model
-from sioul_tray.tray.model import Note, PartView, View
+from sioul_tray.tray.model import Note, View
 
 if TYPE_CHECKING:
     from sioul_tray.sync.report import SyncReport
@@ -240,7 +240,7 @@ class Driver:
         readings, error = self._call(renew=False)
         before = self.view
         changed = before is not None and any(
-            part in before.parts and before.parts[part].keeper != reading.keeper.computer
+            part in before.parts and before.parts[part].computer != reading.keeper.computer
             for part, reading in readings.items()
         )
         if changed:
@@ -368,12 +368,12 @@ class Driver:
     # -- what is published ---------------------------------------------------------------
 
     def _publish(self, readings: dict[str, Reading], error: str | None) -> None:
-        parts: dict[str, PartView] = {}
+        parts: dict[str, Keeper] = {}
         seen_parts: dict[str, Snapshot] = {}
         offsets: dict[str, int] = {}
         problems: list[tuple[str, Problem]] = []
         for part, (keeper, seen) in readings.items():
-            parts[part] = PartView.of(keeper)
+            parts[part] = keeper
             seen_parts[part] = seen
             for computer, offset in seen.offsets.items():
                 if abs(offset) > abs(offsets.get(computer, 0)):
@@ -409,7 +409,7 @@ class Driver:
         due: list[float] = [
             k.status.until
             for k in keepers
-            if k.status is not None and k.status.why is Why.SETTLING and k.status.until is not None
+            if k.status.why is Why.SETTLING and k.status.until is not None
         ]
         if self.bounds:
             due.append(now + self.timing.renew / 2 - RECHECK_MARGIN)

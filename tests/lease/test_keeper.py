@@ -231,7 +231,7 @@ def judge(
     rule: Rule, keeper: Claim | None, view: list[Claim], since: int | None, **flags: Any
 ) -> Keeper:
     """The verdict on `keeper` seen by ME at NOW, as the state machine builds it."""
-    return Keeper.of("invoices", keeper, since, weigh(rule, ME, keeper, view, NOW, since, **flags))
+    return weigh(rule, ME, keeper, view, NOW, since, part="invoices", shown=since, **flags)
 
 
 @pytest.mark.parametrize(
