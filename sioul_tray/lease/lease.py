@@ -48,7 +48,7 @@ from sioul_tray.lease.machine import (
     wall_seconds,
 )
 from sioul_tray.lease.overlay import Overlay
-from sioul_tray.lease.rules import COMPUTER_ID, PARTS, Claim
+from sioul_tray.lease.rules import COMPUTER_ID, EVERY_FIX, PARTS, Claim, Fixes
 from sioul_tray.share.seal import SEAL_NAME, Share, read_seal, timing_of
 from sioul_tray.timing import Timing
 
@@ -104,7 +104,8 @@ class Lease:
     it must not block, and what it raises is not the lease's concern (it is ignored).
     `read_only`: a look beside the installation's one writer (the tray, or a command that holds
     its lock): it reads the state file but never saves it, removes no temporary and writes no
-    claim (SioulError).
+    claim (SioulError). `fixes`: the protocol's fixes applied, all of them (`rules.Fixes`); the
+    tests that show what one fixes switch it off, never the tray nor the command line.
     """
 
     def __init__(
@@ -120,6 +121,7 @@ class Lease:
         tenure: Callable[[], int] | None = None,
         wrote_file: Callable[[Path], None] | None = None,
         read_only: bool = False,
+        fixes: Fixes = EVERY_FIX,
     ) -> None:
         if not COMPUTER_ID.fullmatch(computer):
             raise SioulError(
@@ -172,6 +174,7 @@ class Lease:
                 remembered=remembered,
                 remembers=remembers,
                 tenure=tenure or new_tenure,
+                fixes=fixes,
                 timing=share.timing,
             )
         self._diagnosed = 0  # claims explained in this read (see `_copied_from`)

@@ -262,6 +262,11 @@ class Driver:
         self.lease.forget(computer)
         self.tick()
 
+    def forget_counts_from(self, computer: str) -> int | None:
+        """When a declaration that `computer` is gone would count here (None: at once), as the
+        core's last read says (`Lease.forget_counts_from`)."""
+        return self.lease.forget_counts_from(computer)
+
     def pause(self, parts: list[str]) -> OSError | None:
         """Close these parts and keep them closed until `unpause` (the command line's close),
         across restarts through closed.json. What stopped that file being written, if anything:
