@@ -229,10 +229,12 @@ class Lease:
         renew: bool = True,
         active: float | None = None,
         wrote: int | None = None,
+        take: bool = False,
     ) -> Reading:
-        """The tray's call on `part` at each tick: `renew` (or `look`, with `renew=False`), and
-        what that call read with the verdict, so that the loop asks nothing again."""
-        keeper = self.renew(part, active, wrote=wrote) if renew else self.look(part)
+        """The tray's call on `part` at each tick: `renew` (`take`: on purpose, "Make invoices
+        here"), or `look` with `renew=False`, and what that call read with the verdict, so that
+        the loop asks nothing again."""
+        keeper = self.renew(part, active, take, wrote) if renew else self.look(part)
         return Reading(keeper, self.last_read(part))
 
     def claims(self, part: str) -> list[Claim]:

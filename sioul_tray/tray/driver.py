@@ -58,6 +58,7 @@ class LeaseLike(Protocol):
         renew: bool = True,
         active: float | None = None,
         wrote: int | None = None,
+        take: bool = False,
     ) -> Reading: ...
     def close(self, part: str, wrote: int | None = None) -> None: ...
     def forget(self, computer: str) -> None: ...
@@ -165,30 +166,32 @@ class Driver:
         self._closed = False
         self.tick()
 
-    def tick(self) -> None:
-        """Renew both parts (the timer, a wake, a request); a part closed on request is read."""
+    def tick(self, take: str | None = None) -> Reading | None:
+        """Renew both parts (the timer, a wake, a request); a part closed on request is read.
+        `take`: a part this computer takes on purpose in this tick, renewed whatever else (a
+        take's reading, or None when no part was taken)."""
         if not self.running or self.asleep:
-            return
+            return None
         now = self.clock()
         active = self.active.active(now)
         if self.away_after is not None and self.active.known and now - active >= self.away_after:
-            self._go_away()
-            return
+            return self._go_away(take, active)
         if self.away:
             # Back: what changed while away is the catch-up of the person's own leaving, as
             # after a wake; the menu shows it.
             self.notifier.quiet(self.monotonic() + QUIET_AFTER_WAKE)
         self.away = False
         self._closed = False
-        readings, error = self._call(renew=True, active=active)
+        readings, error = self._call(renew=True, active=active, take=take)
         if any(r.seen.jumped for r in readings.values()):
             # The core saw the machine sleep without telling, or its clock set: the catch-up
             # that follows is not news, and the tray host may have lost the icon.
             self.notifier.quiet(self.monotonic() + QUIET_AFTER_WAKE)
             self.woke()
         self._publish(readings, error)
+        return readings.get(take) if take is not None else None
 
-    def _go_away(self) -> None:
+    def _go_away(self, take: str | None = None, active: float | None = None) -> Reading | None:
         """The person left a machine that sleeps when idle: close both parts now (their closes
         leave long before the idle sleep, whatever the sync tool) and only read until they are
         back; the next tick with the person here renews, which reopens them."""
@@ -198,13 +201,16 @@ class Driver:
         # Nobody is here to read a note: none while away (until the next tick, renewed at each);
         # a standing warning is sent once the person is back.
         self.notifier.quiet(self.monotonic() + self.timing.renew + 5)
-        self._publish(*self._call(renew=False))
+        readings, error = self._call(renew=False, active=active, take=take)
+        self._publish(readings, error)
+        return readings.get(take) if take is not None else None
 
     def _call(
-        self, *, renew: bool, active: float | None = None
+        self, *, renew: bool, active: float | None = None, take: str | None = None
     ) -> tuple[dict[str, Reading], str | None]:
         """Renew each part (but those closed on request), or only read them (`renew` False);
-        each verdict bounds acting. A part that cannot be read is left out, with the error."""
+        each verdict bounds acting. A part that cannot be read is left out, with the error. The
+        part taken (`take`) is renewed, taken, in any case; what stops that is raised."""
         readings: dict[str, Reading] = {}
         error = None
         for part in PARTS:
@@ -212,11 +218,14 @@ class Driver:
             try:
                 readings[part] = self.lease.tick(
                     part,
-                    renew=renew and part not in self.paused,
+                    renew=(renew and part not in self.paused) or part == take,
                     active=active,
                     wrote=self.wrote[part],
+                    take=part == take,
                 )
             except OSError as exc:
+                if part == take:
+                    raise
                 error = describe(exc)
                 continue
             self._bound(part, readings[part].keeper, began)
@@ -251,12 +260,15 @@ class Driver:
     # -- the person's requests -----------------------------------------------------------
 
     def take(self, part: str = "invoices") -> Keeper:
-        keeper = self.lease.renew(
+        """A take ("Make invoices here") carried by a tick, now: one read and one write per part,
+        even while the person is away; asleep or stopped, by a renew of its own."""
+        self._closed = False  # open again, even while away: sleep and quit close it
+        reading = self.tick(take=part)
+        if reading is not None:
+            return reading.keeper
+        return self.lease.renew(
             part, active=self.active.active(self.clock()), take=True, wrote=self.wrote[part]
         )
-        self._closed = False  # open again, even while away: sleep and quit close it
-        self.tick()
-        return keeper
 
     def forget(self, computer: str) -> None:
         self.lease.forget(computer)
