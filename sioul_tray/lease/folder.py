@@ -16,7 +16,6 @@ import stat
 from pathlib import Path
 from typing import NamedTuple
 
-from sioul_tray.files import write_new
 from sioul_tray.i18n import Core
 
 CLAIM_NAME = re.compile(r"([a-z0-9_]{1,63})\.lease")
@@ -333,14 +332,6 @@ def file_size(path: Path) -> int | None:
         return os.stat(path).st_size
     except OSError:
         return None
-
-
-def write_atomic(path: Path, data: bytes, *, sync: bool = True) -> None:
-    """Replace `path` with `data` through a fsynced temporary and one rename; never in place.
-
-    The program's one writer (`files.write_new`): a random temporary name, made exclusively and
-    never through a link, mode 0644 whatever the umask."""
-    write_new(path, data, replace=True, mode=0o644, sync=sync)
 
 
 def remove_leftovers(folder: Path, computer: str) -> None:

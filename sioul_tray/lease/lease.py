@@ -17,8 +17,9 @@ from pathlib import Path
 from typing import NamedTuple
 
 from sioul_tray.errors import ForeignSeal, SioulError, Unreadable
-from sioul_tray.files import make_folders
+from sioul_tray.files import make_folders, write_atomic
 from sioul_tray.i18n import Core
+from sioul_tray.ids import COMPUTER_ID
 from sioul_tray.lease import codec, statefile
 from sioul_tray.lease.folder import (
     CLAIM_NAME,
@@ -29,7 +30,6 @@ from sioul_tray.lease.folder import (
     read_folder,
     read_whole,
     remove_leftovers,
-    write_atomic,
 )
 from sioul_tray.lease.host import boot_ticks, host_name, started
 from sioul_tray.lease.keeper import Keeper
@@ -48,7 +48,7 @@ from sioul_tray.lease.machine import (
     wall_seconds,
 )
 from sioul_tray.lease.overlay import Overlay
-from sioul_tray.lease.rules import COMPUTER_ID, EVERY_FIX, PARTS, Claim, Fixes
+from sioul_tray.lease.rules import EVERY_FIX, PARTS, Claim, Fixes
 from sioul_tray.share.seal import SEAL_NAME, Share, read_seal, timing_of
 from sioul_tray.timing import Timing
 
@@ -598,6 +598,8 @@ class Lease:
                 Core.mark("cannot write {path}: {reason}", path=path, reason=refused[1])
             )
         try:
+            plain = codec.padded(text, file_size(path))
+            data = self.share.seal(relpath, plain)
             if not f.made_folder:
                 if not self.share.folder.is_dir():
                     raise SioulError(
@@ -607,7 +609,6 @@ class Lease:
                     )
                 make_folders(folder, 0o755)  # whatever the umask (docs/files.md)
                 f.made_folder = True
-            data = self.share.seal(relpath, codec.padded(text, file_size(path)))
             write_atomic(path, data)
         except OSError as e:
             raise SioulError(

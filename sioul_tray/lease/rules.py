@@ -9,14 +9,11 @@ from __future__ import annotations
 
 import enum
 import operator
-import re
 import zlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from sioul_tray.timing import CONTRACT, Timing
-
-COMPUTER_ID = re.compile(r"[a-z0-9_]{1,63}")
 
 # Which rules a claim's writer follows, told by the fields it writes: 1, the seed's (no tenures);
 # 2, tenures and acknowledgements of a version; 3, the facts of the closes rule in the claims.

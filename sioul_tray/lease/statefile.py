@@ -18,10 +18,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sioul_tray.errors import Unreadable
-from sioul_tray.files import make_folders
+from sioul_tray.files import make_folders, write_atomic
+from sioul_tray.ids import COMPUTER_ID
 from sioul_tray.lease.codec import MAX_INT, MAX_TAG, decode
-from sioul_tray.lease.folder import write_atomic
-from sioul_tray.lease.rules import COMPUTER_ID, PARTS, Claim, tag
+from sioul_tray.lease.rules import PARTS, Claim, tag
 
 # 1: each declaration with when it was last heard; 2: the seq alone; 3: what the closes named, by
 # the computers' tags (`rules.tag`), as the claims carry it.

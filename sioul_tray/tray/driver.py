@@ -167,23 +167,26 @@ class Driver:
         self.tick()
 
     def tick(self, take: str | None = None) -> Reading | None:
-        """Renew both parts (the timer, a wake, a request); a part closed on request is read.
-        `take`: a part this computer takes on purpose in this tick, renewed whatever else (a
-        take's reading, or None when no part was taken)."""
+        """Renew both parts (the timer, a wake, a request); a part closed on request is read,
+        and both while the person is away (`_go_away`). `take`: a part this computer takes on
+        purpose in this tick, renewed whatever else (a take's reading, or None when no part was
+        taken)."""
         if not self.running or self.asleep:
             return None
         now = self.clock()
         active = self.active.active(now)
-        if self.away_after is not None and self.active.known and now - active >= self.away_after:
-            return self._go_away(take, active)
-        if self.away:
-            # Back: what changed while away is the catch-up of the person's own leaving, as
-            # after a wake; the menu shows it.
-            self.notifier.quiet(self.monotonic() + QUIET_AFTER_WAKE)
-        self.away = False
-        self._closed = False
-        readings, error = self._call(renew=True, active=active, take=take)
-        if any(r.seen.jumped for r in readings.values()):
+        away = self.away_after is not None and self.active.known and now - active >= self.away_after
+        if away:
+            self._go_away()
+        else:
+            if self.away:
+                # Back: what changed while away is the catch-up of the person's own leaving, as
+                # after a wake; the menu shows it.
+                self.notifier.quiet(self.monotonic() + QUIET_AFTER_WAKE)
+            self.away = False
+            self._closed = False
+        readings, error = self._call(renew=not away, active=active, take=take)
+        if not away and any(r.seen.jumped for r in readings.values()):
             # The core saw the machine sleep without telling, or its clock set: the catch-up
             # that follows is not news, and the tray host may have lost the icon.
             self.notifier.quiet(self.monotonic() + QUIET_AFTER_WAKE)
@@ -191,7 +194,7 @@ class Driver:
         self._publish(readings, error)
         return readings.get(take) if take is not None else None
 
-    def _go_away(self, take: str | None = None, active: float | None = None) -> Reading | None:
+    def _go_away(self) -> None:
         """The person left a machine that sleeps when idle: close both parts now (their closes
         leave long before the idle sleep, whatever the sync tool) and only read until they are
         back; the next tick with the person here renews, which reopens them."""
@@ -201,9 +204,6 @@ class Driver:
         # Nobody is here to read a note: none while away (until the next tick, renewed at each);
         # a standing warning is sent once the person is back.
         self.notifier.quiet(self.monotonic() + self.timing.renew + 5)
-        readings, error = self._call(renew=False, active=active, take=take)
-        self._publish(readings, error)
-        return readings.get(take) if take is not None else None
 
     def _call(
         self, *, renew: bool, active: float | None = None, take: str | None = None

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from sioul_tray import client, history
+from sioul_tray import client, files, history
 from sioul_tray.lease import ALIVE, RENEW, SETTLING, UNCLOSED, Lease
 from sioul_tray.lease import folder as lease_folder
 from sioul_tray.lease import lease as lease_module
@@ -106,7 +106,7 @@ def test_a_take_is_one_read_and_one_write_of_each_part(
 
     def counted_write(path: Path, data: bytes, *, sync: bool = True) -> None:
         writes.append(path)
-        lease_folder.write_atomic(path, data, sync=sync)
+        files.write_atomic(path, data, sync=sync)
 
     monkeypatch.setattr(lease_module, "read_folder", counted_read)
     monkeypatch.setattr(lease_module, "write_atomic", counted_write)
