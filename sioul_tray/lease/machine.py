@@ -119,12 +119,12 @@ class Memory:
         close, a take, a declaration. A restart must know it: it is saved at once."""
         if later.forgets != self.forgets or later.named != self.named:
             return True
-        claims = self.claims
-        return any(
-            _news(claims.get(c), claim)
-            for c, claim in later.claims.items()
-            if claims.get(c) is not claim
-        )
+        known = self.claims.get
+        for c, claim in later.claims.items():  # every computer's, at each step: kept plain
+            before = known(c)
+            if before is not claim and _news(before, claim):
+                return True
+        return False
 
 
 @dataclass(frozen=True, slots=True)
