@@ -18,7 +18,7 @@ The *baseline*, measured in the same run, interleaved with the ticks, is the lea
 implementation has to do for a tick: list each part's folder (os.scandir), read every file in it
 (os.open with O_NOATIME where there is one, os.read, os.close), open its seal (AES-GCM,
 ``Share.unseal``) and parse it (``codec.decode``); plus the two claim writes
-(``folder.write_atomic``: temporary, fsync, rename, folder fsync) of this computer's claim files as
+(``files.write_atomic``: temporary, fsync, rename, folder fsync) of this computer's claim files as
 they are, into the part's folder, timed alone. (Until 2026-12 they went into a folder of their own
 holding one file: the same cost, measured, but not the same work.) Each tick is paired with a
 baseline on the tick's own folder, after the same rewrite, in the same round, one just before the
@@ -68,13 +68,13 @@ sys.path.insert(0, str(ROOT))  # measure this checkout, whatever the venv's edit
 
 import sioul_tray  # noqa: E402
 from sioul_tray.errors import SioulError  # noqa: E402
+from sioul_tray.files import write_atomic  # noqa: E402
 from sioul_tray.lease import (  # noqa: E402
     PARTS,
     Claim,
     Lease,
     codec,
 )
-from sioul_tray.lease.folder import write_atomic  # noqa: E402
 from sioul_tray.share import Share  # noqa: E402
 from sioul_tray.share import seal as seal_module  # noqa: E402
 from sioul_tray.tray.driver import Driver  # noqa: E402
@@ -547,21 +547,22 @@ def breakdown(lease: Lease, others: Others, repeats: int) -> tuple[float, list[t
     from sioul_tray.lease import lease as lease_module
     from sioul_tray.lease import machine as machine_module
 
-    Machine = machine_module.Machine
+    draft = machine_module._Draft  # a step's working copy of the knowledge
     acc: dict[str, float] = {}
     steps = [
         (Lease, "_read", "_read: list, read, unseal, decode, hear"),
         (lease_module, "read_folder", "  read_folder: list, open, read, close"),
         (Lease, "_open_entry", "  _open_entry: unseal + decode + checks"),
-        (Machine, "hear", "  Machine.hear: seq, heard times, flow"),
-        (Machine, "renew", "Machine.renew: the claim, its acknowledgement"),
-        (Machine, "view", "  Machine.view: claims as heard here"),
+        (draft, "hear", "  step(Heard): seq, heard times, flow"),
+        (draft, "renew", "step(Renew): the claim, its acknowledgement"),
+        (machine_module._Reads, "view", "  view: claims as heard here"),
         (machine_module, "choose", "  choose"),
         (Lease, "_write", "Lease._write: encode, save, seal, write"),
         (Share, "seal", "  Share.seal"),
         (lease_module, "write_atomic", "  write_atomic (claim)"),
         (Lease, "_save", "  _save (state file)"),
-        (Machine, "judge", "Machine.judge: settled, others_heard, agreed"),
+        (draft, "judge", "step(Renew): the verdict: settled, others_heard, agreed"),
+        (machine_module.Knowledge, "save_by", "each step: what to save (memory against saved)"),
     ]
     originals = [(owner, name, getattr(owner, name)) for owner, name, _ in steps]
 

@@ -3,7 +3,7 @@
 
 Two real Syncthing instances run on loopback (tests/sync/syncthing_pair.py: default watcher,
 fsWatcherDelayS 10, a one-hour rescan). Each run writes a claim-sized file (200 random bytes,
-through the claim writer ``folder.write_atomic``: temporary, fsync, rename) into A's copy of the
+through the claim writer ``files.write_atomic``: temporary, fsync, rename) into A's copy of the
 sharing folder and times, from the moment the write returns, until B's copy holds the same bytes:
 
   nudged    ``Nudger.nudge(path)`` right after the write (POST /rest/db/scan of that file);
@@ -40,8 +40,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # measure this checkout, whatever the venv's editable install says
 
+from sioul_tray.files import write_atomic  # noqa: E402
 from sioul_tray.lease import Keeper, Lease  # noqa: E402
-from sioul_tray.lease.folder import write_atomic  # noqa: E402
 from sioul_tray.share import Share  # noqa: E402
 from sioul_tray.sync import Nudger, Syncthing, find  # noqa: E402
 from tests.sync.syncthing_pair import FOLDER_ID, SyncthingPair, binary, missing  # noqa: E402

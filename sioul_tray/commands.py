@@ -193,7 +193,7 @@ def keeper_json(keeper: Keeper) -> dict[str, Any]:
         "agreed": keeper.agreed,
         "acting": keeper.acting,
         "waiting": list(keeper.waiting),
-        "status": keeper.status.to_json() if keeper.status is not None else None,
+        "status": keeper.status.to_json(),
     }
 
 
@@ -262,7 +262,7 @@ def cmd_look(args: argparse.Namespace, inst: Installation, out: TextIO) -> int:
         return 0
     names = names_in(lease)
     for part, keeper in keepers.items():
-        status = seen[part] or keeper.status or Status(Why.NOBODY)
+        status = seen[part] or keeper.status
         print(line(part, status, seen[part] is not None, names, time.time()), file=out)
         for computer, offset in sorted(lease.clock_offsets(keeper.part).items()):
             text = CommandLine.tr(
@@ -408,7 +408,7 @@ def cmd_renew(args: argparse.Namespace, inst: Installation, out: TextIO) -> int:
         lease = inst.lease(verify=True)
         for part in _parts(args.part):
             keeper = lease.renew(part, active=_kept_presence(lease, part))
-            print(line(part, keeper.status or Status(Why.NOBODY), False, names_in(lease)), file=out)
+            print(line(part, keeper.status, False, names_in(lease)), file=out)
         _state_warning(lease)
     return 0
 

@@ -3,7 +3,7 @@
 Every file this program writes goes through `write_new`: a temporary with a random name, created
 exclusively and without following links (nobody can plant one to read it or redirect it), given
 its mode whatever the umask, fsynced, then linked to its name, or renamed over the old file where
-replacing is meant. Claim files and the state file come here through `lease.folder.write_atomic`,
+replacing is meant. Claim files and the state file come here through `write_atomic`,
 the settings, status.json, closed.json, the seal, the computer id and the key cache directly.
 The one file opened in place is the writer lock (`open_lock`): never through a link either.
 Folders are made by `make_folders`, each with its mode whatever the umask. docs/files.md lists
@@ -73,6 +73,12 @@ def _fix_folder_mode(folder: Path, mode: int) -> None:
         _set_mode(fd, mode)
     finally:
         os.close(fd)
+
+
+def write_atomic(path: Path, data: bytes, *, sync: bool = True) -> None:
+    """Replace `path` with `data` through a fsynced temporary and one rename; never in place:
+    `write_new`'s way for claim files and the state file, mode 0644 whatever the umask."""
+    write_new(path, data, replace=True, mode=0o644, sync=sync)
 
 
 def write_new(

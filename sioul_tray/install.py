@@ -22,12 +22,18 @@ from typing import IO, TYPE_CHECKING, Any
 
 from sioul_tray.dirs import home_dirs
 from sioul_tray.errors import Busy, Copied, NotSetUp, SioulError, WrongPassphrase
-from sioul_tray.files import NotPlain, make_folders, open_lock, read_bounded, write_new
+from sioul_tray.files import (
+    NotPlain,
+    make_folders,
+    open_lock,
+    read_bounded,
+    write_atomic,
+    write_new,
+)
 from sioul_tray.i18n import Core
+from sioul_tray.ids import COMPUTER_ID
 from sioul_tray.lease import PARTS, Lease
-from sioul_tray.lease.folder import write_atomic
 from sioul_tray.lease.host import host_name, machine_id, new_computer_id
-from sioul_tray.lease.rules import COMPUTER_ID
 from sioul_tray.share import Share
 
 if TYPE_CHECKING:

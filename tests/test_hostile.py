@@ -327,13 +327,13 @@ def test_close_tries_every_part_and_says_each_failure(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     from sioul_tray import cli as cli_module
+    from sioul_tray.files import write_atomic
     from sioul_tray.lease import lease as lease_module
-    from sioul_tray.lease.folder import write_atomic
 
     home = tmp_path / "home"
     ok(cli(home, "setup", "--share", str(folder), passphrase=PASS))
     ok(cli(home, "renew"))
-    real = write_atomic  # lease.py's, imported from folder.py
+    real = write_atomic  # lease.py's, imported from files.py
 
     def read_only_medicines(path: Path, data: bytes, **kw: bool) -> None:
         if path.parent.name == "medicines":  # as if that folder were read-only

@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 
 from sioul_tray.dirs import APP, user_dirs
 from sioul_tray.errors import Busy, Copied, NotSetUp, SioulError, WrongPassphrase
+from sioul_tray.ids import COMPUTER_ID
 from sioul_tray.install import Installation
-from sioul_tray.lease.rules import COMPUTER_ID
 from sioul_tray.share import Share
 from tests.helpers import python_env, run_python
 

@@ -17,7 +17,8 @@ from typing import Any
 
 from sioul_tray.errors import Unreadable
 from sioul_tray.i18n import Core
-from sioul_tray.lease.rules import ANY_CLOSE, COMPUTER_ID, EVERY_COMPUTER, PARTS, Claim
+from sioul_tray.ids import COMPUTER_ID
+from sioul_tray.lease.rules import ANY_CLOSE, EVERY_COMPUTER, PARTS, Claim
 from sioul_tray.share.seal import OVERHEAD
 
 MAX_FILE = 512  # a claim file is at most this many bytes

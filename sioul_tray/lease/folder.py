@@ -24,7 +24,6 @@ from sioul_tray.files import (
     NotReadable,
     open_to_read,
     read_bounded,
-    write_new,
 )
 from sioul_tray.i18n import Core
 
@@ -309,14 +308,6 @@ def file_size(path: Path) -> int | None:
         return os.stat(path).st_size
     except OSError:
         return None
-
-
-def write_atomic(path: Path, data: bytes, *, sync: bool = True) -> None:
-    """Replace `path` with `data` through a fsynced temporary and one rename; never in place.
-
-    The program's one writer (`files.write_new`): a random temporary name, made exclusively and
-    never through a link, mode 0644 whatever the umask."""
-    write_new(path, data, replace=True, mode=0o644, sync=sync)
 
 
 def remove_leftovers(folder: Path, computer: str) -> None:

@@ -10,17 +10,18 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
 
 from sioul_tray.lease.rules import (
     ANY_CLOSE,
     EVERY_COMPUTER,
+    EVERY_FIX,
     RULES,
     Claim,
+    Fixes,
     Rule,
     tag,
 )
-from sioul_tray.lease.status import Status
+from sioul_tray.lease.status import NOBODY, Status
 from sioul_tray.timing import ALIVE, CONTRACT, UNCLOSED, Timing
 
 # The contract's `Timing.fresh`: an acknowledgement of this computer's tenure counts while the
@@ -30,7 +31,8 @@ FRESH = UNCLOSED - ALIVE
 
 @dataclass(frozen=True)
 class Keeper:
-    """Who keeps a part, as seen here, and whether this computer acts on it."""
+    """The verdict: who keeps a part, as seen here, whether this computer acts on it, and why
+    (`status`). The one value the tray's menu, the command line and status.json render."""
 
     part: str
     computer: str | None
@@ -47,52 +49,9 @@ class Keeper:
     # Why this computer may not act on a part that must never happen twice, whatever the claims
     # say: the sharing folder's seal is not the one it joined (docs/protocol.md, "One seal").
     blocked: str | None = None
-    # Why the part is as it is here, as data (`status.Status`): the state machine builds it
-    # with the verdict; None where a verdict is built from `weigh` alone.
-    status: Status | None = None
-
-    @classmethod
-    def of(
-        cls,
-        part: str,
-        keeper: Claim | None,
-        since: int | None,
-        judgement: Judgement,
-        status: Status | None = None,
-    ) -> Keeper:
-        """The verdict on `keeper` (the claim chosen, or None: nobody keeps the part), kept since
-        `since` (wall clock), as `judgement` weighs it."""
-        j = judgement
-        return cls(
-            part,
-            None if keeper is None else keeper.computer,
-            None if keeper is None else keeper.name,
-            j.here,
-            None if keeper is None else since,
-            j.settled,
-            j.others_heard,
-            j.agreed,
-            j.acting,
-            j.waiting,
-            j.blocked,
-            status,
-        )
-
-
-class Judgement(NamedTuple):
-    """What the rules say of the keeper chosen (`weigh`): a `Keeper` without the claim's names.
-
-    Apart so that the state machine reads it to say why (`Status`) and then builds its `Keeper`
-    once, whole.
-    """
-
-    here: bool = False
-    settled: bool = False
-    others_heard: bool = False
-    agreed: bool = False
-    acting: bool = False
-    waiting: tuple[str, ...] = ()
-    blocked: str | None = None
+    # Why the part is as it is here, as data (`status.Status`): the state machine adds it to
+    # the verdict `weigh` gives (which says nobody's reasons: the pure tests read its flags).
+    status: Status = NOBODY
 
 
 @dataclass(frozen=True)
@@ -125,27 +84,12 @@ class Seen:
     # Computers this computer itself declared gone in this run, up to a seq: they count as
     # gone even while it distrusts, for the person said so here, once the declaration counts
     # (`declared_from`). Not sooner, not as a close: the copy of a claim this computer reads may
-    # be an old one, closed, while its writer numbers under a newer one (`vouch_waits` False:
-    # the rule switched off).
+    # be an old one, closed, while its writer numbers under a newer one (`Fixes.vouch_waits`).
     vouched: Mapping[str, int] | None = None
-    vouch_waits: bool = True
-    # A claim that keeps the part (it sees its own computer) is not counted gone by silence on a
-    # part that must never happen twice: a keeper cut off from this computer may be numbering on
-    # a person's declarations made there, which no silence here can rule out; only its close or
-    # a declaration made here ends it (False: the rule switched off).
-    keepers_declared: bool = True
-    # A close that names no successor is not counted by a computer that closed too, whichever
-    # computer its own closes named (False: the rule switched off).
-    heirless_closes: bool = True
     # This computer's closes, as `Claim.closes` carries them: for each computer's tag, the highest
     # seq of its closes that named it successor (`sees`); under ANY_CLOSE its latest close. None:
     # every closed claim counts (the pure tests, or the rule switched off).
     named: Mapping[int, int] | None = None
-    # The closes of computers on rules before these are judged like any other's (the rule
-    # switched off: the model checker's proof that it matters).
-    old_rules_closes: bool = True
-    # Computers known only from the others' `knows` are waited for (False: the rule switched off).
-    learns_members: bool = True
     # For each computer declared gone, from when (in the units of `now`) the declaration counts
     # here: once that computer can no longer be numbering on this one's answers. None: at once.
     declared_from: Mapping[str, float] | None = None
@@ -154,12 +98,13 @@ class Seen:
     # The person is at this computer (its `active` within ALIVE, by its wall clock). None: judge
     # it from this computer's claim against `now` (the pure tests, where `now` is a wall time).
     present: bool | None = None
-    # With the tenure rule switched off (the model checker's proof that it matters): the rule it
-    # replaced, acknowledgements heard since this computer's claim opened (ticks).
-    tenure_rule: bool = True
+    # When this computer's claim opened (ticks): with the tenure rule switched off, the rule it
+    # replaced counts the acknowledgements heard since.
     opened: float | None = None
     # The folder's times (`Timing`): the contract's unless a test's folder is on a scale.
     timing: Timing = CONTRACT
+    # The rules applied: all but those the model checker switches off (`Fixes`).
+    fixes: Fixes = EVERY_FIX
 
     def when(self, c: Claim) -> float:
         return c.renewed if self.heard is None else self.heard[c.computer]
@@ -201,7 +146,7 @@ def unanswering(
         def answers(c: Claim) -> bool:
             return c.sees == k and seen.alive(c, now)
 
-    elif not seen.tenure_rule:  # the rules before tenures (the model checker's fix switched off)
+    elif not seen.fixes.tenure:  # the rules before tenures (the model checker's fix switched off)
         opened = seen.opened if k == me else None
 
         def answers(c: Claim) -> bool:
@@ -276,7 +221,7 @@ def acknowledged(
             (c.closed or forgot)
             and (
                 trusting
-                or (vouched.get(c.computer, -1) >= c.seq and (forgot or not seen.vouch_waits))
+                or (vouched.get(c.computer, -1) >= c.seq and (forgot or not seen.fixes.vouch_waits))
             )
             and (forgot or not (mine and _may_count_me_closed(c, me, seen)))
         ):
@@ -286,7 +231,7 @@ def acknowledged(
             and flowing
             and rule.never_twice
             and _silent(c, seen, now)
-            and not (seen.keepers_declared and c.sees == c.computer)
+            and not (seen.fixes.keepers_declared and c.sees == c.computer)
         ):
             continue
         if trusting and flowing and not rule.never_twice and now - seen.when(c) > timing.unclosed:
@@ -297,7 +242,8 @@ def acknowledged(
         # A computer the others' claims say they read, whose own claim has not reached this one
         # (a folder still downloading): it may be numbering. Gone, as any other, once silent for
         # UNCLOSED as observed in this run while the sync flows.
-        if seen.learns_members and not (trusting and flowing and _silent_since_start(seen, now)):
+        gone = trusting and flowing and _silent_since_start(seen, now)
+        if seen.fixes.learns_members and not gone:
             waiting += [unheard_id(t) for t in unheard(seen, me)]
         waiting = list(dict.fromkeys(waiting))
     # The folder's creator alone (its first run) acts on an empty view; a computer that knows
@@ -350,13 +296,13 @@ def _may_count_me_closed(c: Claim, me: str, seen: Seen) -> bool:
     named = seen.named
     if named is None:
         return False
-    if c.rules < RULES and seen.old_rules_closes:
+    if c.rules < RULES and seen.fixes.old_rules_closes:
         # Its writer keeps no such memory where a restart finds it (or none at all, before
         # tenures): it may count any close of this computer's written after what it answered.
         mine = named.get(ANY_CLOSE, -1)
     else:
         mine = max(named.get(tag(c.computer), -1), named.get(EVERY_COMPUTER, -1))
-        if c.sees is None and seen.heirless_closes:
+        if c.sees is None and seen.fixes.heirless_closes:
             # A close that names no successor: its writer keeps the part when every computer is
             # closed and counts, waking, the closes it read, any of mine among them.
             mine = max(mine, named.get(ANY_CLOSE, -1))
@@ -418,14 +364,17 @@ def weigh(
     now: float,
     since: float | None,
     *,
+    part: str,
+    shown: int | None,
     read_others: bool,
     created: bool,
     blocked: str | None = None,
-) -> Judgement:
-    """What the rules say of `keeper` (chosen from `view`, kept since `since`, in the units of
-    `now`: ticks for the state machine): the flags of its `Keeper` (`Keeper.of`)."""
+) -> Keeper:
+    """The verdict on `part`: what the rules say of `keeper` (chosen from `view`, kept since
+    `since`, in the units of `now`: ticks for the state machine; `shown`: that moment as the
+    verdict says it, by the wall clock)."""
     if keeper is None:
-        return Judgement(blocked=blocked)
+        return Keeper(part, None, None, False, None, False, False, False, False, blocked=blocked)
     seen = _seen(view)
     here = keeper.computer == me
     settled = here and since is not None and now - since >= seen.timing.settling
@@ -441,9 +390,13 @@ def weigh(
     )
     agree, dissent = agreed(keeper.computer, me, seen, now)
     acting = settled and (heard and blocked is None if rule.never_twice else agree)
-    return Judgement(
-        here=here,
-        settled=settled,
+    return Keeper(
+        part,
+        keeper.computer,
+        keeper.name,
+        here,
+        shown,
+        settled,
         others_heard=heard,
         agreed=agree,
         acting=acting,

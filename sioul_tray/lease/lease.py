@@ -17,8 +17,9 @@ from pathlib import Path
 from typing import NamedTuple
 
 from sioul_tray.errors import ForeignSeal, SioulError, Unreadable
-from sioul_tray.files import make_folders
+from sioul_tray.files import make_folders, write_atomic
 from sioul_tray.i18n import Core
+from sioul_tray.ids import COMPUTER_ID
 from sioul_tray.lease import codec, statefile
 from sioul_tray.lease.folder import (
     CLAIM_NAME,
@@ -29,7 +30,6 @@ from sioul_tray.lease.folder import (
     read_folder,
     read_whole,
     remove_leftovers,
-    write_atomic,
 )
 from sioul_tray.lease.host import boot_ticks, host_name, started
 from sioul_tray.lease.keeper import Keeper
@@ -48,7 +48,7 @@ from sioul_tray.lease.machine import (
     wall_seconds,
 )
 from sioul_tray.lease.overlay import Overlay
-from sioul_tray.lease.rules import COMPUTER_ID, PARTS, Claim
+from sioul_tray.lease.rules import EVERY_FIX, PARTS, Claim, Fixes
 from sioul_tray.share.seal import SEAL_NAME, Share, read_seal, timing_of
 from sioul_tray.timing import Timing
 
@@ -104,7 +104,8 @@ class Lease:
     it must not block, and what it raises is not the lease's concern (it is ignored).
     `read_only`: a look beside the installation's one writer (the tray, or a command that holds
     its lock): it reads the state file but never saves it, removes no temporary and writes no
-    claim (SioulError).
+    claim (SioulError). `fixes`: the protocol's fixes applied, all of them (`rules.Fixes`); the
+    tests that show what one fixes switch it off, never the tray nor the command line.
     """
 
     def __init__(
@@ -120,6 +121,7 @@ class Lease:
         tenure: Callable[[], int] | None = None,
         wrote_file: Callable[[Path], None] | None = None,
         read_only: bool = False,
+        fixes: Fixes = EVERY_FIX,
     ) -> None:
         if not COMPUTER_ID.fullmatch(computer):
             raise SioulError(
@@ -172,6 +174,7 @@ class Lease:
                 remembered=remembered,
                 remembers=remembers,
                 tenure=tenure or new_tenure,
+                fixes=fixes,
                 timing=share.timing,
             )
         self._diagnosed = 0  # claims explained in this read (see `_copied_from`)
@@ -226,17 +229,19 @@ class Lease:
         renew: bool = True,
         active: float | None = None,
         wrote: int | None = None,
+        take: bool = False,
     ) -> Reading:
-        """The tray's call on `part` at each tick: `renew` (or `look`, with `renew=False`), and
-        what that call read with the verdict, so that the loop asks nothing again."""
-        keeper = self.renew(part, active, wrote=wrote) if renew else self.look(part)
+        """The tray's call on `part` at each tick: `renew` (`take`: on purpose, "Make invoices
+        here"), or `look` with `renew=False`, and what that call read with the verdict, so that
+        the loop asks nothing again."""
+        keeper = self.renew(part, active, take, wrote) if renew else self.look(part)
         return Reading(keeper, self.last_read(part))
 
     def claims(self, part: str) -> list[Claim]:
         """Every claim on `part` that reads, live or not, as last written by its computer."""
         m, _, tick = self._read(part)
         self._save(tick)
-        return list(m.best.values())  # in computer order (`Machine.best`)
+        return list(m.knowledge.best.values())  # in computer order (`Knowledge.best`)
 
     def forget(self, computer: str) -> None:
         """Declare `computer` gone for good on every part: its claims up to now count as closed.
@@ -251,7 +256,7 @@ class Lease:
         planned = []
         for part in PARTS:
             m, wall, tick = self._read(part)
-            if m.plan_forget(computer, wall) is not None:  # raises when it does not fit
+            if m.knowledge.plan_forget(computer, wall) is not None:  # raises when it does not fit
                 planned.append((part, m, wall, tick))
         if not planned:
             raise SioulError(
@@ -280,7 +285,7 @@ class Lease:
     def _problems(self, part: str) -> list[Problem]:
         problems = list(self._files[part].problems)
         if self._last is not None:
-            cloned = self._machines[part].clone_problem(self._last[1])
+            cloned = self._machines[part].knowledge.clone_problem(self._last[1])
             if cloned is not None:
                 problems.insert(0, Problem(f"{self.computer}.lease", cloned))
         if self.seal_problem is not None:
@@ -296,12 +301,12 @@ class Lease:
         The tray's loop gets it with each verdict (`tick`): one scan of each part's folder a
         tick."""
         _known(part)
-        m = self._machines[part]
-        jumped = self._last is not None and m.jumped_at == self._last[1]
+        k = self._machines[part].knowledge
+        jumped = self._last is not None and k.jumped_at == self._last[1]
         return Snapshot(
-            list(m.best.values()),  # in computer order (`Machine.best`)
-            WallTimes(m.heard, *self._last) if self._last is not None else {},
-            dict(m.ahead),
+            list(k.best.values()),  # in computer order (`Knowledge.best`)
+            WallTimes(k.heard, *self._last) if self._last is not None else {},
+            dict(k.ahead),
             self._problems(part),
             jumped,
         )
@@ -311,19 +316,19 @@ class Lease:
         _known(part)
         if self._last is None:
             return {}
-        return dict(WallTimes(self._machines[part].heard, *self._last))
+        return dict(WallTimes(self._machines[part].knowledge.heard, *self._last))
 
     def clock_offsets(self, part: str) -> dict[str, int]:
         """Computers whose claims arrived over RENEW ahead of this clock, by how many seconds."""
         _known(part)
-        return dict(self._machines[part].ahead)
+        return dict(self._machines[part].knowledge.ahead)
 
     def kept_since(self, part: str) -> int | None:
         """Since when (wall clock) this computer has seen the current keeper of `part`."""
-        m = self._machines[part]
-        if m.kept is None or self._last is None:
+        kept = self._machines[part].knowledge.kept
+        if kept is None or self._last is None:
             return None
-        return wall_of(m.kept[1], *self._last)
+        return wall_of(kept[1], *self._last)
 
     def forget_counts_from(self, computer: str) -> int | None:
         """From when (wall clock) a declaration that `computer` is gone counts here, on the
@@ -333,7 +338,11 @@ class Lease:
         if self._last is None:
             return None
         wall = self._last[0]
-        ticks = [m.declared_from(computer) for m in self._machines.values() if m.rule.never_twice]
+        ticks = [
+            m.knowledge.declared_from(computer)
+            for m in self._machines.values()
+            if m.knowledge.seat.rule.never_twice
+        ]
         latest = max((t for t in ticks if math.isfinite(t)), default=None)
         when = wall_of(latest, *self._last)
         return when if when is not None and when > wall else None
@@ -540,7 +549,7 @@ class Lease:
         if self._candidates is None or self._candidates[0] is not neighbours:
             found = {e[0] for e in neighbours if e[0].endswith(".lease")}
             for m in self._machines.values():
-                found.update(f"{c}.lease" for c in m.best)
+                found.update(f"{c}.lease" for c in m.knowledge.best)
             self._candidates = (neighbours, sorted(found)[: MAX_DIAGNOSE + 1])
         names = self._candidates[1]
         tries = 0
@@ -589,6 +598,8 @@ class Lease:
                 Core.mark("cannot write {path}: {reason}", path=path, reason=refused[1])
             )
         try:
+            plain = codec.padded(text, file_size(path))
+            data = self.share.seal(relpath, plain)
             if not f.made_folder:
                 if not self.share.folder.is_dir():
                     raise SioulError(
@@ -598,7 +609,6 @@ class Lease:
                     )
                 make_folders(folder, 0o755)  # whatever the umask (docs/files.md)
                 f.made_folder = True
-            data = self.share.seal(relpath, codec.padded(text, file_size(path)))
             write_atomic(path, data)
         except OSError as e:
             raise SioulError(
@@ -628,7 +638,7 @@ class Lease:
             return
         if not any(ready.save_due(tick) for ready in self._asked.values()):
             return
-        memories = {part: m.memory() for part, m in self._machines.items()}
+        memories = {part: m.knowledge.memory for part, m in self._machines.items()}
         texts: dict[str, dict[str, str]] = {}
         for part, memory in memories.items():
             # Each claim's text as read or written (the folder's files, this computer's claim,

@@ -3,9 +3,13 @@
 Read `rules` (who keeps a part) and `keeper` (the verdict) first; docs/protocol.md says it all in
 words. This module owns every rule that depends on what was heard when: hearing times, settling,
 whether the sync flows, the seq of each write, tenures and the acknowledgement each claim carries,
-the computers declared gone for good, and what must be remembered across a restart. The shell
-(`lease.Lease`) scans the folder, opens the seals, feeds the claims in with the time, writes what
-comes out and keeps the state file; the model checker (tests/model) drives this class directly.
+the computers declared gone for good, and what must be remembered across a restart.
+
+All a computer knows of one part is one value, `Knowledge` (frozen), and one function changes it:
+`step(knowledge, event, wall, tick) -> (knowledge, Ready)`, as etcd/raft's `Step` and `Ready`. The
+shell (`lease.Lease`) scans the folder, opens the seals, feeds the claims in with the time, writes
+what comes out and keeps the state file (holding the current value in a `Machine`); the model
+checker (tests/model) holds the values themselves, and merges states by them.
 
 Two clocks come in with every call:
 
@@ -18,69 +22,73 @@ Two clocks come in with every call:
 
 from __future__ import annotations
 
-import collections
 import dataclasses
+import enum
 import math
 import os
 from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
+from typing import Annotated, Any
 
 from sioul_tray.errors import SioulError
 from sioul_tray.i18n import Core
 from sioul_tray.lease import codec
-from sioul_tray.lease.keeper import UNHEARD, Judgement, Keeper, Seen, weigh
+from sioul_tray.lease.keeper import UNHEARD, Keeper, Seen, weigh
 from sioul_tray.lease.rules import (
     ANY_CLOSE,
+    EVERY_FIX,
     PARTS,
     RULES,
     Claim,
+    Fixes,
+    Rule,
     choose,
     forgotten,
     picked,
     tag,
 )
-from sioul_tray.lease.status import Status, Waited, Why
+from sioul_tray.lease.status import NOBODY, Status, Waited, Why
 from sioul_tray.timing import CONTRACT, Timing
 
 FORGET_SPARE = 16  # bytes a claim keeps free after a declaration, for later, longer numbers
 WIDEST_ACK = ("x" * 63, 2**32 - 1, 10**12)  # the longest `sees` a claim may have to carry
 OWN_SEQS = 256  # this run's latest writes, recognised as its own
 
-# Fixes that the model checker switches off to show it finds what they fix (tests/model). Never
-# set by the tray or the command line.
-FIXES = frozenset(
-    {
-        "tenure",
-        "forget_holds",
-        "one_seal",
-        "closes",
-        # The "claims alone" rules: the closes rule's memory read back from this computer's own
-        # claims; every closed claim it writes remembered (a declaration written while closed);
-        # a close of a computer on older rules never counted after a close of this one.
-        "closes_in_claims",
-        "forget_named",
-        "old_rules_closes",
-        # A close names the computer that would keep the part when every other one is closed.
-        "successor",
-        # Computers known from the others' claims only are waited for (a folder downloading).
-        "learns_members",
-        # A declaration counts only once the computer declared can no longer be numbering.
-        "forget_waits",
-        # ...and so does one made while this computer distrusts (its state lost): never at once
-        # as a close of the computer declared.
-        "vouch_waits",
-        # A keeper is counted gone by a close or a declaration, never by its silence alone (on
-        # invoices): cut off, it may be numbering on declarations its person made there.
-        "keepers_declared",
-        # A close naming no successor (its writer the heir) is not counted by one that closed.
-        "heirless_closes",
-    }
-)
-
 
 def new_tenure() -> int:
     """A tenure: random, so it never repeats for a computer whatever its clock or state does."""
     return int.from_bytes(os.urandom(4), "big")
+
+
+# -- what the values in the knowledge stand for ------------------------------------------------
+
+
+class Unit(enum.Enum):
+    """What a number or a name in the knowledge stands for, said by its type (`Annotated`): the
+    model checker writes each value of the knowledge by it, relative to now or renamed, so that
+    a field added to `Knowledge` is in its states by its type alone (tests/model/world.py)."""
+
+    TICK = "tick"  # a moment on this computer's ticks
+    WALL = "wall"  # a moment on a wall clock, in the claims' seconds, or a seq
+    TENURE = "tenure"  # a tenure of this computer's
+    COMPUTER = "computer"  # a computer's id
+    TAG = "tag"  # a computer's tag (`rules.tag`), or a key of `Claim.closes`
+
+
+class Role(enum.Enum):
+    """A field of `Knowledge` that no rule judges by, said by its type (`Annotated`)."""
+
+    SHOWN = "shown"  # shown to the person only: no rule reads it
+    GIVEN = "given"  # who the machine is, fixed for its life (`Seat`)
+
+
+Tick = Annotated[float, Unit.TICK]
+Wall = Annotated[float, Unit.WALL]
+Stamp = Annotated[int, Unit.WALL]  # a wall time in whole seconds, as the claims carry it, or a seq
+Tenure = Annotated[int, Unit.TENURE]
+Computer = Annotated[str, Unit.COMPUTER]
+Tag = Annotated[int, Unit.TAG]
 
 
 def _news(known: Claim | None, claim: Claim) -> bool:
@@ -97,13 +105,47 @@ def _news(known: Claim | None, claim: Claim) -> bool:
     )
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class Memory:
-    """What a restart keeps of one part: the last good copy of each claim, and the declarations."""
+    """What a restart keeps of one part (the state file): the last good copy of each claim, the
+    declarations, and the closes rule's memory (see `Knowledge.named`)."""
 
-    claims: dict[str, Claim] = field(default_factory=dict)
-    forgets: dict[str, int] = field(default_factory=dict)
-    named: dict[int, int] = field(default_factory=dict)  # see `Machine.named`
+    claims: Mapping[Computer, Claim] = field(default_factory=dict)
+    forgets: Mapping[Computer, Stamp] = field(default_factory=dict)
+    named: Mapping[Tag, Stamp] = field(default_factory=dict)
+
+    def news(self, later: Memory) -> bool:
+        """`later` holds more than renewals beside this memory: what a claim acknowledges, a
+        close, a take, a declaration. A restart must know it: it is saved at once."""
+        if later.forgets != self.forgets or later.named != self.named:
+            return True
+        known = self.claims.get
+        for c, claim in later.claims.items():  # every computer's, at each step: kept plain
+            before = known(c)
+            if before is not claim and _news(before, claim):
+                return True
+        return False
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """Who a machine is, fixed for its life: its part, its computer's id and name, the folder's
+    times (`Timing`), the fixes it applies (`Fixes`: all, but in the model checker), the rules its
+    claims say they follow (the model checker's peers of older versions write 2, with none of
+    the fields of the closes rule), and where its tenures come from (random; the model
+    checker's own count)."""
+
+    part: str
+    me: str
+    name: str
+    timing: Timing = CONTRACT
+    fixes: Fixes = EVERY_FIX
+    rules: int = RULES
+    tenure: Callable[[], int] = new_tenure
+    rule: Rule = field(init=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "rule", PARTS[self.part])
 
 
 # -- the events that come in, and what comes out ----------------------------------------------
@@ -153,7 +195,7 @@ class Look:
 
 @dataclass(frozen=True)
 class Saved:
-    """The state file now holds this machine's `memory()`."""
+    """The state file now holds this knowledge's `memory`."""
 
 
 Event = Heard | Renew | Close | Forget | Look | Saved
@@ -163,9 +205,11 @@ Event = Heard | Renew | Close | Forget | Look | Saved
 class Ready:
     """What a step asks of the shell, in this order (etcd/raft's Ready: persist, then send).
 
-    `save_by`: the state file must hold `Machine.memory()` by this tick, before `claim` goes out
-    (at once when the memory holds news a restart must know: what a claim acknowledges, a close,
-    a take, a declaration; within ALIVE for mere renewals); None: it holds it already.
+    `save_by`: the state file must hold the knowledge's `memory` by this tick, before `claim`
+    goes out; None: it holds it already. Derived by comparing the memory with what the state
+    file holds (`Knowledge.saved`), as raft's MustSync: at once where the memory holds news a
+    restart must know (what a claim acknowledges, a close, a take, a declaration); within ALIVE
+    of the last save for mere renewals.
     `claim`: this computer's claim to write. `verdict`: who keeps the part as seen here after
     the step (for a renew and a look). `problems`: what a read skipped (stale copies).
     """
@@ -180,365 +224,142 @@ class Ready:
         return self.save_by is not None and self.save_by <= tick
 
 
-class Machine:
-    """One computer's knowledge of one part, and the claims it writes on it.
+# -- the knowledge -------------------------------------------------------------------------
 
-    `remembered`: what the state file kept, or None. `remembers`: this run starts from a state
-    file that read whole (or keeps its state in memory only). False after the state was lost:
-    once a claim of this computer's from before this run shows, it may have acknowledged a keeper
-    it no longer knows of, and it distrusts what it cannot have witnessed (see `_hear`).
-    `tenure` draws tenures (injected by the model checker). `without`: fixes switched off (FIXES).
-    `rules`: the rules its claims say they follow (the model checker's peers of older versions
-    write 2, with none of the fields of the closes rule). `timing`: the folder's (`Timing`).
-    """
 
-    def __init__(
-        self,
-        part: str,
-        me: str,
-        name: str,
-        *,
-        created: bool,
-        remembered: Memory | None = None,
-        remembers: bool = True,
-        tenure: Callable[[], int] = new_tenure,
-        without: Collection[str] = (),
-        rules: int | None = None,
-        timing: Timing = CONTRACT,
-    ) -> None:
-        self.part = part
-        self.timing = timing
-        self.rule = PARTS[part]
-        self.me = me
-        self.name = name
-        self.created = created
-        self.new_tenure = tenure
-        self.without = frozenset(without)
-        self.rules = RULES if rules is None else rules
-        # The last good copy of each computer's claim, in computer order (`_in_order`).
-        self.best: dict[str, Claim] = {}
-        self.heard: dict[str, float | None] = {}  # ticks; None: remembered, not yet read
-        # When (ticks) this run last read a new version of each claim: unlike `heard`, never an
-        # estimate (for when a declaration of that computer may count, `declared_from`).
-        self.observed: dict[str, float] = {}
-        self.read: set[str] = set()  # computers whose claim this run has read
-        self.forgets: dict[str, int] = {}  # computers this one declared gone, up to a seq
-        # Declarations its own claims say count already, up to a seq (`Claim.counted`).
-        self.counted: dict[str, int] = {}
-        self.declared_at: dict[str, float] = {}  # when each was declared (only without a fix)
-        self.vouched: set[str] = set()  # declared gone in this run (see `Seen.vouched`)
-        # The closes rule's memory (`Claim.closes`): for each computer's tag, the highest seq of
-        # this computer's closes that named it successor; ANY_CLOSE: the seq of its latest close.
-        self.named: dict[int, int] = {}
-        self.kept: tuple[str | None, float] | None = None  # KEPT: (keeper seen here, since)
-        self.acted = False  # the last verdict let this computer act (`Claim.acting`; shown only)
-        self.flowing_since: float | None = None  # since when other claims keep being heard
-        self.opened: int | None = None  # `since` of this computer's open claim in this run
-        self.opened_tick: float | None = None  # ...and when, by ticks
-        self.tenure: int | None = None  # this computer's tenure while its claim is open
-        self.written: dict[int, float] = {}  # seq -> tick of each write in this tenure, FRESH back
-        self.started: float | None = None  # this run's first call, by ticks
-        self.first_seq: int | None = None  # the first seq this run wrote
-        # The seqs this run wrote, the latest OWN_SEQS of them: a claim of this computer's with
-        # another seq was written by another run (before this one, or a copy of it), whatever
-        # a clock set back did to the seqs' order.
-        self.own: collections.deque[int] = collections.deque(maxlen=OWN_SEQS)
-        self.last_tick: float | None = None
-        self.last_wall: float | None = None
-        self.jumped_at: float | None = None  # when a gap or a set clock was last seen (ticks)
-        self.remembers = remembers
-        self.distrust_until: float | None = None
-        self.ahead: dict[str, int] = {}  # clocks seen ahead of the wall clock, by seconds
-        self.foreign: frozenset[str] = frozenset()  # files sealed with another key, by computer
-        self.blocked: str | None = None  # the folder's seal is not the one this computer joined
-        self.cloned: float | None = None  # when another writer of this computer's claims showed
-        self._after_write: tuple[float, Seen, Claim | None] | None = None  # see `_write`
-        self.dirty = False  # the state file is behind what this machine knows
-        self.urgent = False  # ...by more than renewals
-        self.saved_at: float | None = None
-        if remembered is not None:
-            for computer, claim in remembered.claims.items():
-                self.best[computer] = claim
-                self.heard[computer] = None
-            self.forgets = dict(remembered.forgets)
-            self.named = dict(remembered.named)
-            mine = remembered.claims.get(me)
-            if mine is not None:
-                self._recall(mine)
-            self._in_order()
+class _Reads:
+    """The questions the rules ask of what a machine knows, whether of a `Knowledge` value or of
+    a step's working copy (`_Draft`): the same code reads both."""
 
-    def __repr__(self) -> str:
-        return f"Machine({self.part!r}, {self.me!r})"
+    __slots__ = ()
+    seat: Seat
+    created: bool
+    remembers: bool
+    best: Mapping[str, Claim]
+    forgets: Mapping[str, int]
+    named: Mapping[int, int]
+    heard: Mapping[str, float | None]
+    observed: Mapping[str, float]
+    read: AbstractSet[str]
+    foreign: AbstractSet[str]
+    ahead: Mapping[str, int]
+    counted: Mapping[str, int]
+    declared_at: Mapping[str, float]
+    vouched: AbstractSet[str]
+    kept: tuple[str | None, float] | None
+    acted: bool
+    flowing_since: float | None
+    opened: int | None
+    opened_tick: float | None
+    tenure: int | None
+    written: Mapping[int, float]
+    started: float | None
+    first_seq: int | None
+    own: tuple[int, ...]
+    last_tick: float | None
+    last_wall: float | None
+    jumped_at: float | None
+    distrust_until: float | None
+    blocked: str | None
+    cloned: float | None
 
-    # -- the one door -----------------------------------------------------------------------
+    @property
+    def memory(self) -> Memory:
+        """The persistent half: what the state file must hold (`Ready.save_by`)."""
+        return Memory(self.best, self.forgets, self.named)
 
-    def step(self, event: Event, wall: float, tick: float) -> Ready:
-        """Take in `event` at `wall` (this computer's clock) and `tick` (its boot clock), and
-        say what to carry out. The shell and the model checker both drive the machine through
-        here alone; the other public methods only answer questions."""
-        claim: Claim | None = None
-        verdict: Keeper | None = None
-        problems: tuple[tuple[str, str], ...] = ()
-        if isinstance(event, Heard):
-            self.blocked = event.sealed
-            heard = self._hear(int(wall), tick, event.claims, event.foreign, event.where)
-            problems = tuple(heard)
-        elif isinstance(event, Renew):
-            claim = self._renew(wall, tick, event.active, event.take, event.wrote)
-            verdict = self._judge(wall, tick)
-        elif isinstance(event, Close):
-            claim = self._close(wall, tick, event.wrote)
-        elif isinstance(event, Forget):
-            claim = self._forget(event.computer, wall, tick)
-        elif isinstance(event, Look):
-            verdict = self._judge(wall, tick)
+    def view(self, tick: float, wall: float | None = None) -> Seen:
+        """The claims as the rules see them: heard here, forgotten ones closed. No copies."""
+        seat = self.seat
+        fixes = seat.fixes
+        heard: Mapping[str, float]
+        claims: list[Claim]
+        if None in self.heard.values():  # before the first read: only what was heard
+            heard = {c: h for c, h in self.heard.items() if h is not None}
+            claims = [c for c in self.best.values() if c.computer in heard]
         else:
-            self._saved(tick)
-        return Ready(self._save_by(tick), claim, verdict, problems)
+            heard = self.heard  # type: ignore[assignment]  # no None left
+            claims = list(self.best.values())
+        present = None if wall is None else self._present(wall)
+        trusting = self.distrust_until is None or tick >= self.distrust_until
+        gone = forgotten(claims)
+        return Seen(
+            claims,
+            heard,
+            gone,
+            written=self.written if self.tenure is not None else None,
+            started=self.started,
+            flowing_since=self.flowing_since,
+            tracks_flow=True,
+            trusting=trusting,
+            vouched={c: self.forgets[c] for c in self.vouched if c in self.forgets},
+            named=self.named if fixes.closes else None,
+            declared_from=(
+                {c: self.declared_from(c) for c in gone}
+                if gone and seat.rule.never_twice and fixes.forget_waits
+                else None
+            ),
+            foreign=self.foreign if fixes.one_seal else (),
+            present=present,
+            opened=self.opened_tick,
+            fixes=fixes,
+            timing=seat.timing,
+        )
 
-    def _save_by(self, tick: float) -> float | None:
-        """When the state file must hold this machine's memory (`Ready.save_by`): news at once,
-        mere renewals at most every ALIVE.
+    def declared_from(self, computer: str) -> float:
+        """When (ticks) a declaration that `computer` is gone may count here: once the computer
+        can no longer be numbering on an acknowledgement of this one's. Any this computer
+        wrote answered a version it had read, in this run (by the last one it read) or before
+        (by the start of this run); each counts at most FRESH after that version was written,
+        by its writer's ticks, which run within 0.35% of these (ALIVE over a day). At once
+        where a claim says the highest declaration of it counts already (`Claim.counted`): a
+        start need not wait for that again."""
+        claims = self.best.values()
+        declared = max((c.forgets.get(computer, -1) for c in claims if c.forgets), default=-1)
+        mark = tag(computer)
+        if declared >= 0 and (
+            self.counted.get(computer, -1) >= declared
+            or any(mark in c.counted and c.forgets.get(computer, -1) >= declared for c in claims)
+        ):
+            return -math.inf
+        read = self.observed.get(computer)
+        since = self.started if read is None else max(read, self.started or read)
+        timing = self.seat.timing
+        return (since if since is not None else math.inf) + timing.fresh + timing.alive
 
-        Every minute brings a new seq from every computer: rewriting the whole state for each
-        would double a tick's cost with many computers. What a crash can lose this way is a few
-        high-water seqs of plain renewals, never a close, a take, a new acknowledgement or a
-        declaration (and the claims carry what safety needs: docs/protocol.md)."""
-        if not self.dirty:
+    def _present(self, wall: float) -> bool:
+        mine = self.best.get(self.seat.me)
+        return mine is not None and wall - mine.active <= self.seat.timing.alive
+
+    def clone_problem(self, tick: float) -> str | None:
+        """Why this computer may not act: another installation writes its claims (lately)."""
+        if self.cloned is None or tick - self.cloned > self.seat.timing.alive:
             return None
-        if self.urgent or self.saved_at is None:
-            return tick
-        return self.saved_at + self.timing.alive
-
-    # -- hearing --------------------------------------------------------------------------
-
-    def _hear(
-        self,
-        wall: int,
-        tick: float,
-        claims: Iterable[Claim],
-        foreign: Collection[str] = (),
-        where: Mapping[str, str] | None = None,
-    ) -> list[tuple[str, str]]:
-        """Take in the best copy of each claim a read found.
-
-        `foreign`: the computers whose claim files are sealed with another key. `where`: where a
-        copy was read, for the copies not read from their own file in the folder. Returns the
-        problems of this read: stale copies (a seq below one already read).
-        """
-        self._time(wall, tick)
-        self._after_write = None
-        problems: list[tuple[str, str]] = []
-        flowing = False  # another computer's claim heard within ALIVE: the sync is flowing
-        heard, best, alive = self.heard, self.best, self.timing.alive
-        known_before = len(best)
-        for claim in claims:
-            c = claim.computer
-            known = best.get(c)
-            if (
-                c == self.me
-                and not self.remembers
-                and self.distrust_until is None
-                and claim.seq not in self.own
-            ):
-                # A claim of this computer's from before this run, and no state file to say
-                # what it answered then: it may have acknowledged a keeper it no longer knows
-                # of, which may act on that answer. Until every such answer has expired (FRESH
-                # after it was written), only fresh answers count here.
-                self.distrust_until = (self.started or tick) + self.timing.unclosed
-            if (
-                c == self.me
-                and self.first_seq is not None
-                and known is not None
-                and (claim.seq > known.seq or (claim.seq == known.seq and claim != known))
-            ):
-                # A claim of this computer's that this run did not write, after it wrote:
-                # another installation with the same id (a copied configuration).
-                self.cloned = tick
-            if known is not None and known.seq == claim.seq:
-                self.read.add(c)  # the same copy as before: nothing new was heard
-                continue
-            place = (where or {}).get(c) or f"{c}.lease"
-            if self._learn(known, claim, place, wall, tick, problems) and not flowing:
-                h = heard[c]
-                flowing = c != self.me and h is not None and tick - h <= alive
-        if len(best) != known_before:  # a computer not known before: rare
-            self._in_order()
-        if None in heard.values():  # remembered, not in the folder any more
-            for computer, h in heard.items():
-                if h is None:
-                    heard[computer] = self._first_heard(self.best[computer], wall, tick)
-        # Most reads learn some other claim just now; else, any heard lately.
-        flowing = flowing or any(
-            tick - h <= alive for c, h in heard.items() if c != self.me and h is not None
+        return Core.mark(
+            "another computer writes this computer's claims ({computer}): its configuration "
+            "was copied from this one; there, remove the file named computer in its "
+            "configuration folder and run setup again",
+            computer=self.seat.me,
         )
-        if not flowing:
-            self.flowing_since = None
-        elif self.flowing_since is None:
-            self.flowing_since = tick
-        self.foreign = frozenset(foreign) - {self.me} if foreign else frozenset()
-        return problems
-
-    def _in_order(self) -> None:
-        """`best` in computer order, as the snapshot lists it at every tick (`Snapshot.claims`):
-        kept in order rather than sorted at each tick, since only a computer not known before
-        changes it (each insertion calls this)."""
-        best = self.best
-        items = sorted(best.items())
-        best.clear()
-        best.update(items)
-
-    def _recall(self, mine: Claim) -> None:
-        """Take back what a claim of this computer's says it declared and which successors its
-        closes named: the claims, not the state file, are where these facts live."""
-        for gone, seq in mine.forgets.items():
-            if self.forgets.get(gone, -1) < seq:
-                self.forgets[gone] = seq
-            if tag(gone) in mine.counted and self.counted.get(gone, -1) < seq:
-                self.counted[gone] = seq
-        if "closes_in_claims" in self.without:
-            return
-        for key, seq in mine.closes.items():
-            if self.named.get(key, -1) < seq:
-                self.named[key] = seq
-                self.urgent = self.dirty = True
-
-    def _first_heard(self, claim: Claim, wall: int, tick: float) -> float:
-        # The first read in a run: heard when it was written, by the writer's clock, if that is
-        # in the past of ours. Only an estimate: "gone" counts silence observed in this run only.
-        return tick - max(0, wall - claim.renewed)
-
-    def _learn(
-        self,
-        known: Claim | None,
-        claim: Claim,
-        where: str,
-        wall: int,
-        tick: float,
-        problems: list[tuple[str, str]],
-    ) -> bool:
-        """Take in one newer copy; False if it is stale."""
-        c = claim.computer
-        self.read.add(c)
-        if known is not None and claim.seq <= known.seq:
-            problems.append(
-                (
-                    where,
-                    Core.mark(
-                        "stale copy: seq {seq}, already read seq {known}",
-                        seq=claim.seq,
-                        known=known.seq,
-                    ),
-                )
-            )
-            return False
-        first = c not in self.heard or self.heard[c] is None or known is None
-        self.best[c] = claim
-        self.heard[c] = self._first_heard(claim, wall, tick) if first else tick
-        self.observed[c] = tick
-        self.dirty = True
-        if not self.urgent and _news(known, claim):
-            self.urgent = True
-        if c == self.me:
-            # Another run of this installation wrote later (its state was lost, saved behind a
-            # crash, restored from a backup, or written over by another process).
-            self._recall(claim)
-            return True
-        if claim.renewed - wall > self.timing.renew:
-            self.ahead[c] = claim.renewed - wall
-        else:
-            self.ahead.pop(c, None)
-        declared = self.forgets.get(c)
-        if declared is not None and claim.seq > declared and "forget_holds" not in self.without:
-            del self.forgets[c]  # it came back: the declaration is moot
-            self.counted.pop(c, None)
-            self.urgent = self.dirty = True
-        return True
-
-    # -- writing --------------------------------------------------------------------------
-
-    def _renew(
-        self,
-        wall: float,
-        tick: float,
-        active: float | None = None,
-        take: bool = False,
-        wrote: int | None = None,
-    ) -> Claim:
-        """This computer's claim, open: the one to write now. A take starts a new tenure."""
-        t = wall_seconds(wall)
-        self._time(wall, tick)
-        mine = self.best.get(self.me)
-        open_run = self.tenure is not None and mine is not None and not mine.closed
-        if not open_run:
-            self.opened, self.opened_tick = t, tick
-        if not open_run or take:
-            self.tenure = self.new_tenure()
-            self.written = {}
-        claim = Claim(
-            self.me,
-            self.part,
-            self.name,
-            self._next_seq(mine, t),
-            since=self.opened if self.opened is not None else t,
-            renewed=t,
-            active=t if active is None else min(_active(active), t),
-            taken=self._taken(t) if take else (mine.taken if mine else None),
-            wrote=_wrote(mine, wrote),
-            forgets=self._declared(tick),
-            tenure=self.tenure,
-            acting=self.acted,
-        )
-        return self._write(claim, tick)
-
-    def _taken(self, t: int) -> int:
-        """A take outranks every take already seen, whatever the clock that made it said: one made
-        while a clock ran a year ahead must not stand above the next person's take for a year."""
-        seen = max((c.taken for c in self.best.values() if c.taken is not None), default=-1)
-        return min(max(t, seen + 1), codec.MAX_TIME)
-
-    def _close(self, wall: float, tick: float, wrote: int | None = None) -> Claim | None:
-        """This computer's claim, closed: it marks nothing until it renews. None: no claim yet."""
-        t = wall_seconds(wall)
-        mine = self.best.get(self.me)
-        wrote = _wrote(mine, wrote)
-        self._time(wall, tick)
-        self.kept = None
-        self.acted = False
-        self.opened = self.opened_tick = self.tenure = None
-        self.written = {}
-        if mine is None:
-            return None  # nothing of ours to close
-        claim = dataclasses.replace(
-            mine,
-            name=self.name,
-            seq=self._next_seq(mine, t),
-            renewed=t,
-            closed=True,
-            wrote=wrote,
-            forgets=self._declared(tick),
-            tenure=None,
-            acting=False,
-        )
-        return self._write(claim, tick, closing=True)
 
     def plan_forget(self, computer: str, wall: float) -> Claim | None:
         """The claim that declares `computer` gone for good, or None when this part has no
         claim of it (nor a file sealed with another key). SioulError when it does not fit."""
+        seat = self.seat
         t = wall_seconds(wall)
         theirs = self.best.get(computer)
         if theirs is None and computer not in self.foreign:
             return None
         forgets = dict(self.forgets)
         forgets[computer] = theirs.seq if theirs is not None else 0
-        mine = self.best.get(self.me)
+        mine = self.best.get(seat.me)
         if mine is None:
             # A closed claim carries the news without claiming the part.
-            mine = Claim(self.me, self.part, self.name, 0, t, t, t, closed=True)
+            mine = Claim(seat.me, seat.part, seat.name, 0, t, t, t, closed=True)
         claim = dataclasses.replace(
             mine,
-            name=self.name,
-            seq=self._next_seq(self.best.get(self.me), t),
+            name=seat.name,
+            seq=_next_seq(self.best.get(seat.me), t),
             renewed=t,
             forgets=dict(sorted(forgets.items())),
         )
@@ -561,57 +382,497 @@ class Machine:
             )
         return claim
 
-    def _forget(self, computer: str, wall: float, tick: float) -> Claim | None:
+
+@dataclass(frozen=True, slots=True)
+class Knowledge(_Reads):
+    """All one computer knows of one part: one frozen value, changed only by `step`.
+
+    Per computer, what was heard and when (`best`, `heard`, `observed`, `read`, `foreign`); this
+    computer's own memory (its tenure and writes, the closes it named, its declarations, when it
+    kept what, whether the sync flows). Its persistent half, `memory` (`best`, `forgets`,
+    `named`), is what the state file holds; `saved` is what it holds now: what must be saved, and
+    how urgently, is the difference (`Ready.save_by`). Each field's type says what its values
+    stand for (`Unit`), or that no rule reads it (`Role`): the model checker's states are made
+    of the fields by their types.
+
+    Its maps are never changed once made: a step replaces the ones it changes (copied once) and
+    shares the others with the value before it, so the checker copies no machine.
+    """
+
+    seat: Annotated[Seat, Role.GIVEN]
+    # This computer made the folder: its first run acts on an empty view.
+    created: bool = False
+    # This run starts from a state file that read whole (or keeps its state in memory only).
+    # False after the state was lost: once a claim of this computer's from before this run
+    # shows, it may have acknowledged a keeper it no longer knows of, and it distrusts what it
+    # cannot have witnessed (`distrust_until`).
+    remembers: bool = True
+    # The persistent half (`memory`). The last good copy of each computer's claim, in computer
+    # order (`_Draft.in_order`); the computers this one declared gone, up to a seq; the closes
+    # rule's memory (`Claim.closes`): for each computer's tag, the highest seq of this
+    # computer's closes that named it successor; ANY_CLOSE: the seq of its latest close.
+    best: Mapping[Computer, Claim] = field(default_factory=dict)
+    forgets: Mapping[Computer, Stamp] = field(default_factory=dict)
+    named: Mapping[Tag, Stamp] = field(default_factory=dict)
+    # What the state file holds now, and when it was last written (None: not in this run).
+    saved: Memory = field(default_factory=Memory)
+    saved_at: Tick | None = None
+    # When each claim was last heard changing; None: remembered, not yet read in this run.
+    heard: Mapping[Computer, Tick | None] = field(default_factory=dict)
+    # When this run last read a new version of each claim: unlike `heard`, never an estimate
+    # (for when a declaration of that computer may count, `declared_from`).
+    observed: Mapping[Computer, Tick] = field(default_factory=dict)
+    read: frozenset[Computer] = frozenset()  # computers whose claim this run has read
+    foreign: frozenset[Computer] = frozenset()  # files sealed with another key, by computer
+    # Clocks seen ahead of the wall clock, by seconds.
+    ahead: Annotated[Mapping[str, int], Role.SHOWN] = field(default_factory=dict)
+    # Declarations its own claims say count already, up to a seq (`Claim.counted`).
+    counted: Mapping[Computer, Stamp] = field(default_factory=dict)
+    declared_at: Mapping[Computer, Tick] = field(default_factory=dict)  # (only without a fix)
+    vouched: frozenset[Computer] = frozenset()  # declared gone in this run (`Seen.vouched`)
+    kept: tuple[Computer | None, Tick] | None = None  # KEPT: (keeper seen here, since)
+    # The last verdict let this computer act (`Claim.acting`).
+    acted: Annotated[bool, Role.SHOWN] = False
+    flowing_since: Tick | None = None  # since when other claims keep being heard
+    opened: Stamp | None = None  # `since` of this computer's open claim in this run
+    opened_tick: Tick | None = None  # ...and when, by ticks
+    tenure: Tenure | None = None  # this computer's tenure while its claim is open
+    # seq -> tick of each write in this tenure, FRESH back.
+    written: Mapping[Stamp, Tick] = field(default_factory=dict)
+    started: Tick | None = None  # this run's first call, by ticks
+    first_seq: Stamp | None = None  # the first seq this run wrote
+    # The seqs this run wrote, the latest OWN_SEQS of them: a claim of this computer's with
+    # another seq was written by another run (before this one, or a copy of it), whatever
+    # a clock set back did to the seqs' order.
+    own: tuple[Stamp, ...] = ()
+    last_tick: Tick | None = None
+    last_wall: Wall | None = None
+    # When a gap or a set clock was last seen; the tray's loop hears of it (`Snapshot.jumped`).
+    jumped_at: Annotated[Tick | None, Role.SHOWN] = None
+    distrust_until: Tick | None = None
+    blocked: str | None = None  # the folder's seal is not the one this computer joined
+    cloned: Tick | None = None  # when another writer of this computer's claims showed
+
+    def recalling(self, remembered: Memory | None) -> Knowledge:
+        """This knowledge as a run starts with what the state file kept (`remembered`, or None),
+        which this computer's own claim there completes (`_Draft.recall`)."""
+        if remembered is None:
+            return self
+        k = dataclasses.replace(
+            self,
+            best=dict(sorted(remembered.claims.items())),
+            heard=dict.fromkeys(sorted(remembered.claims)),
+            forgets=dict(remembered.forgets),
+            named=dict(remembered.named),
+        )
+        k = dataclasses.replace(k, saved=k.memory)
+        mine = remembered.claims.get(k.seat.me)
+        if mine is None:
+            return k
+        draft = _Draft(k)
+        draft.recall(mine)
+        return draft.finish()
+
+    def save_by(self, tick: float, declared: bool = False) -> float | None:
+        """When the state file must hold this knowledge's `memory` (`Ready.save_by`): news at
+        once, mere renewals at most every ALIVE; a declaration (`declared`) at once, even one
+        the state file holds already, as the first.
+
+        Every minute brings a new seq from every computer: rewriting the whole state for each
+        would double a tick's cost with many computers. What a crash can lose this way is a few
+        high-water seqs of plain renewals, never a close, a take, a new acknowledgement or a
+        declaration (and the claims carry what safety needs: docs/protocol.md)."""
+        saved = self.saved
+        if (
+            self.best == saved.claims
+            and self.forgets == saved.forgets
+            and self.named == saved.named
+        ):
+            return None
+        if declared or self.saved_at is None or saved.news(self.memory):
+            return tick
+        return self.saved_at + self.seat.timing.alive
+
+
+def step(knowledge: Knowledge, event: Event, wall: float, tick: float) -> tuple[Knowledge, Ready]:
+    """Take in `event` at `wall` (this computer's clock) and `tick` (its boot clock): the
+    knowledge after it, and what the shell must carry out. The one door: the shell and the model
+    checker change a machine's knowledge through here alone; the rest only answers questions."""
+    if isinstance(event, Saved):
+        after = dataclasses.replace(knowledge, saved=knowledge.memory, saved_at=tick)
+        return after, Ready()
+    draft = _Draft(knowledge)
+    claim: Claim | None = None
+    verdict: Keeper | None = None
+    problems: tuple[tuple[str, str], ...] = ()
+    if isinstance(event, Heard):
+        draft.blocked = event.sealed
+        problems = tuple(draft.hear(int(wall), tick, event.claims, event.foreign, event.where))
+    elif isinstance(event, Renew):
+        claim = draft.renew(wall, tick, event.active, event.take, event.wrote)
+        verdict = draft.judge(wall, tick)
+    elif isinstance(event, Close):
+        claim = draft.close(wall, tick, event.wrote)
+    elif isinstance(event, Forget):
+        claim = draft.forget(event.computer, wall, tick)
+    else:
+        verdict = draft.judge(wall, tick)
+    after = draft.finish()
+    declared = isinstance(event, Forget) and claim is not None
+    return after, Ready(after.save_by(tick, declared), claim, verdict, problems)
+
+
+class Machine:
+    """One computer's knowledge of one part, held: the shell's handle on `step`.
+
+    `knowledge` is the current value; `step` replaces it. `remembered`: what the state file
+    kept, or None. `remembers`: see `Knowledge.remembers`. `tenure` draws tenures (injected by
+    the tests). `fixes`, `rules`, `timing`: see `Seat`.
+    """
+
+    __slots__ = ("knowledge",)
+
+    def __init__(
+        self,
+        part: str,
+        me: str,
+        name: str,
+        *,
+        created: bool,
+        remembered: Memory | None = None,
+        remembers: bool = True,
+        tenure: Callable[[], int] = new_tenure,
+        fixes: Fixes = EVERY_FIX,
+        rules: int | None = None,
+        timing: Timing = CONTRACT,
+    ) -> None:
+        seat = Seat(
+            part,
+            me,
+            name,
+            timing,
+            fixes,
+            RULES if rules is None else rules,
+            tenure,
+        )
+        start = Knowledge(seat, created=created, remembers=remembers)
+        self.knowledge = start.recalling(remembered)
+
+    def __repr__(self) -> str:
+        return f"Machine({self.knowledge.seat.part!r}, {self.knowledge.seat.me!r})"
+
+    def step(self, event: Event, wall: float, tick: float) -> Ready:
+        """`step` on the knowledge held, which it replaces: what the shell must carry out."""
+        self.knowledge, ready = step(self.knowledge, event, wall, tick)
+        return ready
+
+
+_FIELDS = tuple(f.name for f in dataclasses.fields(Knowledge))
+
+
+class _Draft(_Reads):
+    """One step's working copy of a `Knowledge`: each map the step changes is copied the first
+    time it does (`_map`, `_set`), the others stay shared with the value before it."""
+
+    def __init__(self, k: Knowledge) -> None:
+        d = self.__dict__
+        for name in _FIELDS:
+            d[name] = getattr(k, name)
+        self._before = k
+        self._copied: set[str] = set()
+        self.claimed: tuple[float, Seen, Claim | None] | None = None  # see `write`
+
+    def _map(self, name: str) -> dict[Any, Any]:
+        """The map `name`, this step's own copy."""
+        d = self.__dict__
+        if name not in self._copied:
+            self._copied.add(name)
+            d[name] = dict(d[name])
+        got: dict[Any, Any] = d[name]
+        return got
+
+    def _set(self, name: str) -> set[Any]:
+        """The set `name`, this step's own copy."""
+        d = self.__dict__
+        if name not in self._copied:
+            self._copied.add(name)
+            d[name] = set(d[name])
+        got: set[Any] = d[name]
+        return got
+
+    def finish(self) -> Knowledge:
+        """The knowledge after this step."""
+        d = self.__dict__
+        for name in self._copied:
+            if isinstance(d[name], set):
+                d[name] = frozenset(d[name])
+        return Knowledge(*[d[name] for name in _FIELDS])
+
+    # -- hearing --------------------------------------------------------------------------
+
+    def hear(
+        self,
+        wall: int,
+        tick: float,
+        claims: Iterable[Claim],
+        foreign: Collection[str] = (),
+        where: Mapping[str, str] | None = None,
+    ) -> list[tuple[str, str]]:
+        """Take in the best copy of each claim a read found.
+
+        `foreign`: the computers whose claim files are sealed with another key. `where`: where a
+        copy was read, for the copies not read from their own file in the folder. Returns the
+        problems of this read: stale copies (a seq below one already read).
+        """
+        me = self.seat.me
+        self.time(wall, tick)
+        problems: list[tuple[str, str]] = []
+        flowing = False  # another computer's claim heard within ALIVE: the sync is flowing
+        alive = self.seat.timing.alive
+        known_before = len(self.best)
+        for claim in claims:
+            c = claim.computer
+            known = self.best.get(c)
+            if (
+                c == me
+                and not self.remembers
+                and self.distrust_until is None
+                and claim.seq not in self.own
+            ):
+                # A claim of this computer's from before this run, and no state file to say
+                # what it answered then: it may have acknowledged a keeper it no longer knows
+                # of, which may act on that answer. Until every such answer has expired (FRESH
+                # after it was written), only fresh answers count here.
+                self.distrust_until = (self.started or tick) + self.seat.timing.unclosed
+            if (
+                c == me
+                and self.first_seq is not None
+                and known is not None
+                and (claim.seq > known.seq or (claim.seq == known.seq and claim != known))
+            ):
+                # A claim of this computer's that this run did not write, after it wrote:
+                # another installation with the same id (a copied configuration).
+                self.cloned = tick
+            if known is not None and known.seq == claim.seq:
+                if c not in self.read:
+                    self._set("read").add(c)  # the same copy as before: nothing new was heard
+                continue
+            place = (where or {}).get(c) or f"{c}.lease"
+            if self.learn(known, claim, place, wall, tick, problems) and not flowing:
+                h = self.heard[c]
+                flowing = c != me and h is not None and tick - h <= alive
+        if len(self.best) != known_before:  # a computer not known before: rare
+            self.in_order()
+        if None in self.heard.values():  # remembered, not in the folder any more
+            heard = self._map("heard")
+            for computer, h in heard.items():
+                if h is None:
+                    heard[computer] = _first_heard(self.best[computer], wall, tick)
+        # Most reads learn some other claim just now; else, any heard lately.
+        flowing = flowing or any(
+            tick - h <= alive for c, h in self.heard.items() if c != me and h is not None
+        )
+        if not flowing:
+            self.flowing_since = None
+        elif self.flowing_since is None:
+            self.flowing_since = tick
+        foreign_now = frozenset(foreign) - {me} if foreign else frozenset()
+        if foreign_now != self.foreign:
+            self.foreign = foreign_now
+        return problems
+
+    def in_order(self) -> None:
+        """`best` in computer order, as the snapshot lists it at every tick (`Snapshot.claims`):
+        kept in order rather than sorted at each tick, since only a computer not known before
+        changes it (each insertion calls this)."""
+        best = self._map("best")
+        items = sorted(best.items())
+        best.clear()
+        best.update(items)
+
+    def recall(self, mine: Claim) -> None:
+        """Take back what a claim of this computer's says it declared and which successors its
+        closes named: the claims, not the state file, are where these facts live."""
+        for gone, seq in mine.forgets.items():
+            if self.forgets.get(gone, -1) < seq:
+                self._map("forgets")[gone] = seq
+            if tag(gone) in mine.counted and self.counted.get(gone, -1) < seq:
+                self._map("counted")[gone] = seq
+        if not self.seat.fixes.closes_in_claims:
+            return
+        for key, seq in mine.closes.items():
+            if self.named.get(key, -1) < seq:
+                self._map("named")[key] = seq
+
+    def learn(
+        self,
+        known: Claim | None,
+        claim: Claim,
+        where: str,
+        wall: int,
+        tick: float,
+        problems: list[tuple[str, str]],
+    ) -> bool:
+        """Take in one newer copy; False if it is stale."""
+        c = claim.computer
+        if c not in self.read:
+            self._set("read").add(c)
+        if known is not None and claim.seq <= known.seq:
+            problems.append(
+                (
+                    where,
+                    Core.mark(
+                        "stale copy: seq {seq}, already read seq {known}",
+                        seq=claim.seq,
+                        known=known.seq,
+                    ),
+                )
+            )
+            return False
+        first = c not in self.heard or self.heard[c] is None or known is None
+        self._map("best")[c] = claim
+        self._map("heard")[c] = _first_heard(claim, wall, tick) if first else tick
+        self._map("observed")[c] = tick
+        if c == self.seat.me:
+            # Another run of this installation wrote later (its state was lost, saved behind a
+            # crash, restored from a backup, or written over by another process).
+            self.recall(claim)
+            return True
+        if claim.renewed - wall > self.seat.timing.renew:
+            self._map("ahead")[c] = claim.renewed - wall
+        elif c in self.ahead:
+            del self._map("ahead")[c]
+        declared = self.forgets.get(c)
+        if declared is not None and claim.seq > declared and self.seat.fixes.forget_holds:
+            del self._map("forgets")[c]  # it came back: the declaration is moot
+            if c in self.counted:
+                del self._map("counted")[c]
+        return True
+
+    # -- writing --------------------------------------------------------------------------
+
+    def renew(
+        self,
+        wall: float,
+        tick: float,
+        active: float | None = None,
+        take: bool = False,
+        wrote: int | None = None,
+    ) -> Claim:
+        """This computer's claim, open: the one to write now. A take starts a new tenure."""
+        seat = self.seat
+        t = wall_seconds(wall)
+        self.time(wall, tick)
+        mine = self.best.get(seat.me)
+        open_run = self.tenure is not None and mine is not None and not mine.closed
+        if not open_run:
+            self.opened, self.opened_tick = t, tick
+        if not open_run or take:
+            self.tenure = seat.tenure()
+            self.written = {}
+        claim = Claim(
+            seat.me,
+            seat.part,
+            seat.name,
+            _next_seq(mine, t),
+            since=self.opened if self.opened is not None else t,
+            renewed=t,
+            active=t if active is None else min(_active(active), t),
+            taken=self.taken(t) if take else (mine.taken if mine else None),
+            wrote=_wrote(mine, wrote),
+            forgets=self.declared(tick),
+            tenure=self.tenure,
+            acting=self.acted,
+        )
+        return self.write(claim, tick)
+
+    def taken(self, t: int) -> int:
+        """A take outranks every take already seen, whatever the clock that made it said: one made
+        while a clock ran a year ahead must not stand above the next person's take for a year."""
+        seen = max((c.taken for c in self.best.values() if c.taken is not None), default=-1)
+        return min(max(t, seen + 1), codec.MAX_TIME)
+
+    def close(self, wall: float, tick: float, wrote: int | None = None) -> Claim | None:
+        """This computer's claim, closed: it marks nothing until it renews. None: no claim yet."""
+        t = wall_seconds(wall)
+        mine = self.best.get(self.seat.me)
+        wrote = _wrote(mine, wrote)
+        self.time(wall, tick)
+        self.kept = None
+        self.acted = False
+        self.opened = self.tenure = None
+        self.opened_tick = None
+        if self.written:
+            self.written = {}
+        if mine is None:
+            return None  # nothing of ours to close
+        claim = dataclasses.replace(
+            mine,
+            name=self.seat.name,
+            seq=_next_seq(mine, t),
+            renewed=t,
+            closed=True,
+            wrote=wrote,
+            forgets=self.declared(tick),
+            tenure=None,
+            acting=False,
+        )
+        return self.write(claim, tick, closing=True)
+
+    def forget(self, computer: str, wall: float, tick: float) -> Claim | None:
         """Declare `computer` gone for good on this part: the claim to write, or None."""
         claim = self.plan_forget(computer, wall)
         if claim is None:
             return None
-        self._time(wall, tick)
-        self.forgets[computer] = claim.forgets[computer]
-        if "forget_holds" in self.without:
+        self.time(wall, tick)
+        self._map("forgets")[computer] = claim.forgets[computer]
+        if not self.seat.fixes.forget_holds:
             # The rule before: a declaration lapsed two days after the claim was last heard.
             heard = self.heard.get(computer)
-            self.declared_at[computer] = tick if heard is None else heard
-        self.vouched.add(computer)
-        self.urgent = True
-        return self._write(dataclasses.replace(claim, forgets=self._declared(tick)), tick)
+            self._map("declared_at")[computer] = tick if heard is None else heard
+        if computer not in self.vouched:
+            self._set("vouched").add(computer)
+        return self.write(dataclasses.replace(claim, forgets=self.declared(tick)), tick)
 
-    def _write(self, claim: Claim, tick: float, closing: bool = False) -> Claim:
+    def write(self, claim: Claim, tick: float, closing: bool = False) -> Claim:
         """Fill in the acknowledgement of the keeper seen with this claim in view, and for a part
         that must never happen twice what the closes rule remembers; remember it."""
-        before = self.best.get(self.me)
-        self.best[self.me] = claim
+        seat = self.seat
+        me, rule = seat.me, seat.rule
+        before = self.best.get(me)
+        self._map("best")[me] = claim
         if before is None:
-            self._in_order()
-        self.heard[self.me] = tick
-        self.read.add(self.me)
+            self.in_order()
+        self._map("heard")[me] = tick
+        if me not in self.read:
+            self._set("read").add(me)
         view = self.view(tick)
         keeper = choose(
-            self.rule, view.claims, tick, heard=view.heard, gone=view.gone, timing=self.timing
+            rule, view.claims, tick, heard=view.heard, gone=view.gone, timing=seat.timing
         )
-        sees, sees_tenure, sees_seq = self._ack(keeper, claim)
+        sees, sees_tenure, sees_seq = self.ack(keeper, claim)
         answers = None
-        if claim.closed and keeper is None and self.rule.never_twice:
-            heir = self._heir(view, claim)
+        if claim.closed and keeper is None and rule.never_twice:
+            heir = self.heir(view, claim)
             if heir is not None:
                 sees, answers = heir.computer, heir.seq
         claim = dataclasses.replace(
             claim, sees=sees, sees_tenure=sees_tenure, sees_seq=sees_seq, answers=answers
         )
-        if self.rule.never_twice:
-            if claim.closed and (closing or "forget_named" not in self.without):
+        if rule.never_twice:
+            if claim.closed and (closing or seat.fixes.forget_named):
                 # Remembered in this very claim: the computer it names may count this close
                 # for good, and this one must then not count that computer's (keeper.py).
-                self.named[ANY_CLOSE] = claim.seq
-                if sees is not None and sees != self.me:
-                    self.named[tag(sees)] = claim.seq
-                self.urgent = True
+                named = self._map("named")
+                named[ANY_CLOSE] = claim.seq
+                if sees is not None and sees != me:
+                    named[tag(sees)] = claim.seq
             gone = view.gone or {}
             knows = tuple(
                 sorted(
                     tag(c)
                     for c, other in self.best.items()
-                    if c != self.me and gone.get(c, -1) < other.seq
+                    if c != me and gone.get(c, -1) < other.seq
                 )
             )
             counted = tuple(sorted(tag(c) for c in claim.forgets if self.declared_from(c) <= tick))
@@ -620,7 +881,7 @@ class Machine:
                     claim, closes=dict(sorted(self.named.items())), knows=knows, counted=counted
                 )
             )
-        if self.rules != RULES:
+        if seat.rules != RULES:
             claim = dataclasses.replace(
                 claim,
                 answers=None,
@@ -628,32 +889,32 @@ class Machine:
                 knows=(),
                 counted=(),
                 acting=None,
-                rules=self.rules,
+                rules=seat.rules,
             )
-        self.best[self.me] = claim
-        # The verdict that follows a write sees the same claims (this one's acknowledgement
-        # changes no choice): it reuses this view and keeper instead of making them again.
-        if len(view.claims) == len(self.best):  # the view holds every claim: in the same order
-            claims = list(self.best.values())
+        best = self._map("best")
+        best[me] = claim
+        # The verdict that follows a write in this step sees the same claims (this one's
+        # acknowledgement changes no choice): it reuses this view and keeper instead of making
+        # them again.
+        if len(view.claims) == len(best):  # the view holds every claim: in the same order
+            claims = list(best.values())
         else:
-            claims = [claim if c.computer == self.me else c for c in view.claims]
-        self._after_write = (tick, dataclasses.replace(view, claims=claims), keeper)
+            claims = [claim if c.computer == me else c for c in view.claims]
         if not claim.closed:
             # An answer to a version written more than FRESH ago never counts again (ticks only
             # go on), as if unknown: a tenure kept for months holds a day of writes, not all.
-            fresh = self.timing.fresh
-            while self.written and tick - next(iter(self.written.values())) > fresh:
-                del self.written[next(iter(self.written))]
-            self.written[claim.seq] = tick
+            written = self._map("written")
+            fresh = seat.timing.fresh
+            while written and tick - next(iter(written.values())) > fresh:
+                del written[next(iter(written))]
+            written[claim.seq] = tick
+        self.claimed = (tick, dataclasses.replace(view, claims=claims), keeper)
         if self.first_seq is None:
             self.first_seq = claim.seq
-        self.own.append(claim.seq)
-        self.dirty = True
-        if _news(before, claim):
-            self.urgent = True
+        self.own = (*self.own[1 - OWN_SEQS :], claim.seq)
         return claim
 
-    def _heir(self, view: Seen, mine: Claim) -> Claim | None:
+    def heir(self, view: Seen, mine: Claim) -> Claim | None:
         """The successor a close names when every other claim is closed: the computer that would
         keep the part if they all were open, or None when that is this one.
 
@@ -662,177 +923,108 @@ class Machine:
         starts alone the next morning, and the other waits for it. A computer on the rules before
         tenures is never named (it would count any `sees` naming it as an answer).
         """
-        if "successor" in self.without:
+        seat = self.seat
+        if not seat.fixes.successor:
             return None
         gone = view.gone or {}
         closed = [
             c
             for c in view.claims
-            if c.computer != self.me
+            if c.computer != seat.me
             and c.closed
             and c.rules > 1
             and gone.get(c.computer, -1) < c.seq
         ]
-        heir = picked(self.rule, [*closed, mine], self.timing)
-        return None if heir is None or heir.computer == self.me else heir
+        heir = picked(seat.rule, [*closed, mine], seat.timing)
+        return None if heir is None or heir.computer == seat.me else heir
 
-    def _ack(self, keeper: Claim | None, mine: Claim) -> tuple[str | None, int | None, int | None]:
+    def ack(self, keeper: Claim | None, mine: Claim) -> tuple[str | None, int | None, int | None]:
+        seat = self.seat
         if keeper is None:
             return None, None, None
-        if keeper.computer == self.me:
-            return self.me, mine.tenure, mine.seq
+        if keeper.computer == seat.me:
+            return seat.me, mine.tenure, mine.seq
         if keeper.tenure is None:
-            if self.rule.never_twice and "tenure" not in self.without:
+            if seat.rule.never_twice and seat.fixes.tenure:
                 # A keeper of a version before tenures counts any `sees` naming it as an
                 # acknowledgement, whenever it was written: answering it would be unsafe.
                 return None, None, None
             return keeper.computer, None, None
         return keeper.computer, keeper.tenure, keeper.seq
 
-    def _next_seq(self, mine: Claim | None, t: int) -> int:
-        # The clock makes seq go up across reinstalls that lost the state, too.
-        return max(mine.seq + 1 if mine else 0, t)
-
-    def _declared(self, tick: float) -> dict[str, int]:
-        if "forget_holds" in self.without:
-            lapsed = 2 * self.timing.unclosed
+    def declared(self, tick: float) -> dict[str, int]:
+        if not self.seat.fixes.forget_holds:
+            lapsed = 2 * self.seat.timing.unclosed
             for c in [c for c, at in self.declared_at.items() if tick - at > lapsed]:
-                self.forgets.pop(c, None)
-                self.counted.pop(c, None)
-                del self.declared_at[c]
+                self._map("forgets").pop(c, None)
+                self._map("counted").pop(c, None)
+                del self._map("declared_at")[c]
         return dict(sorted(self.forgets.items()))
 
     # -- judging --------------------------------------------------------------------------
 
-    def view(self, tick: float, wall: float | None = None) -> Seen:
-        """The claims as the rules see them: heard here, forgotten ones closed. No copies."""
-        heard: Mapping[str, float]
-        claims: list[Claim]
-        if None in self.heard.values():  # before the first read: only what was heard
-            heard = {c: h for c, h in self.heard.items() if h is not None}
-            claims = [c for c in self.best.values() if c.computer in heard]
-        else:
-            heard = self.heard  # type: ignore[assignment]  # no None left
-            claims = list(self.best.values())
-        present = None if wall is None else self._present(wall)
-        trusting = self.distrust_until is None or tick >= self.distrust_until
-        gone = forgotten(claims)
-        return Seen(
-            claims,
-            heard,
-            gone,
-            written=self.written if self.tenure is not None else None,
-            started=self.started,
-            flowing_since=self.flowing_since,
-            tracks_flow=True,
-            trusting=trusting,
-            vouched={c: self.forgets[c] for c in self.vouched if c in self.forgets},
-            vouch_waits="vouch_waits" not in self.without,
-            keepers_declared="keepers_declared" not in self.without,
-            heirless_closes="heirless_closes" not in self.without,
-            named=self.named if "closes" not in self.without else None,
-            old_rules_closes="old_rules_closes" not in self.without,
-            learns_members="learns_members" not in self.without,
-            declared_from=(
-                {c: self.declared_from(c) for c in gone}
-                if gone and self.rule.never_twice and "forget_waits" not in self.without
-                else None
-            ),
-            foreign=self.foreign if "one_seal" not in self.without else (),
-            present=present,
-            tenure_rule="tenure" not in self.without,
-            opened=self.opened_tick,
-            timing=self.timing,
-        )
-
-    def declared_from(self, computer: str) -> float:
-        """When (ticks) a declaration that `computer` is gone may count here: once the computer
-        can no longer be numbering on an acknowledgement of this one's. Any this computer
-        wrote answered a version it had read, in this run (by the last one it read) or before
-        (by the start of this run); each counts at most FRESH after that version was written,
-        by its writer's ticks, which run within 0.35% of these (ALIVE over a day). At once
-        where a claim says the highest declaration of it counts already (`Claim.counted`): a
-        start need not wait for that again."""
-        claims = self.best.values()
-        declared = max((c.forgets.get(computer, -1) for c in claims if c.forgets), default=-1)
-        mark = tag(computer)
-        if declared >= 0 and (
-            self.counted.get(computer, -1) >= declared
-            or any(mark in c.counted and c.forgets.get(computer, -1) >= declared for c in claims)
-        ):
-            return -math.inf
-        read = self.observed.get(computer)
-        since = self.started if read is None else max(read, self.started or read)
-        return (since if since is not None else math.inf) + self.timing.fresh + self.timing.alive
-
-    def _present(self, wall: float) -> bool:
-        mine = self.best.get(self.me)
-        return mine is not None and wall - mine.active <= self.timing.alive
-
-    def clone_problem(self, tick: float) -> str | None:
-        """Why this computer may not act: another installation writes its claims (lately)."""
-        if self.cloned is None or tick - self.cloned > self.timing.alive:
-            return None
-        return Core.mark(
-            "another computer writes this computer's claims ({computer}): its configuration "
-            "was copied from this one; there, remove the file named computer in its "
-            "configuration folder and run setup again",
-            computer=self.me,
-        )
-
-    def _judge(self, wall: float, tick: float) -> Keeper:
+    def judge(self, wall: float, tick: float) -> Keeper:
         """Who keeps the part as seen here now, and whether this computer may act on it."""
-        self._time(wall, tick)
-        cached, self._after_write = self._after_write, None
-        if cached is not None and cached[0] == tick:
-            view = dataclasses.replace(cached[1], present=self._present(wall))
-            keeper = cached[2]
-            if keeper is not None and keeper.computer == self.me:
-                keeper = self.best[self.me]
+        seat = self.seat
+        self.time(wall, tick)
+        claimed, self.claimed = self.claimed, None
+        if claimed is not None and claimed[0] == tick:
+            # The view of this step's write, with what the write changed since.
+            view = dataclasses.replace(
+                claimed[1],
+                present=self._present(wall),
+                written=self.written if self.tenure is not None else None,
+                named=self.named if seat.fixes.closes else None,
+            )
+            keeper = claimed[2]
+            if keeper is not None and keeper.computer == seat.me:
+                keeper = self.best[seat.me]
         else:
             view = self.view(tick, wall)
             keeper = choose(
-                self.rule, view.claims, tick, heard=view.heard, gone=view.gone, timing=self.timing
+                seat.rule, view.claims, tick, heard=view.heard, gone=view.gone, timing=seat.timing
             )
         chosen = keeper.computer if keeper else None
         if self.kept is None or self.kept[0] != chosen:
             self.kept = (chosen, tick)
         since = self.kept[1] if chosen is not None else None
-        judgement = weigh(
-            self.rule,
-            self.me,
+        verdict = weigh(
+            seat.rule,
+            seat.me,
             keeper,
             view,
             tick,
             since,
-            read_others=any(c != self.me for c in self.best),
+            part=seat.part,
+            shown=None if since is None else int(wall - (tick - since)),
+            read_others=any(c != seat.me for c in self.best),
             created=self.created,
-            blocked=(self.blocked if "one_seal" not in self.without else None)
-            or self.clone_problem(tick),
+            blocked=(self.blocked if seat.fixes.one_seal else None) or self.clone_problem(tick),
         )
-        self.acted = judgement.acting
-        shown = None if since is None else int(wall - (tick - since))
-        status = self._status(keeper, shown, judgement, view, wall, tick, since)
-        return Keeper.of(self.part, keeper, shown, judgement, status)
+        self.acted = verdict.acting
+        status = self.status(keeper, verdict, view, wall, tick, since)
+        return dataclasses.replace(verdict, status=status)
 
-    def _status(
+    def status(
         self,
         keeper: Claim | None,
-        shown: int | None,
-        j: Judgement,
+        j: Keeper,
         view: Seen,
         wall: float,
         tick: float,
         since: float | None,
     ) -> Status:
         """Why the part is as it is here (`Keeper.status`), from what this machine knows: the
-        keeper chosen, kept since `since` (ticks; `shown` by the wall clock), as `j` weighs it."""
+        keeper chosen, kept since `since` (ticks; `j.since` by the wall clock), as its verdict
+        `j` weighs it."""
+        timing = self.seat.timing
         if keeper is None:
-            return Status(Why.NOBODY)
+            return NOBODY
+        shown = j.since
         base = Status(Why.ACTING, keeper.computer, keeper.name, shown)
         if not j.here:
             h = self.heard.get(keeper.computer)
-            live = h is not None and tick - h <= self.timing.alive
+            live = h is not None and tick - h <= timing.alive
             theirs = self.best.get(keeper.computer)
             kept_since = _kept_since(theirs, shown)
             acts = None if theirs is None else theirs.acting
@@ -845,7 +1037,7 @@ class Machine:
         if j.acting:
             return base
         if not j.settled:
-            until = None if since is None else int(wall + (since + self.timing.settling - tick))
+            until = None if since is None else int(wall + (since + timing.settling - tick))
             return dataclasses.replace(base, why=Why.SETTLING, until=until)
         heard = self.heard
         waited = tuple(
@@ -853,7 +1045,7 @@ class Machine:
                 c,
                 self.best[c].name if c in self.best else c,
                 wall_of(heard.get(c), wall, tick),
-                silent=(heard.get(c) is None or tick - (heard.get(c) or 0.0) > self.timing.alive),
+                silent=(heard.get(c) is None or tick - (heard.get(c) or 0.0) > timing.alive),
                 closed=c in self.best and view.closed(self.best[c]),
                 unheard=c.startswith(UNHEARD),
                 counts_from=(
@@ -864,8 +1056,8 @@ class Machine:
             )
             for c in j.waiting
         )
-        others = [c for c in view.claims if c.computer != self.me]
-        if not self.rule.never_twice and not any(view.alive(c, tick) for c in others):
+        others = [c for c in view.claims if c.computer != self.seat.me]
+        if not self.seat.rule.never_twice and not any(view.alive(c, tick) for c in others):
             # Out of touch with the others, the person away: paused.
             return dataclasses.replace(base, why=Why.AWAY, waiting=waited)
         if not waited:
@@ -873,13 +1065,13 @@ class Machine:
         # Nothing heard from anyone lately though some computer is open: more likely this
         # computer's own sync stopped than all of them.
         stalled = any(not c.closed for c in others) and all(
-            tick - view.when(c) > self.timing.alive for c in others
+            tick - view.when(c) > timing.alive for c in others
         )
         return dataclasses.replace(base, why=Why.WAITING, waiting=waited, stalled=stalled)
 
-    # -- time and memory ------------------------------------------------------------------
+    # -- time -----------------------------------------------------------------------------
 
-    def _time(self, wall: float, tick: float) -> None:
+    def time(self, wall: float, tick: float) -> None:
         """Settle again after a gap in the ticks (slept or stopped without telling us: the others
         may have moved on) or a wall clock set (its step differs from the ticks' by over 2 *
         RENEW): as the contract always said, forward or back. Nothing heard is aged by a set
@@ -888,7 +1080,7 @@ class Machine:
             self.started = tick
         last, last_wall = self.last_tick, self.last_wall
         if last is not None and self.kept is not None:
-            jump = self.timing.jump
+            jump = self.seat.timing.jump
             gap = tick - last > jump
             set_clock = last_wall is not None and abs((wall - last_wall) - (tick - last)) > jump
             if gap or set_clock:
@@ -897,12 +1089,16 @@ class Machine:
         if last is None or tick >= last:
             self.last_tick, self.last_wall = tick, wall
 
-    def memory(self) -> Memory:
-        return Memory(dict(self.best), dict(self.forgets), dict(self.named))
 
-    def _saved(self, tick: float) -> None:
-        self.dirty = self.urgent = False
-        self.saved_at = tick
+def _first_heard(claim: Claim, wall: int, tick: float) -> float:
+    # The first read in a run: heard when it was written, by the writer's clock, if that is
+    # in the past of ours. Only an estimate: "gone" counts silence observed in this run only.
+    return tick - max(0, wall - claim.renewed)
+
+
+def _next_seq(mine: Claim | None, t: int) -> int:
+    # The clock makes seq go up across reinstalls that lost the state, too.
+    return max(mine.seq + 1 if mine else 0, t)
 
 
 def _kept_since(keeper: Claim | None, seen: int | None) -> int | None:

@@ -12,8 +12,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Protocol
 
-from sioul_tray.files import make_folders
-from sioul_tray.lease.folder import Entry, linked_folder, scan, write_atomic
+from sioul_tray.files import make_folders, write_atomic
+from sioul_tray.lease.folder import Entry, linked_folder, scan
 
 
 class Overlay(Protocol):

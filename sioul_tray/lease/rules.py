@@ -9,14 +9,11 @@ from __future__ import annotations
 
 import enum
 import operator
-import re
 import zlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from sioul_tray.timing import CONTRACT, Timing
-
-COMPUTER_ID = re.compile(r"[a-z0-9_]{1,63}")
 
 # Which rules a claim's writer follows, told by the fields it writes: 1, the seed's (no tenures);
 # 2, tenures and acknowledgements of a version; 3, the facts of the closes rule in the claims.
@@ -93,6 +90,46 @@ class Claim:
     # it). None: its writer does not say (a version before it).
     acting: bool | None = None
     rules: int = RULES
+
+
+@dataclass(frozen=True, slots=True)
+class Fixes:
+    """The fixes of docs/protocol.md's "Changes", each on. Only the model checker switches one off
+    (`Fixes(tenure=False)`), to show that it then finds what the fix is for (tests/model); the
+    tray and the command line never name one. A name that is no fix is a type error."""
+
+    tenure: bool = True
+    """An acknowledgement counts for the tenure it names, while the version it answers is FRESH."""
+    forget_holds: bool = True
+    """A declaration holds until its computer comes back (not for two days of silence)."""
+    one_seal: bool = True
+    """Files sealed with another key are waited for; a seal not the one joined blocks invoices."""
+    closes: bool = True
+    """A close counts unless a close of this computer, named to it, may be counted back."""
+    closes_in_claims: bool = True
+    """The closes rule's memory is read back from this computer's own claims ("claims alone")."""
+    forget_named: bool = True
+    """Every closed claim this computer writes is remembered (a declaration written while
+    closed), not only its closes."""
+    old_rules_closes: bool = True
+    """A close of a computer on older rules is never counted after a close of this one."""
+    successor: bool = True
+    """A close names the computer that would keep the part when every other one is closed."""
+    learns_members: bool = True
+    """Computers known from the others' claims only are waited for (a folder downloading)."""
+    forget_waits: bool = True
+    """A declaration counts only once the computer declared can no longer be numbering."""
+    vouch_waits: bool = True
+    """So does one made while this computer distrusts (its state lost): never at once as a
+    close of the computer declared."""
+    keepers_declared: bool = True
+    """A keeper is counted gone by a close or a declaration, never by its silence alone (on
+    invoices): cut off, it may be numbering on declarations its person made there."""
+    heirless_closes: bool = True
+    """A close naming no successor (its writer the heir) is not counted by one that closed."""
+
+
+EVERY_FIX = Fixes()  # as the tray and the command line run
 
 
 _BY_COMPUTER = operator.attrgetter("computer")

@@ -18,11 +18,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sioul_tray.errors import Unreadable
-from sioul_tray.files import NotReadable, make_folders, read_bounded
+from sioul_tray.files import NotReadable, make_folders, read_bounded, write_atomic
 from sioul_tray.i18n import message
+from sioul_tray.ids import COMPUTER_ID
 from sioul_tray.lease.codec import MAX_INT, MAX_TAG, decode
-from sioul_tray.lease.folder import write_atomic
-from sioul_tray.lease.rules import COMPUTER_ID, PARTS, Claim, tag
+from sioul_tray.lease.rules import PARTS, Claim, tag
 
 # 1: each declaration with when it was last heard; 2: the seq alone; 3: what the closes named, by
 # the computers' tags (`rules.tag`), as the claims carry it.
@@ -42,7 +42,7 @@ class Remembered:
 
     claims: dict[str, dict[str, tuple[Claim, str]]] = field(default_factory=dict)
     forgets: dict[str, dict[str, int]] = field(default_factory=dict)
-    named: dict[str, dict[int, int]] = field(default_factory=dict)  # see `Machine.named`
+    named: dict[str, dict[int, int]] = field(default_factory=dict)  # see `machine.Knowledge.named`
     problem: str | None = None
     found: bool = False
 

@@ -1,10 +1,10 @@
 """Why a part is as it is here: the verdict's reason, as data. No words, no Qt.
 
-The state machine (`machine.Machine._judge`) builds each `Keeper` with its `Status`, from what
-only it knows (hearing times, settling, the flow of the sync, the seal). The tray's menu, the
-command line, the notifications and the status file turn it into words with one phrasebook
-(`sioul_tray.phrases`); none of them applies a rule again. docs/protocol.md says the rules;
-docs/tray.md the schema of `Status.to_json`.
+The state machine (`machine.step`, on a renew or a look) builds each `Keeper` with its `Status`,
+from what only it knows (hearing times, settling, the flow of the sync, the seal). The tray's
+menu, the command line, the notifications and the status file turn it into words with one
+phrasebook (`sioul_tray.phrases`); none of them applies a rule again. docs/protocol.md says the
+rules; docs/tray.md the schema of `Status.to_json`.
 """
 
 from __future__ import annotations
@@ -121,6 +121,9 @@ class Status:
             )
         except (KeyError, TypeError, ValueError, AttributeError):
             return None
+
+
+NOBODY = Status(Why.NOBODY)  # no claim holds the part
 
 
 def _int(value: Any) -> int | None:

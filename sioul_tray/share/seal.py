@@ -29,6 +29,7 @@ from sioul_tray.errors import (
 )
 from sioul_tray.files import FAILED, NotReadable, read_bounded, write_new
 from sioul_tray.i18n import Core
+from sioul_tray.ids import COMPUTER_ID
 from sioul_tray.timing import CONTRACT, MAX_SCALE, Timing
 
 
@@ -481,8 +482,6 @@ def read_seal(folder: Path) -> dict[str, Any]:
 def _check_fields(doc: dict[str, Any], path: Path) -> None:
     """Every field as this version writes it (`create`), as strictly as a claim's: any member of
     the folder may write a seal, and its folder id names a file of the key cache."""
-    from sioul_tray.lease.rules import COMPUTER_ID  # not at the top: the lease imports this module
-
     for key, pattern, what in (
         ("folder", FOLDER_ID, Core.mark("the folder id")),
         ("creator", COMPUTER_ID, Core.mark("the creator")),

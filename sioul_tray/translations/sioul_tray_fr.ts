@@ -43,12 +43,12 @@ Vos ordinateurs cessent de l’attendre : ils gardent les médicaments et font l
         <translation>À propos de sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/answers.py" line="139"/>
+        <location filename="../tray/answers.py" line="160"/>
         <source>Closed: {parts}, but only until the tray quits: {path} cannot be written ({error})</source>
         <translation>Fermé : {parts}, mais seulement jusqu’à ce que l’icône quitte : impossible d’écrire {path} ({error})</translation>
     </message>
     <message>
-        <location filename="../tray/answers.py" line="153"/>
+        <location filename="../tray/answers.py" line="174"/>
         <source>{path} cannot be written ({error}): where it still lists {parts} as closed, the tray closes them again when it starts</source>
         <translation>impossible d’écrire {path} ({error}) : s’il indique encore {parts} comme fermé, l’icône les ferme de nouveau à son prochain lancement</translation>
     </message>
@@ -147,29 +147,29 @@ Inactivité lue par : {idle}</translation>
         <translation>{tool}, trouvé ; il envoie les réservations quand il les remarque</translation>
     </message>
     <message>
-        <location filename="../tray/answers.py" line="58"/>
+        <location filename="../tray/answers.py" line="79"/>
         <location filename="../tray/app.py" line="628"/>
         <location filename="../tray/copied.py" line="66"/>
         <source>sioul-tray: {error}</source>
         <translation>sioul-tray : {error}</translation>
     </message>
     <message>
-        <location filename="../tray/answers.py" line="121"/>
+        <location filename="../tray/answers.py" line="142"/>
         <source>Invoices are taken here; this computer starts once every other one has seen it.</source>
         <translation>Les factures sont prises ici ; cet ordinateur commence dès que tous les autres l’ont vu.</translation>
     </message>
     <message>
-        <location filename="../tray/answers.py" line="127"/>
+        <location filename="../tray/answers.py" line="148"/>
         <source>{computer} is declared gone for good.</source>
         <translation>{computer} est déclaré parti pour de bon.</translation>
     </message>
     <message>
-        <location filename="../tray/answers.py" line="137"/>
+        <location filename="../tray/answers.py" line="158"/>
         <source>Closed: {parts} (until `sioul-tray renew`)</source>
         <translation>Fermé : {parts} (jusqu’à `sioul-tray renew`)</translation>
     </message>
     <message>
-        <location filename="../tray/answers.py" line="53"/>
+        <location filename="../tray/answers.py" line="74"/>
         <source>sioul-tray: the running tray cannot do {request}</source>
         <translation>sioul-tray : l’icône en cours ne sait pas faire {request}</translation>
     </message>
@@ -240,22 +240,22 @@ Inactivité lue par : {idle}</translation>
         <translation>{name} compte comme parti pour les factures à partir de {time} : jusque-là, il peut encore les numéroter, coupé de la synchronisation.</translation>
     </message>
     <message>
-        <location filename="../tray/driver.py" line="298"/>
+        <location filename="../tray/driver.py" line="315"/>
         <source>the mark came {late:.0f} s after the asking command gave up waiting: not taken</source>
         <translation>la marque est arrivée {late:.0f} s après que la commande a cessé d’attendre : non prise</translation>
     </message>
     <message>
-        <location filename="../tray/driver.py" line="302"/>
+        <location filename="../tray/driver.py" line="319"/>
         <source>this computer does not act on {part} under {token} now: the records made after the last mark are void</source>
         <translation>cet ordinateur n’agit pas sur {part} sous {token} en ce moment : les enregistrements faits après la dernière marque sont nuls</translation>
     </message>
     <message>
-        <location filename="../tray/driver.py" line="308"/>
+        <location filename="../tray/driver.py" line="325"/>
         <source>{wrote} is below the mark this computer&apos;s claim carries ({carried})</source>
         <translation>{wrote} est en dessous de la marque que porte la réservation de cet ordinateur ({carried})</translation>
     </message>
     <message>
-        <location filename="../tray/driver.py" line="314"/>
+        <location filename="../tray/driver.py" line="331"/>
         <source>the mark could not be written: {error}</source>
         <translation>la marque n’a pas pu être écrite : {error}</translation>
     </message>
@@ -878,453 +878,453 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>Core</name>
     <message>
-        <location filename="../files.py" line="268"/>
-        <location filename="../files.py" line="305"/>
+        <location filename="../files.py" line="274"/>
+        <location filename="../files.py" line="311"/>
         <source>a socket</source>
         <translation>une socket</translation>
     </message>
     <message>
-        <location filename="../files.py" line="276"/>
+        <location filename="../files.py" line="282"/>
         <source>{path} belongs to another user: not trusted</source>
         <translation>{path} appartient à un autre utilisateur : pas digne de confiance</translation>
     </message>
     <message>
-        <location filename="../files.py" line="299"/>
+        <location filename="../files.py" line="305"/>
         <source>a FIFO</source>
         <translation>un tube nommé (FIFO)</translation>
     </message>
     <message>
-        <location filename="../files.py" line="301"/>
+        <location filename="../files.py" line="307"/>
         <source>a device</source>
         <translation>un périphérique</translation>
     </message>
     <message>
-        <location filename="../files.py" line="303"/>
+        <location filename="../files.py" line="309"/>
         <source>a folder</source>
         <translation>un dossier</translation>
     </message>
     <message>
-        <location filename="../files.py" line="306"/>
+        <location filename="../files.py" line="312"/>
         <source>something else</source>
         <translation>autre chose</translation>
     </message>
     <message>
-        <location filename="../files.py" line="311"/>
+        <location filename="../files.py" line="317"/>
         <source>{path} is a link, not a file: not read (remove it)</source>
         <translation>{path} est un lien, pas un fichier : non lu (supprimez-le)</translation>
     </message>
     <message>
-        <location filename="../files.py" line="317"/>
+        <location filename="../files.py" line="323"/>
         <source>{path} is {what}, not a file: not read (remove it)</source>
         <translation>{path} est {what}, pas un fichier : non lu (supprimez-le)</translation>
     </message>
     <message>
-        <location filename="../files.py" line="326"/>
+        <location filename="../files.py" line="332"/>
         <source>{path} is too large ({size} bytes, at most {cap}): not read</source>
         <translation>{path} est trop grand ({size} octets, {cap} au plus) : non lu</translation>
     </message>
     <message>
-        <location filename="../files.py" line="339"/>
+        <location filename="../files.py" line="345"/>
         <source>cannot read {path}: {error}</source>
         <translation>impossible de lire {path} : {error}</translation>
     </message>
     <message>
-        <location filename="../install.py" line="122"/>
+        <location filename="../install.py" line="128"/>
         <source>{path} holds {text}, which is not a computer id: remove that file to make a new id (this computer&apos;s claims then start anew)</source>
         <translation>{path} contient {text}, qui n’est pas un identifiant d’ordinateur : supprimez ce fichier pour en créer un nouveau (les réservations de cet ordinateur repartent alors de zéro)</translation>
     </message>
     <message>
-        <location filename="../install.py" line="154"/>
+        <location filename="../install.py" line="160"/>
         <source>{path} is damaged: remove it if this installation was made on this computer</source>
         <translation>{path} est endommagé : supprimez-le si cette installation a été faite sur cet ordinateur</translation>
     </message>
     <message>
-        <location filename="../install.py" line="172"/>
+        <location filename="../install.py" line="178"/>
         <source>this installation was copied from another computer, where its claims are {computer}&apos;s: run `sioul-tray copied new` if this is a new computer, or `sioul-tray copied gone` if it replaces that one for good</source>
         <translation>cette installation a été copiée depuis un autre ordinateur, où ses réservations sont celles de {computer} : lancez `sioul-tray copied new` si c’est un nouvel ordinateur, ou `sioul-tray copied gone` s’il remplace celui-là pour de bon</translation>
     </message>
     <message>
-        <location filename="../install.py" line="222"/>
+        <location filename="../install.py" line="228"/>
         <source>this installation was made on this computer: nothing to change (its claims are {computer}&apos;s)</source>
         <translation>cette installation a été faite sur cet ordinateur : rien à changer (ses réservations sont celles de {computer})</translation>
     </message>
     <message>
-        <location filename="../install.py" line="271"/>
-        <location filename="../share/seal.py" line="462"/>
+        <location filename="../install.py" line="277"/>
+        <location filename="../share/seal.py" line="463"/>
         <source>{path} is damaged: not JSON</source>
         <translation>{path} est endommagé : ce n’est pas du JSON</translation>
     </message>
     <message>
-        <location filename="../install.py" line="275"/>
+        <location filename="../install.py" line="281"/>
         <source>{path} is damaged: not a table of settings</source>
         <translation>{path} est endommagé : ce n’est pas une table de réglages</translation>
     </message>
     <message>
-        <location filename="../install.py" line="321"/>
+        <location filename="../install.py" line="327"/>
         <source>{path} is damaged: the sharing folder&apos;s path holds a NUL character</source>
         <translation>{path} est endommagé : le chemin du dossier de partage contient un caractère NUL</translation>
     </message>
     <message>
-        <location filename="../install.py" line="333"/>
+        <location filename="../install.py" line="339"/>
         <source>{id} is not a folder id</source>
         <translation>{id} n’est pas un identifiant de dossier</translation>
     </message>
     <message>
-        <location filename="../install.py" line="364"/>
+        <location filename="../install.py" line="370"/>
         <source>no sharing folder is set up here: run `sioul-tray setup --share DIR`</source>
         <translation>aucun dossier de partage n’est configuré ici : lancez `sioul-tray setup --share DOSSIER`</translation>
     </message>
     <message>
-        <location filename="../install.py" line="377"/>
+        <location filename="../install.py" line="383"/>
         <source>this computer has no key for {folder}: run `sioul-tray setup --share {folder}`</source>
         <translation>cet ordinateur n’a pas de clé pour {folder} : lancez `sioul-tray setup --share {folder}`</translation>
     </message>
     <message>
-        <location filename="../install.py" line="387"/>
+        <location filename="../install.py" line="393"/>
         <source>{path} is damaged (its key is cut short or not base64): run `sioul-tray setup --share {folder}` to write it again</source>
         <translation>{path} est endommagé (sa clé est tronquée ou n’est pas en base64) : lancez `sioul-tray setup --share {folder}` pour l’écrire de nouveau</translation>
     </message>
     <message>
-        <location filename="../install.py" line="404"/>
+        <location filename="../install.py" line="410"/>
         <source>the key kept in {path} does not open {folder}: the folder was sealed again; run `sioul-tray setup --share {folder}`</source>
         <translation>la clé gardée dans {path} n’ouvre pas {folder} : le dossier a été scellé de nouveau ; lancez `sioul-tray setup --share {folder}`</translation>
     </message>
     <message>
-        <location filename="../install.py" line="475"/>
+        <location filename="../install.py" line="481"/>
         <source>another sioul-tray process (pid {pid}) writes this computer&apos;s claims; try again when it has quit</source>
         <translation>un autre processus sioul-tray (pid {pid}) écrit les réservations de cet ordinateur ; réessayez quand il aura quitté</translation>
     </message>
     <message>
-        <location filename="../install.py" line="497"/>
+        <location filename="../install.py" line="503"/>
         <source>the sharing folder {folder} is missing: deleted, moved, or on a disk that is not mounted now</source>
         <translation>le dossier de partage {folder} est absent : supprimé, déplacé, ou sur un disque qui n’est pas monté en ce moment</translation>
     </message>
     <message>
-        <location filename="../install.py" line="536"/>
+        <location filename="../install.py" line="542"/>
         <source>{folder} is on a read-only file system: this computer could not write its claims there; choose a folder it can write</source>
         <translation>{folder} est sur un système de fichiers en lecture seule : cet ordinateur ne pourrait pas y écrire ses réservations ; choisissez un dossier où il peut écrire</translation>
     </message>
     <message>
-        <location filename="../install.py" line="543"/>
+        <location filename="../install.py" line="549"/>
         <source>this user may not write in {folder}: this computer could not write its claims there</source>
         <translation>cet utilisateur n’a pas le droit d’écrire dans {folder} : cet ordinateur ne pourrait pas y écrire ses réservations</translation>
     </message>
     <message>
-        <location filename="../install.py" line="565"/>
+        <location filename="../install.py" line="571"/>
         <source>{path} is a link or another user&apos;s file, not this installation&apos;s lock: remove it (someone may have planted it)</source>
         <translation>{path} est un lien ou le fichier d’un autre utilisateur, pas le verrou de cette installation : supprimez-le (quelqu’un l’a peut-être placé là)</translation>
     </message>
     <message>
-        <location filename="../install.py" line="522"/>
-        <location filename="../install.py" line="594"/>
+        <location filename="../install.py" line="528"/>
+        <location filename="../install.py" line="600"/>
         <source>cannot make {path}: {error}</source>
         <translation>impossible de créer {path} : {error}</translation>
     </message>
     <message>
-        <location filename="../install.py" line="505"/>
+        <location filename="../install.py" line="511"/>
         <source>the sharing folder {folder} holds no {file} any more: is its disk mounted? If it was emptied, the sync brings the seal back from the other computers</source>
         <translation>le dossier de partage {folder} ne contient plus {file} : son disque est-il monté ? S’il a été vidé, la synchronisation ramène le sceau depuis les autres ordinateurs</translation>
     </message>
     <message>
-        <location filename="../install.py" line="591"/>
+        <location filename="../install.py" line="597"/>
         <source>{path} is not a folder (a link?): remove it</source>
         <translation>{path} n’est pas un dossier (un lien ?) : supprimez-le</translation>
     </message>
     <message>
-        <location filename="../install.py" line="606"/>
+        <location filename="../install.py" line="612"/>
         <source>{path} belongs to another user: it must be this user&apos;s own</source>
         <translation>{path} appartient à un autre utilisateur : il doit appartenir à cet utilisateur</translation>
     </message>
     <message>
-        <location filename="../install.py" line="614"/>
+        <location filename="../install.py" line="620"/>
         <source>{path} is open to other users and cannot be made private: {error}</source>
         <translation>{path} est ouvert aux autres utilisateurs et ne peut pas être rendu privé : {error}</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="118"/>
+        <location filename="../lease/codec.py" line="119"/>
         <source>not valid: {what} is not a whole number</source>
         <translation>invalide : {what} n’est pas un nombre entier</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="120"/>
+        <location filename="../lease/codec.py" line="121"/>
         <source>not valid: {what} is out of range</source>
         <translation>invalide : {what} est hors limites</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="130"/>
+        <location filename="../lease/codec.py" line="131"/>
         <source>not valid: {what} is not a computer id</source>
         <translation>invalide : {what} n’est pas un identifiant d’ordinateur</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="141"/>
-        <location filename="../lease/lease.py" line="517"/>
+        <location filename="../lease/codec.py" line="142"/>
+        <location filename="../lease/lease.py" line="526"/>
         <source>not valid: not a claim</source>
         <translation>invalide : ce n’est pas une réservation</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="143"/>
+        <location filename="../lease/codec.py" line="144"/>
         <source>not valid: fields are missing</source>
         <translation>invalide : des champs manquent</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="148"/>
+        <location filename="../lease/codec.py" line="149"/>
         <source>not valid: unknown part</source>
         <translation>invalide : partie inconnue</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="150"/>
+        <location filename="../lease/codec.py" line="151"/>
         <source>not valid: the name is not text of a sensible length</source>
         <translation>invalide : le nom n’est pas un texte de longueur raisonnable</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="154"/>
+        <location filename="../lease/codec.py" line="155"/>
         <source>not valid: closed is not true or false</source>
         <translation>invalide : closed n’est ni vrai ni faux</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="156"/>
+        <location filename="../lease/codec.py" line="157"/>
         <source>not valid: forgets is not a small table</source>
         <translation>invalide : forgets n’est pas une petite table</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="179"/>
-        <location filename="../lease/codec.py" line="223"/>
+        <location filename="../lease/codec.py" line="180"/>
+        <location filename="../lease/codec.py" line="224"/>
         <source>not valid: the acknowledgement is incomplete</source>
         <translation>non valide : l’accusé de réception est incomplet</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="186"/>
+        <location filename="../lease/codec.py" line="187"/>
         <source>not valid: acting is not true, false or null</source>
         <translation>invalide : acting n’est ni vrai, ni faux, ni null</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="200"/>
+        <location filename="../lease/codec.py" line="201"/>
         <source>a forgotten computer</source>
         <translation>un ordinateur oublié</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="200"/>
+        <location filename="../lease/codec.py" line="201"/>
         <source>a forgotten seq</source>
         <translation>un seq oublié</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="225"/>
+        <location filename="../lease/codec.py" line="226"/>
         <source>not valid: closes is not a small table</source>
         <translation>invalide : closes n’est pas une petite table</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="236"/>
+        <location filename="../lease/codec.py" line="237"/>
         <source>not valid: {what} is not a short list</source>
         <translation>invalide : {what} n’est pas une courte liste</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="45"/>
+        <location filename="../lease/folder.py" line="44"/>
         <source>temporary file: still being written</source>
         <translation>fichier temporaire : en cours d’écriture</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="48"/>
+        <location filename="../lease/folder.py" line="47"/>
         <source>Syncthing temporary: still syncing</source>
         <translation>fichier temporaire de Syncthing : synchronisation en cours</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="51"/>
+        <location filename="../lease/folder.py" line="50"/>
         <source>conflicted copy made by Syncthing</source>
         <translation>copie en conflit faite par Syncthing</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="54"/>
+        <location filename="../lease/folder.py" line="53"/>
         <source>conflicted copy made by the sync tool</source>
         <translation>copie en conflit faite par l’outil de synchronisation</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="59"/>
+        <location filename="../lease/folder.py" line="58"/>
         <source>case conflict made by Dropbox</source>
         <translation>conflit de casse fait par Dropbox</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="64"/>
+        <location filename="../lease/folder.py" line="63"/>
         <source>conflicted copy made by ownCloud or Nextcloud</source>
         <translation>copie en conflit faite par ownCloud ou Nextcloud</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="67"/>
+        <location filename="../lease/folder.py" line="66"/>
         <source>iCloud placeholder: not downloaded yet</source>
         <translation>fichier fantôme d’iCloud : pas encore téléchargé</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="68"/>
+        <location filename="../lease/folder.py" line="67"/>
         <source>Nextcloud temporary: still syncing</source>
         <translation>fichier temporaire de Nextcloud : synchronisation en cours</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="71"/>
+        <location filename="../lease/folder.py" line="70"/>
         <source>partial download: still syncing</source>
         <translation>téléchargement partiel : synchronisation en cours</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="76"/>
+        <location filename="../lease/folder.py" line="75"/>
         <source>conflicted copy (iCloud style)</source>
         <translation>copie en conflit (façon iCloud)</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="81"/>
+        <location filename="../lease/folder.py" line="80"/>
         <source>conflicted copy (OneDrive style)</source>
         <translation>copie en conflit (façon OneDrive)</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="86"/>
+        <location filename="../lease/folder.py" line="85"/>
         <source>system file</source>
         <translation>fichier système</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="89"/>
+        <location filename="../lease/folder.py" line="88"/>
         <source>not a claim file name</source>
         <translation>pas un nom de fichier de réservation</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="92"/>
+        <location filename="../lease/folder.py" line="91"/>
         <source>vanished while reading</source>
         <translation>disparu pendant la lecture</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="116"/>
+        <location filename="../lease/folder.py" line="115"/>
         <source>not a claim</source>
         <translation>pas une réservation</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="154"/>
+        <location filename="../lease/folder.py" line="153"/>
         <source>cannot list the folder: {error}</source>
         <translation>impossible de lister le dossier : {error}</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="225"/>
+        <location filename="../lease/folder.py" line="224"/>
         <source>{folder} is a link, not a folder: refused (remove it)</source>
         <translation>{folder} est un lien, pas un dossier : refusé (supprimez-le)</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="230"/>
+        <location filename="../lease/folder.py" line="229"/>
         <source>{folder} is not a folder: refused (remove it)</source>
         <translation>{folder} n’est pas un dossier : refusé (supprimez-le)</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="250"/>
-        <location filename="../lease/folder.py" line="265"/>
-        <location filename="../lease/folder.py" line="293"/>
+        <location filename="../lease/folder.py" line="249"/>
+        <location filename="../lease/folder.py" line="264"/>
+        <location filename="../lease/folder.py" line="292"/>
         <source>a link, not a file</source>
         <translation>un lien, pas un fichier</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="267"/>
+        <location filename="../lease/folder.py" line="266"/>
         <source>a folder, not a file</source>
         <translation>un dossier, pas un fichier</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="252"/>
-        <location filename="../lease/folder.py" line="270"/>
-        <location filename="../lease/folder.py" line="277"/>
-        <location filename="../lease/folder.py" line="301"/>
+        <location filename="../lease/folder.py" line="251"/>
+        <location filename="../lease/folder.py" line="269"/>
+        <location filename="../lease/folder.py" line="276"/>
+        <location filename="../lease/folder.py" line="300"/>
         <source>not a regular file</source>
         <translation>pas un fichier ordinaire</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="303"/>
+        <location filename="../lease/folder.py" line="302"/>
         <source>cannot be read: permission denied</source>
         <translation>illisible : permission refusée</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="222"/>
-        <location filename="../lease/folder.py" line="304"/>
+        <location filename="../lease/folder.py" line="221"/>
+        <location filename="../lease/folder.py" line="303"/>
         <source>cannot be read: {error}</source>
         <translation>illisible : {error}</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="93"/>
+        <location filename="../lease/folder.py" line="92"/>
         <source>empty: still syncing</source>
         <translation>vide : synchronisation en cours</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="286"/>
+        <location filename="../lease/folder.py" line="285"/>
         <source>too large ({size} bytes)</source>
         <translation>trop grand ({size} octets)</translation>
     </message>
     <message>
-        <location filename="../lease/folder.py" line="285"/>
+        <location filename="../lease/folder.py" line="284"/>
         <source>grew too large while reading</source>
         <translation>devenu trop grand pendant la lecture</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="127"/>
+        <location filename="../lease/lease.py" line="129"/>
         <source>{computer} is not a computer id: use a-z, 0-9 and _ (1 to 63)</source>
         <translation>{computer} n’est pas un identifiant d’ordinateur : utilisez a-z, 0-9 et _ (de 1 à 63)</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="250"/>
+        <location filename="../lease/lease.py" line="255"/>
         <source>this computer cannot declare itself gone</source>
         <translation>cet ordinateur ne peut pas se déclarer parti lui-même</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="259"/>
+        <location filename="../lease/lease.py" line="264"/>
         <source>no claim of {computer} was ever read here: nothing to forget</source>
         <translation>aucune réservation de {computer} n’a jamais été lue ici : rien à oublier</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="589"/>
+        <location filename="../lease/lease.py" line="598"/>
         <source>cannot write {path}: {reason}</source>
         <translation>impossible d’écrire {path} : {reason}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="723"/>
+        <location filename="../lease/lease.py" line="733"/>
         <source>unknown part {part}: the parts are {parts}</source>
         <translation>partie inconnue {part} : les parties sont {parts}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="459"/>
+        <location filename="../lease/lease.py" line="468"/>
         <source>overlay cannot be read: {error}</source>
         <translation>surcouche illisible : {error}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="271"/>
+        <location filename="../lease/lease.py" line="276"/>
         <source>this process reads only: the tray or a command writes this computer&apos;s claims</source>
         <translation>ce processus ne fait que lire : c’est l’icône ou une commande qui écrit les réservations de cet ordinateur</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="371"/>
+        <location filename="../lease/lease.py" line="380"/>
         <source>{file} is missing from the sharing folder: invoices wait until it is back</source>
         <translation>{file} manque dans le dossier de partage : les factures attendent son retour</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="379"/>
+        <location filename="../lease/lease.py" line="388"/>
         <source>{file} cannot be used ({error}): invoices wait until it reads again</source>
         <translation>{file} est inutilisable ({error}) : les factures attendent qu’il se lise de nouveau</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="387"/>
+        <location filename="../lease/lease.py" line="396"/>
         <source>the sharing folder was sealed again by {computer}: join it again with its passphrase</source>
         <translation>le dossier de partage a été scellé de nouveau par {computer} : rejoignez-le de nouveau avec sa phrase secrète</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="528"/>
+        <location filename="../lease/lease.py" line="537"/>
         <source>does not match its file name</source>
         <translation>ne correspond pas à son nom de fichier</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="560"/>
+        <location filename="../lease/lease.py" line="569"/>
         <source>copied from another part ({file})</source>
         <translation>copiée d’une autre partie ({file})</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="561"/>
+        <location filename="../lease/lease.py" line="570"/>
         <source>copied from another name ({file})</source>
         <translation>copiée d’un autre nom ({file})</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="428"/>
+        <location filename="../lease/machine.py" line="725"/>
         <source>stale copy: seq {seq}, already read seq {known}</source>
         <translation>copie périmée : seq {seq}, seq {known} déjà lu</translation>
     </message>
     <message numerus="yes">
-        <location filename="../lease/machine.py" line="553"/>
+        <location filename="../lease/machine.py" line="374"/>
         <source>this computer&apos;s claim has no room to declare {computer} gone: %n computers are declared gone already</source>
         <translation>
             <numerusform>la réservation de cet ordinateur n’a plus de place pour déclarer {computer} parti : %n ordinateur est déjà déclaré parti</numerusform>
@@ -1332,54 +1332,54 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="777"/>
+        <location filename="../lease/machine.py" line="339"/>
         <source>another computer writes this computer&apos;s claims ({computer}): its configuration was copied from this one; there, remove the file named computer in its configuration folder and run setup again</source>
         <translation>un autre ordinateur écrit les réservations de cet ordinateur ({computer}) : sa configuration a été copiée de celle-ci ; sur celui-là, supprimez le fichier nommé computer de son dossier de configuration et relancez setup</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="926"/>
+        <location filename="../lease/machine.py" line="1122"/>
         <source>this computer&apos;s clock reads {clock}, not a time between 1970 and 2514: set it</source>
         <translation>l’horloge de cet ordinateur indique {clock}, pas une heure entre 1970 et 2514 : réglez-la</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="938"/>
+        <location filename="../lease/machine.py" line="1134"/>
         <source>active must be a time between 1970 and 2514, not {active}</source>
         <translation>active doit être une heure entre 1970 et 2514, pas {active}</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="950"/>
+        <location filename="../lease/machine.py" line="1146"/>
         <source>wrote must be a whole number from 0 to {top}, not {wrote}</source>
         <translation>wrote doit être un nombre entier de 0 à {top}, pas {wrote}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="596"/>
+        <location filename="../lease/lease.py" line="607"/>
         <source>the sharing folder {folder} is missing</source>
         <translation>le dossier de partage {folder} est absent</translation>
     </message>
     <message>
-        <location filename="../install.py" line="113"/>
-        <location filename="../install.py" line="191"/>
-        <location filename="../install.py" line="235"/>
-        <location filename="../install.py" line="292"/>
-        <location filename="../install.py" line="351"/>
-        <location filename="../install.py" line="572"/>
-        <location filename="../lease/lease.py" line="605"/>
-        <location filename="../share/seal.py" line="428"/>
+        <location filename="../install.py" line="119"/>
+        <location filename="../install.py" line="197"/>
+        <location filename="../install.py" line="241"/>
+        <location filename="../install.py" line="298"/>
+        <location filename="../install.py" line="357"/>
+        <location filename="../install.py" line="578"/>
+        <location filename="../lease/lease.py" line="615"/>
+        <location filename="../share/seal.py" line="429"/>
         <source>cannot write {path}: {error}</source>
         <translation>impossible d’écrire {path} : {error}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="618"/>
+        <location filename="../lease/lease.py" line="628"/>
         <source>overlay cannot be written: {error}</source>
         <translation>impossible d’écrire la surcouche : {error}</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="136"/>
+        <location filename="../share/seal.py" line="137"/>
         <source>{file} is damaged: {what} is not text</source>
         <translation>{file} est endommagé : {what} n’est pas du texte</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="142"/>
+        <location filename="../share/seal.py" line="143"/>
         <source>{file} is damaged: {what} is not base64</source>
         <translation>{file} est endommagé : {what} n’est pas en base64</translation>
     </message>
@@ -1395,7 +1395,7 @@ Inactivité lue par : {idle}</translation>
     </message>
     <message>
         <location filename="../commands.py" line="51"/>
-        <location filename="../share/seal.py" line="239"/>
+        <location filename="../share/seal.py" line="240"/>
         <location filename="../tray/setup.py" line="105"/>
         <source>the passphrase is empty</source>
         <translation>la phrase secrète est vide</translation>
@@ -1455,187 +1455,187 @@ Inactivité lue par : {idle}</translation>
         <translation>l’historique est illisible : {reason}</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="404"/>
-        <location filename="../share/seal.py" line="423"/>
+        <location filename="../share/seal.py" line="405"/>
+        <location filename="../share/seal.py" line="424"/>
         <source>{path} exists already: join it with its passphrase</source>
         <translation>{path} existe déjà : rejoignez-le avec sa phrase secrète</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="282"/>
-        <location filename="../share/seal.py" line="501"/>
+        <location filename="../share/seal.py" line="283"/>
+        <location filename="../share/seal.py" line="500"/>
         <source>the salt</source>
         <translation>le sel</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="162"/>
+        <location filename="../share/seal.py" line="163"/>
         <source>the passphrase is not valid text (UTF-8)</source>
         <translation>la phrase secrète n’est pas un texte valide (UTF-8)</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="168"/>
+        <location filename="../share/seal.py" line="169"/>
         <source>this computer cannot make the key derivation (scrypt n=2^{cost}, r={r}, p={p}): not enough memory</source>
         <translation>cet ordinateur ne peut pas faire la dérivation de clé (scrypt n=2^{cost}, r={r}, p={p}) : mémoire insuffisante</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="244"/>
+        <location filename="../share/seal.py" line="245"/>
         <source>the passphrase is too short: use at least {n} characters (a few words are easy to remember)</source>
         <translation>la phrase secrète est trop courte : utilisez au moins {n} caractères (quelques mots se retiennent facilement)</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="487"/>
+        <location filename="../share/seal.py" line="486"/>
         <source>the folder id</source>
         <translation>l’identifiant du dossier</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="488"/>
+        <location filename="../share/seal.py" line="487"/>
         <source>the creator</source>
         <translation>le créateur</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="489"/>
+        <location filename="../share/seal.py" line="488"/>
         <source>the key id</source>
         <translation>l’identifiant de la clé</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="494"/>
+        <location filename="../share/seal.py" line="493"/>
         <source>{path} is damaged: {what} is not valid</source>
         <translation>{path} est endommagé : {what} n’est pas valide</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="498"/>
+        <location filename="../share/seal.py" line="497"/>
         <source>{path} is damaged: unknown key derivation</source>
         <translation>{path} est endommagé : dérivation de clé inconnue</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="293"/>
+        <location filename="../share/seal.py" line="294"/>
         <source>{path} asks for a key derivation this version does not make (scrypt n=2^{cost}, r={r}, p={p}): refused</source>
         <translation>{path} demande une dérivation de clé que cette version ne fait pas (scrypt n=2^{cost}, r={r}, p={p}) : refusé</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="301"/>
-        <location filename="../share/seal.py" line="502"/>
+        <location filename="../share/seal.py" line="302"/>
+        <location filename="../share/seal.py" line="501"/>
         <source>the check value</source>
         <translation>la valeur de contrôle</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="309"/>
+        <location filename="../share/seal.py" line="310"/>
         <source>wrong passphrase for {folder}</source>
         <translation>mauvaise phrase secrète pour {folder}</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="311"/>
-        <location filename="../share/seal.py" line="503"/>
+        <location filename="../share/seal.py" line="312"/>
+        <location filename="../share/seal.py" line="502"/>
         <source>the nonce</source>
         <translation>le nonce</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="312"/>
-        <location filename="../share/seal.py" line="504"/>
+        <location filename="../share/seal.py" line="313"/>
+        <location filename="../share/seal.py" line="503"/>
         <source>the wrapped key</source>
         <translation>la clé enveloppée</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="320"/>
+        <location filename="../share/seal.py" line="321"/>
         <source>{path} is damaged: the passphrase fits but the key does not open</source>
         <translation>{path} est endommagé : la phrase secrète convient mais la clé ne s’ouvre pas</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="329"/>
+        <location filename="../share/seal.py" line="330"/>
         <source>{path} is damaged: its key id is not its key&apos;s</source>
         <translation>{path} est endommagé : son identifiant de clé n’est pas celui de sa clé</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="355"/>
+        <location filename="../share/seal.py" line="356"/>
         <source>the key kept on this computer does not open {folder}</source>
         <translation>la clé gardée sur cet ordinateur n’ouvre pas {folder}</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="370"/>
+        <location filename="../share/seal.py" line="371"/>
         <source>truncated: still syncing or damaged</source>
         <translation>tronqué : synchronisation en cours ou fichier endommagé</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="373"/>
+        <location filename="../share/seal.py" line="374"/>
         <source>not a Sioul claim</source>
         <translation>pas une réservation Sioul</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="376"/>
+        <location filename="../share/seal.py" line="377"/>
         <source>made by a newer version of sioul-tray</source>
         <translation>fait par une version plus récente de sioul-tray</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="378"/>
+        <location filename="../share/seal.py" line="379"/>
         <source>unknown claim format {version}</source>
         <translation>format de réservation inconnu {version}</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="380"/>
+        <location filename="../share/seal.py" line="381"/>
         <source>sealed with another key (another sharing folder&apos;s seal)</source>
         <translation>scellé avec une autre clé (le sceau d’un autre dossier de partage)</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="387"/>
+        <location filename="../share/seal.py" line="388"/>
         <source>damaged or still syncing</source>
         <translation>endommagé ou synchronisation en cours</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="399"/>
+        <location filename="../share/seal.py" line="400"/>
         <source>{path} is damaged or still arriving: wait for the sync to bring it whole, then join the folder; it is never sealed over</source>
         <translation>{path} est endommagé ou encore en cours d’arrivée : attendez que la synchronisation l’apporte en entier, puis rejoignez le dossier ; il n’est jamais scellé par-dessus</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="409"/>
+        <location filename="../share/seal.py" line="410"/>
         <source>{folder} holds claims but no {file}: the sync has not brought the seal yet; wait for it, then join the folder</source>
         <translation>{folder} contient des réservations mais pas de {file} : la synchronisation n’a pas encore apporté le sceau ; attendez-le, puis rejoignez le dossier</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="441"/>
+        <location filename="../share/seal.py" line="442"/>
         <source>{folder} has no {file}: it is not a Sioul sharing folder yet</source>
         <translation>{folder} n’a pas de {file} : ce n’est pas encore un dossier de partage Sioul</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="454"/>
+        <location filename="../share/seal.py" line="455"/>
         <source>{path} is empty: the sync may still be bringing it (wait a minute); if it stays empty, a setup that failed left it: remove it, then set up again</source>
         <translation>{path} est vide : la synchronisation est peut-être encore en train de l’apporter (attendez une minute) ; s’il reste vide, c’est une configuration échouée qui l’a laissé : supprimez-le, puis configurez de nouveau</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="464"/>
+        <location filename="../share/seal.py" line="465"/>
         <source>{path} is damaged: not a Sioul seal</source>
         <translation>{path} est endommagé : ce n’est pas un sceau Sioul</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="467"/>
+        <location filename="../share/seal.py" line="468"/>
         <source>{path} is damaged: no version</source>
         <translation>{path} est endommagé : pas de version</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="471"/>
+        <location filename="../share/seal.py" line="472"/>
         <source>{path} was made by a newer version of sioul-tray: update this one</source>
         <translation>{path} a été fait par une version plus récente de sioul-tray : mettez celle-ci à jour</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="476"/>
+        <location filename="../share/seal.py" line="477"/>
         <source>{path} is damaged: {key} is missing</source>
         <translation>{path} est endommagé : {key} manque</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="500"/>
+        <location filename="../share/seal.py" line="499"/>
         <source>{path} is damaged: unknown key wrapping</source>
         <translation>{path} est endommagé : enveloppe de clé inconnue</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="514"/>
+        <location filename="../share/seal.py" line="513"/>
         <source>{path} is damaged: its timing is not valid</source>
         <translation>{path} est endommagé : sa cadence n’est pas valide</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="528"/>
+        <location filename="../share/seal.py" line="527"/>
         <source>{path} is damaged: {what} is cut short</source>
         <translation>{path} est endommagé : longueur insuffisante pour {what}</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="530"/>
+        <location filename="../share/seal.py" line="529"/>
         <source>{path} is damaged: {what} is too long</source>
         <translation>{path} est endommagé : longueur excessive pour {what}</translation>
     </message>
@@ -1653,27 +1653,27 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>Menu</name>
     <message>
-        <location filename="../tray/model.py" line="201"/>
+        <location filename="../tray/model.py" line="168"/>
         <source>Sharing folder: {error}</source>
         <translation>Dossier de partage : {error}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="203"/>
+        <location filename="../tray/model.py" line="170"/>
         <source>This computer&apos;s state: {problem}</source>
         <translation>État de cet ordinateur : {problem}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="208"/>
+        <location filename="../tray/model.py" line="175"/>
         <source>{computer}&apos;s clock is {span} ahead of this one</source>
         <translation>L’horloge de {computer} a {span} d’avance sur celle-ci</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="210"/>
+        <location filename="../tray/model.py" line="177"/>
         <source>{computer}&apos;s clock is {span} behind this one</source>
         <translation>L’horloge de {computer} a {span} de retard sur celle-ci</translation>
     </message>
     <message numerus="yes">
-        <location filename="../tray/model.py" line="217"/>
+        <location filename="../tray/model.py" line="184"/>
         <source>%n files in the sharing folder do not read</source>
         <translation>
             <numerusform>%n fichier du dossier de partage est illisible</numerusform>
@@ -1681,28 +1681,28 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="224"/>
+        <location filename="../tray/model.py" line="191"/>
         <source>Idle time unknown: counting from the session start</source>
         <translation>Inactivité inconnue : décompte depuis le début de la session</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="270"/>
+        <location filename="../tray/model.py" line="237"/>
         <source>This computer: {name}</source>
         <translation>Cet ordinateur : {name}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="282"/>
-        <location filename="../tray/model.py" line="456"/>
+        <location filename="../tray/model.py" line="249"/>
+        <location filename="../tray/model.py" line="423"/>
         <source>Make invoices here…</source>
         <translation>Faire les factures ici…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="284"/>
+        <location filename="../tray/model.py" line="251"/>
         <source>Treat {computer} as gone for good…</source>
         <translation>Considérer {computer} comme parti pour de bon…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="339"/>
+        <location filename="../tray/model.py" line="306"/>
         <source>{computer} makes invoices now. Make them here instead?
 
 {computer} stops numbering as soon as it sees this; this computer starts once every other computer has confirmed it, in about 2 minutes while they are on.</source>
@@ -1711,53 +1711,53 @@ Inactivité lue par : {idle}</translation>
 {computer} arrête de numéroter dès qu’il le voit ; cet ordinateur commence quand tous les autres ordinateurs l’ont confirmé, dans 2 minutes environ s’ils sont allumés.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="289"/>
-        <location filename="../tray/model.py" line="457"/>
+        <location filename="../tray/model.py" line="256"/>
+        <location filename="../tray/model.py" line="424"/>
         <source>Computers…</source>
         <translation>Ordinateurs…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="290"/>
+        <location filename="../tray/model.py" line="257"/>
         <source>Open sharing folder</source>
         <translation>Ouvrir le dossier de partage</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="291"/>
+        <location filename="../tray/model.py" line="258"/>
         <source>Change sharing folder…</source>
         <translation>Changer de dossier de partage…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="293"/>
+        <location filename="../tray/model.py" line="260"/>
         <source>Start at login</source>
         <translation>Lancer à l’ouverture de session</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="294"/>
+        <location filename="../tray/model.py" line="261"/>
         <source>About sioul-tray</source>
         <translation>À propos de sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="295"/>
+        <location filename="../tray/model.py" line="262"/>
         <source>Quit</source>
         <translation>Quitter</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="354"/>
+        <location filename="../tray/model.py" line="321"/>
         <source>No other computer will remind medicines or number invoices while sioul-tray is stopped here.</source>
         <translation>Aucun autre ordinateur ne rappellera les médicaments ni ne numérotera les factures tant que sioul-tray est arrêté ici.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="358"/>
+        <location filename="../tray/model.py" line="325"/>
         <source>No other computer will remind medicines while sioul-tray is stopped here.</source>
         <translation>Aucun autre ordinateur ne rappellera les médicaments tant que sioul-tray est arrêté ici.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="360"/>
+        <location filename="../tray/model.py" line="327"/>
         <source>No other computer will number invoices while sioul-tray is stopped here.</source>
         <translation>Aucun autre ordinateur ne numérotera les factures tant que sioul-tray est arrêté ici.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="361"/>
+        <location filename="../tray/model.py" line="328"/>
         <source>Quit anyway?</source>
         <translation>Quitter quand même ?</translation>
     </message>

@@ -13,7 +13,7 @@ import json
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from sioul_tray import i18n
 from sioul_tray.i18n import App
@@ -22,10 +22,31 @@ from sioul_tray.lease.codec import whole_number
 from sioul_tray.tray import model
 
 if TYPE_CHECKING:
-    from sioul_tray.tray.app import Tray
     from sioul_tray.tray.controller import Controller
 
 Answer = tuple[int, str]  # the exit code, and the text (each line ending in a newline)
+
+
+class Visible(Protocol):
+    """A Qt widget, as far as a request asks: shown or not."""
+
+    def isVisible(self) -> bool: ...
+
+
+class Tray(Protocol):
+    """What a request asks of the running tray (`app.Tray`), beside its controller: its menu and
+    its windows."""
+
+    @property
+    def menu(self) -> Visible: ...
+    def texts(self) -> list[str]: ...
+    def popup(self) -> None: ...
+    def about(self) -> object: ...
+    def change_folder(self) -> None: ...
+    def about_text(self) -> str: ...
+    def computers(self) -> object: ...
+    def close_windows(self) -> None: ...
+    def listing(self) -> str: ...
 
 
 @dataclass(frozen=True)

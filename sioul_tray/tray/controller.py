@@ -146,7 +146,7 @@ class Controller(QObject):
 
     def forget_counts_from(self, computer: str) -> int | None:
         """When a declaration that `computer` is gone would count here (None: at once)."""
-        return self.driver.lease.forget_counts_from(computer)
+        return self.driver.forget_counts_from(computer)
 
     def pause(self, parts: list[str]) -> OSError | None:
         return self.driver.pause(parts)

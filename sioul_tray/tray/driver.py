@@ -31,7 +31,7 @@ from sioul_tray.lease.folder import Problem
 from sioul_tray.lease.lease import Reading, Snapshot
 from sioul_tray.lease.status import Why
 from sioul_tray.tray import model
-from sioul_tray.tray.model import Note, PartView, View
+from sioul_tray.tray.model import Note, View
 
 if TYPE_CHECKING:
     from sioul_tray.sync.report import SyncReport
@@ -58,6 +58,7 @@ class LeaseLike(Protocol):
         renew: bool = True,
         active: float | None = None,
         wrote: int | None = None,
+        take: bool = False,
     ) -> Reading: ...
     def close(self, part: str, wrote: int | None = None) -> None: ...
     def forget(self, computer: str) -> None: ...
@@ -165,28 +166,33 @@ class Driver:
         self._closed = False
         self.tick()
 
-    def tick(self) -> None:
-        """Renew both parts (the timer, a wake, a request); a part closed on request is read."""
+    def tick(self, take: str | None = None) -> Reading | None:
+        """Renew both parts (the timer, a wake, a request); a part closed on request is read,
+        and both while the person is away (`_go_away`). `take`: a part this computer takes on
+        purpose in this tick, renewed whatever else (a take's reading, or None when no part was
+        taken)."""
         if not self.running or self.asleep:
-            return
+            return None
         now = self.clock()
         active = self.active.active(now)
-        if self.away_after is not None and self.active.known and now - active >= self.away_after:
+        away = self.away_after is not None and self.active.known and now - active >= self.away_after
+        if away:
             self._go_away()
-            return
-        if self.away:
-            # Back: what changed while away is the catch-up of the person's own leaving, as
-            # after a wake; the menu shows it.
-            self.notifier.quiet(self.monotonic() + QUIET_AFTER_WAKE)
-        self.away = False
-        self._closed = False
-        readings, error = self._call(renew=True, active=active)
-        if any(r.seen.jumped for r in readings.values()):
+        else:
+            if self.away:
+                # Back: what changed while away is the catch-up of the person's own leaving, as
+                # after a wake; the menu shows it.
+                self.notifier.quiet(self.monotonic() + QUIET_AFTER_WAKE)
+            self.away = False
+            self._closed = False
+        readings, error = self._call(renew=not away, active=active, take=take)
+        if not away and any(r.seen.jumped for r in readings.values()):
             # The core saw the machine sleep without telling, or its clock set: the catch-up
             # that follows is not news, and the tray host may have lost the icon.
             self.notifier.quiet(self.monotonic() + QUIET_AFTER_WAKE)
             self.woke()
         self._publish(readings, error)
+        return readings.get(take) if take is not None else None
 
     def _go_away(self) -> None:
         """The person left a machine that sleeps when idle: close both parts now (their closes
@@ -198,13 +204,13 @@ class Driver:
         # Nobody is here to read a note: none while away (until the next tick, renewed at each);
         # a standing warning is sent once the person is back.
         self.notifier.quiet(self.monotonic() + self.timing.renew + 5)
-        self._publish(*self._call(renew=False))
 
     def _call(
-        self, *, renew: bool, active: float | None = None
+        self, *, renew: bool, active: float | None = None, take: str | None = None
     ) -> tuple[dict[str, Reading], str | None]:
         """Renew each part (but those closed on request), or only read them (`renew` False);
-        each verdict bounds acting. A part that cannot be read is left out, with the error."""
+        each verdict bounds acting. A part that cannot be read is left out, with the error. The
+        part taken (`take`) is renewed, taken, in any case; what stops that is raised."""
         readings: dict[str, Reading] = {}
         error = None
         for part in PARTS:
@@ -212,11 +218,14 @@ class Driver:
             try:
                 readings[part] = self.lease.tick(
                     part,
-                    renew=renew and part not in self.paused,
+                    renew=(renew and part not in self.paused) or part == take,
                     active=active,
                     wrote=self.wrote[part],
+                    take=part == take,
                 )
             except OSError as exc:
+                if part == take:
+                    raise
                 error = describe(exc)
                 continue
             self._bound(part, readings[part].keeper, began)
@@ -240,7 +249,7 @@ class Driver:
         readings, error = self._call(renew=False)
         before = self.view
         changed = before is not None and any(
-            part in before.parts and before.parts[part].keeper != reading.keeper.computer
+            part in before.parts and before.parts[part].computer != reading.keeper.computer
             for part, reading in readings.items()
         )
         if changed:
@@ -251,16 +260,24 @@ class Driver:
     # -- the person's requests -----------------------------------------------------------
 
     def take(self, part: str = "invoices") -> Keeper:
-        keeper = self.lease.renew(
+        """A take ("Make invoices here") carried by a tick, now: one read and one write per part,
+        even while the person is away; asleep or stopped, by a renew of its own."""
+        self._closed = False  # open again, even while away: sleep and quit close it
+        reading = self.tick(take=part)
+        if reading is not None:
+            return reading.keeper
+        return self.lease.renew(
             part, active=self.active.active(self.clock()), take=True, wrote=self.wrote[part]
         )
-        self._closed = False  # open again, even while away: sleep and quit close it
-        self.tick()
-        return keeper
 
     def forget(self, computer: str) -> None:
         self.lease.forget(computer)
         self.tick()
+
+    def forget_counts_from(self, computer: str) -> int | None:
+        """When a declaration that `computer` is gone would count here (None: at once), as the
+        core's last read says (`Lease.forget_counts_from`)."""
+        return self.lease.forget_counts_from(computer)
 
     def pause(self, parts: list[str]) -> OSError | None:
         """Close these parts and keep them closed until `unpause` (the command line's close),
@@ -368,12 +385,12 @@ class Driver:
     # -- what is published ---------------------------------------------------------------
 
     def _publish(self, readings: dict[str, Reading], error: str | None) -> None:
-        parts: dict[str, PartView] = {}
+        parts: dict[str, Keeper] = {}
         seen_parts: dict[str, Snapshot] = {}
         offsets: dict[str, int] = {}
         problems: list[tuple[str, Problem]] = []
         for part, (keeper, seen) in readings.items():
-            parts[part] = PartView.of(keeper)
+            parts[part] = keeper
             seen_parts[part] = seen
             for computer, offset in seen.offsets.items():
                 if abs(offset) > abs(offsets.get(computer, 0)):
@@ -409,7 +426,7 @@ class Driver:
         due: list[float] = [
             k.status.until
             for k in keepers
-            if k.status is not None and k.status.why is Why.SETTLING and k.status.until is not None
+            if k.status.why is Why.SETTLING and k.status.until is not None
         ]
         if self.bounds:
             due.append(now + self.timing.renew / 2 - RECHECK_MARGIN)

@@ -108,7 +108,7 @@ def rows(computer: str, view: View | None, snapshots: Mapping[str, Snapshot]) ->
             row.active = c.active if row.active is None else max(row.active, c.active)
             if c.closed:
                 row.closed.append(part)
-            if p is not None and p.keeper == c.computer:
+            if p is not None and p.computer == c.computer:
                 row.keeps.append(part)
             if p is not None and any(w.computer == c.computer for w in p.status.waiting):
                 row.waited = True

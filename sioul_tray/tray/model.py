@@ -36,45 +36,12 @@ CLOCK_WARNING = 60
 
 
 @dataclass(frozen=True)
-class PartView:
-    part: str
-    keeper: str | None
-    name: str | None
-    here: bool
-    since: float | None
-    settled: bool
-    others_heard: bool
-    agreed: bool
-    acting: bool
-    waiting: tuple[str, ...] = ()
-    blocked: str | None = None  # the seal forbids acting on it (see Keeper.blocked)
-    status: Status = field(default_factory=lambda: Status(Why.NOBODY))  # why, as the core says
-
-    @classmethod
-    def of(cls, keeper: Keeper) -> PartView:
-        return cls(
-            part=keeper.part,
-            keeper=keeper.computer,
-            name=keeper.name,
-            here=keeper.here,
-            since=keeper.since,
-            settled=keeper.settled,
-            others_heard=keeper.others_heard,
-            agreed=keeper.agreed,
-            acting=keeper.acting,
-            waiting=keeper.waiting,
-            blocked=keeper.blocked,
-            status=keeper.status or Status(Why.NOBODY),
-        )
-
-
-@dataclass(frozen=True)
 class View:
     """Everything the tray shows at one moment."""
 
     computer: str
     now: float
-    parts: Mapping[str, PartView]
+    parts: Mapping[str, Keeper]  # each part's verdict, as the core gives it
     # Each part as the tick read it: every claim (this computer's too) and when each was heard.
     # The core's own answer, not a copy per claim: a tick would make thousands with many computers.
     seen: Mapping[str, Snapshot] = field(default_factory=dict)
@@ -94,7 +61,7 @@ class View:
         known: list[tuple[str, str | None]] = [(self.computer, self.name)]
         for part in self.seen:
             known += [(c.computer, c.name) for c in self.others(part)]
-        known += [(p.keeper, p.name) for p in self.parts.values() if p.keeper is not None]
+        known += [(p.computer, p.name) for p in self.parts.values() if p.computer is not None]
         return phrases.Names(known)
 
     def shown_name(self, computer: str) -> str:
@@ -125,7 +92,7 @@ class View:
                 if c.computer == computer and c.name:
                     return c.name
         for part in self.parts.values():
-            if part.keeper == computer and part.name:
+            if part.computer == computer and part.name:
                 return part.name
         return computer
 
@@ -339,7 +306,7 @@ def take_confirmation(view: View) -> str | None:
         "{computer} makes invoices now. Make them here instead?\n\n"
         "{computer} stops numbering as soon as it sees this; this computer starts once every "
         "other computer has confirmed it, in about 2 minutes while they are on."
-    ).format(computer=view.names(p.keeper, p.name))
+    ).format(computer=view.names(p.computer, p.name))
 
 
 def quit_warning(view: View) -> str | None:
@@ -403,7 +370,7 @@ def status(
         claims = seen.claims if seen is not None else []
         mine = next((c for c in claims if c.computer == computer), None)
         parts[part] = {
-            "keeper": p.keeper,
+            "keeper": p.computer,
             "name": p.name,
             "here": p.here,
             "settled": p.settled,
@@ -477,8 +444,8 @@ def handovers(before: View | None, after: View) -> list[Note]:
             out.append(
                 Note(f"{part}:paused", phrases.notice("paused", part), part_line(after, part))
             )
-        elif p.keeper != q.keeper and not p.here:
-            if p.keeper is None:
+        elif p.computer != q.computer and not p.here:
+            if p.computer is None:
                 take = Action.TAKE_INVOICES if part == "invoices" else None
                 out.append(
                     Note(
@@ -491,14 +458,14 @@ def handovers(before: View | None, after: View) -> list[Note]:
             else:
                 # Already acting there (this computer heard the change late): it is made there.
                 kind = "made" if p.status.acts else "moves"
-                title = phrases.notice(kind, part).format(computer=after.names(p.keeper, p.name))
+                title = phrases.notice(kind, part).format(computer=after.names(p.computer, p.name))
                 body = phrases.notice("left", part) if q.acting else ""  # it did, not only settled
-                out.append(Note(f"{part}:{p.keeper}", title, body))
-        elif not p.here and p.keeper is not None and p.status.acts and q.status.acts is False:
+                out.append(Note(f"{part}:{p.computer}", title, body))
+        elif not p.here and p.computer is not None and p.status.acts and q.status.acts is False:
             # The keeper's claim now says it acts: said once it is true, never for a take that
             # nothing there acts on (a command line with no tray).
-            title = phrases.notice("made", part).format(computer=after.names(p.keeper, p.name))
-            out.append(Note(f"{part}:{p.keeper}:acts", title, ""))
+            title = phrases.notice("made", part).format(computer=after.names(p.computer, p.name))
+            out.append(Note(f"{part}:{p.computer}:acts", title, ""))
     return out
 
 

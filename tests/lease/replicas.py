@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 
 from sioul_tray.lease import Keeper, Lease
+from sioul_tray.lease.rules import EVERY_FIX, Fixes
 from sioul_tray.share import SEAL_NAME, Share
 from tests.helpers import T0, FakeClock
 
@@ -39,11 +40,12 @@ class Replicas:
     def folder(self, c: str) -> Path:
         return self.shares[c].folder
 
-    def lease(self, c: str, *, state: bool = True) -> Lease:
-        """`c`'s tray, started: with its state directory (kept across restarts) or memory only."""
+    def lease(self, c: str, *, state: bool = True, fixes: Fixes = EVERY_FIX) -> Lease:
+        """`c`'s tray, started: with its state directory (kept across restarts) or memory only;
+        with every fix, or the core before one (`fixes`)."""
         own = Share.unlock(self.folder(c), self.shares[c].folder_key)
         state_dir = self.root / "state" / c if state else None
-        return Lease(own, c, name=c.upper(), clock=self.clocks[c], state_dir=state_dir)
+        return Lease(own, c, name=c.upper(), clock=self.clocks[c], state_dir=state_dir, fixes=fixes)
 
     def advance(self, seconds: float) -> None:
         """True time passes for every computer."""

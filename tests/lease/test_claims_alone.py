@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from sioul_tray.lease import ALIVE, RENEW, SETTLING, UNCLOSED, Lease, statefile
+from sioul_tray.lease.rules import EVERY_FIX, Fixes
 from tests.lease.leasekit import seal_text
 from tests.lease.replicas import Replicas, acting
 
@@ -361,14 +362,13 @@ def test_a_keeper_declared_gone_while_only_cut_off(memory_path: Path, fixed: boo
     On the core before (`fixed=False`: the rule switched off), bb numbered after settling, beside
     aa, for most of a day."""
     r = Replicas(memory_path, ["aa", "bb"])
-    a, b = r.lease("aa"), r.lease("bb")
+    # The rule switched off (`fixed=False`) from the start: it tells nothing before a declaration.
+    a, b = r.lease("aa"), r.lease("bb", fixes=EVERY_FIX if fixed else Fixes(forget_waits=False))
     for _ in range(SETTLING // RENEW + 3):
         a.renew(INV), b.renew(INV)
         r.sync_all()
         r.advance(RENEW)
     assert a.renew(INV).acting  # aa's claim is the oldest
-    if not fixed:
-        b._machines[INV].without = frozenset({"forget_waits"})
     for _ in range(3 * ALIVE // RENEW):  # the sync is down from now on
         r.advance(RENEW)
         a.renew(INV), b.renew(INV)
@@ -439,12 +439,11 @@ def test_declared_gone_by_a_keeper_cut_off_from_them(memory_path: Path, fixed: b
     before (`fixed=False`: the rule switched off), bb or cc took over after a day of silence
     while aa numbered on its declarations: both numbered."""
     r = Replicas(memory_path, ["aa", "bb", "cc"])
-    a, b, c = r.lease("aa"), r.lease("bb"), r.lease("cc")
+    # The rule switched off (`fixed=False`) from the start: it tells nothing before a silence.
+    fixes = EVERY_FIX if fixed else Fixes(keepers_declared=False)
+    a, b, c = r.lease("aa"), r.lease("bb", fixes=fixes), r.lease("cc", fixes=fixes)
     in_use(r, a, b, c, rounds=SETTLING // RENEW + 3)
     assert a.renew(INV).acting
-    if not fixed:
-        for lease in (b, c):
-            lease._machines[INV].without = frozenset({"keepers_declared"})
 
     def minute() -> list[str]:
         r.advance(RENEW)

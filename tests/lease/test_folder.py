@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from sioul_tray.files import write_atomic
 from sioul_tray.lease import Lease
 from sioul_tray.lease import folder as folder_module
 from sioul_tray.lease.folder import (
@@ -22,7 +23,6 @@ from sioul_tray.lease.folder import (
     read_folder,
     read_whole,
     scan,
-    write_atomic,
 )
 from sioul_tray.lease.overlay import FolderOverlay
 from sioul_tray.share import Share

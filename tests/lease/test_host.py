@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from sioul_tray.ids import COMPUTER_ID
 from sioul_tray.lease import host_name
 from sioul_tray.lease.host import _linux_machine_id, _pretty_hostname, machine_id, new_computer_id
-from sioul_tray.lease.rules import COMPUTER_ID
 from tests.helpers import python_env, run_python
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from sioul_tray.lease import ALIVE, SETTLING, UNCLOSED, Claim, Rule
 from sioul_tray.lease.keeper import FRESH, Keeper, Seen, acknowledged, agreed, weigh
-from sioul_tray.lease.rules import ANY_CLOSE, tag
+from sioul_tray.lease.rules import ANY_CLOSE, Fixes, tag
 from tests.helpers import NOW, claim
 from tests.lease.leasekit import Flags
 
@@ -231,7 +231,7 @@ def judge(
     rule: Rule, keeper: Claim | None, view: list[Claim], since: int | None, **flags: Any
 ) -> Keeper:
     """The verdict on `keeper` seen by ME at NOW, as the state machine builds it."""
-    return Keeper.of("invoices", keeper, since, weigh(rule, ME, keeper, view, NOW, since, **flags))
+    return weigh(rule, ME, keeper, view, NOW, since, part="invoices", shown=since, **flags)
 
 
 @pytest.mark.parametrize(
@@ -273,7 +273,7 @@ def test_without_the_tenure_rule_only_answers_heard_since_opening_counted() -> N
     after = claim("bb", sees=ME, renewed=NOW - 50)
     flags: Flags = {"read_others": True, "created": False}
     for other, ok in ((before, False), (after, True)):
-        seen = Seen([mine, other], opened=NOW - 100, tenure_rule=False)
+        seen = Seen([mine, other], opened=NOW - 100, fixes=Fixes(tenure=False))
         assert acknowledged(ME, ME, seen, Rule.STAYS, NOW, **flags)[0] is ok
 
 
@@ -303,7 +303,7 @@ def test_a_silent_keeper_is_not_gone_on_invoices(rule_on: bool) -> None:
     for silent, ok in ((keeper, not rule_on), (follower, True)):
         seen = Seen(
             [MINE, silent, fresh], written=WRITTEN, flowing_since=NOW - SETTLING,
-            tracks_flow=True, keepers_declared=rule_on,
+            tracks_flow=True, fixes=Fixes(keepers_declared=rule_on),
         )  # fmt: skip
         heard, waiting = acknowledged(ME, ME, seen, Rule.STAYS, NOW, **flags)
         assert heard is ok and (silent.computer in waiting) is not ok
@@ -318,10 +318,10 @@ def test_a_close_naming_no_successor_is_not_counted_by_one_that_closed(rule_on: 
     # aa's close; aa, keeping invoices again, must not count cc's in turn.
     theirs = claim("cc", closed=True, sees=None, renewed=NOW - 100)
     named = {ANY_CLOSE: NOW - 90_000, tag("bb"): NOW - 90_000}  # aa's close named bb
-    seen = Seen([MINE, theirs], written=WRITTEN, named=named, heirless_closes=rule_on)
+    seen = Seen([MINE, theirs], written=WRITTEN, named=named, fixes=Fixes(heirless_closes=rule_on))
     flags: Flags = {"read_others": True, "created": False}
     heard, waiting = acknowledged(ME, ME, seen, Rule.STAYS, NOW, **flags)
     assert heard is not rule_on and ("cc" in waiting) is rule_on
     # A computer that never closed counts it: the heir is asleep, and it may take over.
-    seen = Seen([MINE, theirs], written=WRITTEN, named={}, heirless_closes=rule_on)
+    seen = Seen([MINE, theirs], written=WRITTEN, named={}, fixes=Fixes(heirless_closes=rule_on))
     assert acknowledged(ME, ME, seen, Rule.STAYS, NOW, **flags)[0]

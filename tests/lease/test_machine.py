@@ -125,7 +125,7 @@ def test_a_forget_declares_the_computer_in_the_claim() -> None:
     m, clock = machine(me="bb", created=False), Clock()
     step(m, Heard([_claim("aa", seq=9, renewed=int(clock.wall))]), (clock.wall, clock.tick))
     step(m, Renew(), clock.advance(1))
-    assert m.plan_forget("aa", clock.wall) is not None  # asked first: it fits
+    assert m.knowledge.plan_forget("aa", clock.wall) is not None  # asked first: it fits
     forgot = step(m, Forget("aa"), clock.advance(1))
     assert forgot.claim is not None and forgot.claim.forgets == {"aa": 9}
     assert forgot.save_due(clock.tick) and forgot.verdict is None
@@ -142,10 +142,10 @@ def test_a_tenure_kept_for_days_remembers_only_the_writes_an_answer_may_still_na
     assert first is not None
     for _ in range(2 * FRESH // RENEW):  # two days of renewals, never closed: one tenure
         step(m, Renew(), clock.advance(RENEW))
-    assert m.tenure == first.tenure
-    assert len(m.written) == FRESH // RENEW + 1
+    assert m.knowledge.tenure == first.tenure
+    assert len(m.knowledge.written) == FRESH // RENEW + 1
     # An answer to the first version is too old to count, remembered or not; a fresh one counts.
-    mine = m.best["aa"]
+    mine = m.knowledge.best["aa"]
     for answered, counts in ((first, False), (mine, True)):
         now = int(clock.wall)
         bb = _claim("bb", seq=now, since=now, renewed=now, sees="aa",

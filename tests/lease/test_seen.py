@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from sioul_tray.lease import ALIVE, UNCLOSED, Rule, choose
 from sioul_tray.lease.keeper import Seen, acknowledged, agreed, unanswering
-from sioul_tray.lease.rules import Claim, forgotten
+from sioul_tray.lease.rules import Claim, Fixes, forgotten
 from tests.lease.leasekit import Flags
 
 NOW = 1_750_000_000
@@ -104,7 +104,8 @@ def test_each_claim_answers_the_keeper_by_itself(
     me = data.draw(st.sampled_from([keeper.computer, claims[0].computer]))
     heard = data.draw(st.none() | st.just({c.computer: data.draw(near) for c in claims}))
     written = data.draw(st.none() | st.dictionaries(st.integers(0, 20), near, max_size=5))
-    seen = Seen(claims, heard, {}, written=written, tenure_rule=tenure_rule, opened=data.draw(near))
+    fixes = Fixes(tenure=tenure_rule)
+    seen = Seen(claims, heard, {}, written=written, fixes=fixes, opened=data.draw(near))
     left = unanswering(keeper, seen, NOW, rule, me, claims)
     assert left == [c for c in claims if unanswering(keeper, seen, NOW, rule, me, [c])]
     for c in claims:

@@ -12,10 +12,8 @@ import argparse
 import sys
 from dataclasses import replace
 
-from sioul_tray.lease.machine import FIXES
-
 from .checker import Report, explore, walk
-from .world import FAULTS, FULL, JUMPS, NARROW, SHELL_FIXES
+from .world import FAULTS, FULL, JUMPS, NAMES, NARROW, Switches
 
 
 def _lengths(text: str) -> tuple[int, int]:
@@ -44,7 +42,7 @@ def main(argv: list[str] | None = None) -> int:
         "--without",
         action="append",
         default=[],
-        choices=sorted(FIXES | SHELL_FIXES),
+        choices=NAMES,
         help="a fix switched off",
     )
     parser.add_argument("--liveness", action="store_true", help="also check that a sync heals")
@@ -69,10 +67,10 @@ def main(argv: list[str] | None = None) -> int:
         alphabet = replace(alphabet, jumps=JUMPS[1:3])
     if args.replicas:
         alphabet = replace(alphabet, replicas=True)
-    without = frozenset(args.without)
+    switches = Switches.without(*args.without)
     print(f"events: {alphabet.describe()}", flush=True)
     if args.walk:
-        walks = walk(args.computers, alphabet=alphabet, without=without,
+        walks = walk(args.computers, alphabet=alphabet, switches=switches,
                      seconds=args.seconds or 60.0, length=args.length, seed=args.seed)  # fmt: skip
         print(walks.summary())
         for line in walks.violation or []:
@@ -88,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
               f"({rate:,.0f} transitions/s){fixpoint}", flush=True)  # fmt: skip
 
     depth = args.depth or (4 if args.seconds is None else 10**6)
-    report = explore(args.computers, depth, alphabet=alphabet, without=without,
+    report = explore(args.computers, depth, alphabet=alphabet, switches=switches,
                      liveness=args.liveness, seconds=args.seconds, progress=completed)  # fmt: skip
     print(report.summary())
     if report.seq_behind:

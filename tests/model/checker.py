@@ -42,9 +42,11 @@ from sioul_tray.lease import RENEW, SETTLING
 from .world import (
     FULL,
     NIGHT,
+    SHIPPED,
     T0,
     Alphabet,
     Event,
+    Switches,
     World,
     apply,
     canonical,
@@ -61,7 +63,7 @@ VERDICT = "never two computers acting on invoices, never one before another's ma
 class Report:
     computers: int
     alphabet: Alphabet
-    without: frozenset[str]
+    switches: Switches
     depth: int = 0  # the depth explored completely
     states: int = 0  # distinct states within that depth
     transitions: int = 0  # events carried out, all depths
@@ -80,14 +82,15 @@ class Report:
             verdict = _broken(self.violation)
         elif self.stuck is not None:
             verdict = f"STUCK after {len(self.stuck) - 2} events: no keeper acts"
-        off = f", with {'/'.join(sorted(self.without))} switched off" if self.without else ""
+        off = self.switches.off()
+        off_text = f", with {'/'.join(off)} switched off" if off else ""
         live = f"; liveness from {self.healed:,} states" if self.healed else ""
         if self.mornings:
             live += f"; {self.mornings:,} evenings end with the keeper acting"
         depth = "fixpoint" if self.exhausted else f"depth {self.depth}"
         rate = self.transitions / self.seconds if self.seconds else 0.0
         return (
-            f"{self.computers} computers{off}: {depth}, {self.states:,} states, "
+            f"{self.computers} computers{off_text}: {depth}, {self.states:,} states, "
             f"{self.transitions:,} transitions, {self.seconds:.0f} s ({rate:,.0f}/s); "
             f"{verdict}{live}"
         )
@@ -98,7 +101,7 @@ def explore(
     depth: int,
     *,
     alphabet: Alphabet = FULL,
-    without: frozenset[str] = frozenset(),
+    switches: Switches = SHIPPED,
     liveness: bool = False,
     evening: bool = False,
     symmetric: bool = True,
@@ -109,12 +112,12 @@ def explore(
     says the depth completed), stopping early at a fixpoint. Stops at the first violation or
     stuck state, with its trace. `progress` is told each depth completed."""
     began = time.monotonic()
-    report = Report(computers, alphabet, frozenset(without))
-    root = initial(computers, report.without, alphabet)
+    report = Report(computers, alphabet, switches)
+    root = initial(computers, switches, alphabet)
     checked: set[bytes] = set()
 
     def trace(path: list[Event]) -> list[str]:
-        return _replay(computers, report.without, alphabet, path)
+        return _replay(computers, switches, alphabet, path)
 
     for limit in range(1, depth + 1):
         seen: dict[bytes, int] = {canonical(root, symmetric): limit}
@@ -197,13 +200,13 @@ def heal(w: World) -> bool | None:
         seqs = [v.claim.seq for v in versions]
         if len(seqs) > 1 and seqs[-1] <= max(seqs[:-1]):
             return None
-    if any(n.machine is not None and n.machine.blocked for n in w.nodes):
+    if any(n.knowledge is not None and n.knowledge.blocked for n in w.nodes):
         return None
     h = w.clone()
-    up = [i for i, n in enumerate(h.nodes) if n.machine is not None]
+    up = [i for i, n in enumerate(h.nodes) if n.knowledge is not None]
     if not up:
         return True
-    down = [k for k, n in enumerate(h.nodes) if n.machine is None and n.joined]
+    down = [k for k, n in enumerate(h.nodes) if n.knowledge is None and n.joined]
     start = h.now
     for i in up:
         apply(h, ("renew", i, latest(h)))
@@ -211,13 +214,13 @@ def heal(w: World) -> bool | None:
             return True
     counts = h.now
     for i in up:
-        m = h.nodes[i].machine
+        m = h.nodes[i].knowledge
         assert m is not None
         for k in down:
             if h.nodes[k].id in m.best:
                 apply(h, ("forget", i, k, latest(h)))
                 # A declaration counts once the computer declared can no longer be numbering.
-                after = h.nodes[i].machine
+                after = h.nodes[i].knowledge
                 assert after is not None
                 when = after.declared_from(h.nodes[k].id) + h.nodes[i].lag
                 if math.isfinite(when):  # -inf: it counts already
@@ -241,7 +244,7 @@ def next_morning(w: World) -> bool | None:
     the sync caught up): the next morning the keeper starts alone, with its state file, and
     must act within
     SETTLING + 2 * RENEW, nobody declaring anything. None: `w` is no such evening."""
-    if any(n.machine is not None or not n.joined or n.old or n.saved is None for n in w.nodes):
+    if any(n.knowledge is not None or not n.joined or n.old or n.saved is None for n in w.nodes):
         return None  # a tray still up, or one whose state file is lost: it may wait a day
     last = [vs[-1] if vs else None for vs in w.versions]
     if any(v is None or not v.claim.closed for v in last):
@@ -277,7 +280,7 @@ class Walks:
     """What the random walks did, and the first counterexample they met, shortened."""
 
     computers: int
-    without: frozenset[str]
+    switches: Switches
     walks: int = 0
     steps: int = 0
     seconds: float = 0.0
@@ -286,13 +289,14 @@ class Walks:
     found_after: int = 0  # events of the walk that met it, before shortening
 
     def summary(self) -> str:
-        off = f", with {'/'.join(sorted(self.without))} switched off" if self.without else ""
+        off = self.switches.off()
+        off_text = f", with {'/'.join(off)} switched off" if off else ""
         rate = self.steps / self.seconds if self.seconds else 0.0
         verdict = VERDICT
         if self.violation is not None:
             verdict = f"{_broken(self.violation)} (a walk of {self.found_after}, shortened)"
         return (
-            f"{self.computers} computers{off}: {self.walks:,} random walks, {self.steps:,} "
+            f"{self.computers} computers{off_text}: {self.walks:,} random walks, {self.steps:,} "
             f"events (up to {self.longest} a walk), {self.seconds:.0f} s ({rate:,.0f}/s); "
             f"{verdict}"
         )
@@ -302,7 +306,7 @@ def walk(
     computers: int,
     *,
     alphabet: Alphabet = FULL,
-    without: frozenset[str] = frozenset(),
+    switches: Switches = SHIPPED,
     seconds: float = 60.0,
     walks: int | None = None,
     length: tuple[int, int] = (40, 80),
@@ -316,11 +320,11 @@ def walk(
     walk to the fewest events that still end so."""
     rng = random.Random(seed)
     weight = rare or _rare
-    report = Walks(computers, frozenset(without))
+    report = Walks(computers, switches)
     began = time.monotonic()
     while time.monotonic() - began < seconds and (walks is None or report.walks < walks):
         report.walks += 1
-        w = initial(computers, report.without, alphabet)
+        w = initial(computers, switches, alphabet)
         path: list[Event] = []
         for _ in range(rng.randint(*length)):
             options = list(events(w, alphabet))
@@ -332,8 +336,8 @@ def walk(
             report.steps += 1
             if w.unsafe():
                 report.found_after = len(path)
-                shortest = shorten(computers, report.without, alphabet, path)
-                report.violation = _replay(computers, report.without, alphabet, shortest)
+                shortest = shorten(computers, switches, alphabet, path)
+                report.violation = _replay(computers, switches, alphabet, shortest)
                 break
         report.longest = max(report.longest, len(path))
         if report.violation is not None:
@@ -360,14 +364,14 @@ def _rare(event: Event) -> float:
 
 
 def shorten(
-    computers: int, without: frozenset[str], alphabet: Alphabet, path: list[Event]
+    computers: int, switches: Switches, alphabet: Alphabet, path: list[Event]
 ) -> list[Event]:
     """`path` without every event the violation does not need, taken out three, two or one at a
     time as long as the rest can still be carried out (each event among those `events` offers
     then) and meets two computers acting."""
 
     def unsafe(candidate: list[Event]) -> bool:
-        w = initial(computers, without, alphabet)
+        w = initial(computers, switches, alphabet)
         for event in candidate:
             if event not in set(events(w, alphabet)):
                 return False
@@ -387,10 +391,8 @@ def shorten(
     return path
 
 
-def _replay(
-    computers: int, without: frozenset[str], alphabet: Alphabet, path: list[Event]
-) -> list[str]:
-    w = initial(computers, frozenset(without), alphabet)
+def _replay(computers: int, switches: Switches, alphabet: Alphabet, path: list[Event]) -> list[str]:
+    w = initial(computers, switches, alphabet)
     w.tracing = True
     lines = ["(a folder in use: every computer renewed, read and answered the others)"]
     for event in path:
@@ -423,7 +425,7 @@ def scripted(
     steps: list[Step],
     *,
     alphabet: Alphabet = FULL,
-    without: frozenset[str] = frozenset(),
+    switches: Switches = SHIPPED,
 ) -> list[str]:
     """One sequence of events, written by hand, carried out as the exhaustive search would: for
     the defects whose shortest trace lies beyond the depth CI's search reaches. Each step names
@@ -432,7 +434,7 @@ def scripted(
     and of its own what the model allows. ``("wait", q)`` lets time pass; after
     ``("sync down",)`` a replica holds at most what had been delivered then. Returns the trace, as
     a counterexample's, ending with who acts."""
-    w = initial(computers, frozenset(without), alphabet)
+    w = initial(computers, switches, alphabet)
     w.tracing = True
     lines = ["(a folder in use: every computer renewed, read and answered the others)"]
     down: tuple[int, ...] | None = None  # the versions delivered when the sync went down
@@ -466,7 +468,7 @@ def _matching(w: World, alphabet: Alphabet, step: Step, down: tuple[int, ...] | 
         if choice is None:
             return event
         score = 0
-        m = w.nodes[event[1]].machine
+        m = w.nodes[event[1]].knowledge
         for k, versions in enumerate(w.versions):
             top = len(versions) - 1 if down is None or k == event[1] else down[k]
             if k in holds:

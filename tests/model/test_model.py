@@ -4,7 +4,7 @@ Safety everywhere: never two computers acting on invoices, and never one acting 
 another's last claim that may carry a mark of Sioul's records (`World.unsafe`). Liveness from
 every state of the shallower runs: once the sync delivers everything and the person declares
 crashed computers gone, some computer acts within SETTLING + 2 * RENEW. Then each fix of
-docs/protocol.md switched off in turn (`Machine(without=...)`): the same search finds the defect
+docs/protocol.md switched off in turn (`Fixes(tenure=False)`, ...): the same search finds the defect
 it fixes, with a trace, and with the fix on the same search to the same depth finds nothing.
 Longer runs and their figures: docs/reliability.md, "Every interleaving".
 """
@@ -19,25 +19,26 @@ from dataclasses import replace
 import pytest
 
 from sioul_tray.lease import ALIVE, RENEW, SETTLING, UNCLOSED
-from sioul_tray.lease.machine import FIXES, Memory
-from sioul_tray.lease.rules import Claim
+from sioul_tray.lease.machine import Memory
+from sioul_tray.lease.rules import Claim, Fixes
 
 from .checker import Report, Step, explore, scripted, walk
 from .world import (
     FAULTS,
+    NAMES,
     NARROW,
     NIGHT,
-    SHELL_FIXES,
+    SHIPPED,
     TICK_HORIZON,
     WALL_HORIZON,
     Alphabet,
     Event,
     Retime,
+    Switches,
     World,
     ancient_walls,
     apply,
     canonical,
-    clone_machine,
     events,
     initial,
     latest,
@@ -97,7 +98,7 @@ FOUND = [
     ],
 )  # fmt: skip
 def test_a_fix_switched_off_is_found(fix: str, alphabet: str, depth: int, words: str) -> None:
-    report = explore(2, depth, alphabet=NARROW[alphabet], without=frozenset({fix}))
+    report = explore(2, depth, alphabet=NARROW[alphabet], switches=Switches.without(fix))
     assert report.violation is not None, report.summary()
     assert len(report.violation) - 2 <= depth
     assert any(words in line for line in report.violation), "\n".join(report.violation)
@@ -115,9 +116,8 @@ def test_with_every_fix_the_same_search_finds_nothing(alphabet: str, depth: int)
 @pytest.mark.slow
 def test_a_forget_that_lapses_is_found_stuck() -> None:
     """Case 4: a declaration that lapses leaves the survivor waiting for good."""
-    off = explore(
-        2, 4, alphabet=NARROW["forget"], without=frozenset({"forget_holds"}), liveness=True
-    )
+    lapsing = Switches(Fixes(forget_holds=False))
+    off = explore(2, 4, alphabet=NARROW["forget"], switches=lapsing, liveness=True)
     assert off.stuck is not None, off.summary()
     assert any("crashes" in line for line in off.stuck)
     on = explore(2, 4, alphabet=NARROW["forget"], liveness=True)
@@ -126,7 +126,8 @@ def test_a_forget_that_lapses_is_found_stuck() -> None:
 
 @pytest.mark.slow
 def test_the_everyday_evening_without_a_successor_is_found_stuck() -> None:
-    off = explore(2, 4, alphabet=NARROW["evening"], without=frozenset({"successor"}), evening=True)
+    heirless = Switches(Fixes(successor=False))
+    off = explore(2, 4, alphabet=NARROW["evening"], switches=heirless, evening=True)
     assert off.stuck is not None, off.summary()
     on = explore(2, 4, alphabet=NARROW["evening"], evening=True)
     safe(on, 4)
@@ -151,12 +152,12 @@ def test_random_walks_with_a_computer_that_joins_find_nothing() -> None:
     assert report.violation is None, "\n".join(report.violation)
     assert report.walks == 400
     # The third starts out of the folder, and its join is offered from the first event on.
-    w = initial(3, frozenset(), joins)
+    w = initial(3, SHIPPED, joins)
     assert not w.nodes[2].joined and any(e[0] == "join" for e in events(w, joins))
 
 
 def test_a_random_walk_finds_a_fix_switched_off_and_shortens_its_trace() -> None:
-    report = walk(2, without=frozenset({"tenure"}), walks=200, seconds=600)
+    report = walk(2, switches=Switches(Fixes(tenure=False)), walks=200, seconds=600)
     assert report.violation is not None, report.summary()
     assert report.violation[-1] == "acting now: aa, bb"
     assert len(report.violation) - 2 < report.found_after  # the events it did not need, gone
@@ -196,7 +197,7 @@ SCRIPTED: dict[str, tuple[int, Alphabet, list[Step]]] = {
 @pytest.mark.parametrize("fix", sorted(SCRIPTED))
 def test_a_fix_switched_off_shows_in_its_trace(fix: str) -> None:
     computers, alphabet, steps = SCRIPTED[fix]
-    off = scripted(computers, steps, alphabet=alphabet, without=frozenset({fix}))
+    off = scripted(computers, steps, alphabet=alphabet, switches=Switches.without(fix))
     assert off[-1].startswith("acting now: ") and "," in off[-1], "\n".join(off)
     on = scripted(computers, steps, alphabet=alphabet)
     assert "," not in on[-1], "\n".join(on)
@@ -311,11 +312,10 @@ REPLICA_WALKS: dict[str, tuple[int, Alphabet, list[Event]]] = {
 
 
 def broken(
-    computers: int, alphabet: Alphabet, path: list[Event], without: str | frozenset[str] = ""
+    computers: int, alphabet: Alphabet, path: list[Event], off: Switches = SHIPPED
 ) -> str | None:
     """How the first unsafe state along `path` breaks the promise, each of its events one the
     world offers at that point; None if none does."""
-    off = frozenset({without} - {""}) if isinstance(without, str) else without
     w = initial(computers, off, alphabet)
     for event in path:
         assert event in set(events(w, alphabet)), f"{event} cannot happen here"
@@ -340,8 +340,8 @@ def test_random_walks_on_replicas_with_every_fault_find_nothing() -> None:
 def test_a_random_walk_on_replicas_finds_a_joiner_that_waits_for_nobody() -> None:
     joins = REPLICA_WALKS["learns_members"][1]
     # A whole sync is one event too, which teaches the joiner every claim: 2,678 walks (seed 0).
-    report = walk(3, alphabet=joins, without=frozenset({"learns_members"}), walks=10000,
-                  seconds=600, length=(10, 40))  # fmt: skip
+    report = walk(3, alphabet=joins, switches=Switches(Fixes(learns_members=False)),
+                  walks=10000, seconds=600, length=(10, 40))  # fmt: skip
     assert report.violation is not None, report.summary()
     last = report.violation[-1]  # the joiner acts beside the keeper, or before its records
     assert "acts without" in last or "cc" in last.removeprefix("acting now: ").split(", "), (
@@ -352,7 +352,7 @@ def test_a_random_walk_on_replicas_finds_a_joiner_that_waits_for_nobody() -> Non
 @pytest.mark.parametrize("fix", sorted(REPLICA_WALKS))
 def test_a_fix_found_by_the_walks_on_replicas_is_needed(fix: str) -> None:
     computers, alphabet, path = REPLICA_WALKS[fix]
-    assert broken(computers, alphabet, path, without=fix) is not None
+    assert broken(computers, alphabet, path, off=Switches.without(fix)) is not None
     assert broken(computers, alphabet, path) is None
 
 
@@ -377,10 +377,12 @@ FORGET_WHILE_CLOSED = [
 
 def test_a_forget_written_while_closed_is_kept_safe_by_either_fix() -> None:
     forgets = NARROW["forgets"]
-    both = frozenset({"forget_named", "heirless_closes"})
-    assert broken(3, forgets, FORGET_WHILE_CLOSED, without=both) is not None
-    assert broken(3, forgets, FORGET_WHILE_CLOSED, without="forget_named") is None
-    assert broken(3, forgets, FORGET_WHILE_CLOSED, without="heirless_closes") is None
+    both = Switches(Fixes(forget_named=False, heirless_closes=False))
+    assert broken(3, forgets, FORGET_WHILE_CLOSED, off=both) is not None
+    unnamed = Switches(Fixes(forget_named=False))
+    assert broken(3, forgets, FORGET_WHILE_CLOSED, off=unnamed) is None
+    counted = Switches(Fixes(heirless_closes=False))
+    assert broken(3, forgets, FORGET_WHILE_CLOSED, off=counted) is None
     assert broken(3, forgets, FORGET_WHILE_CLOSED) is None
 
 
@@ -390,7 +392,7 @@ def test_a_whole_sync_is_its_deliveries_one_by_one() -> None:
     rng = random.Random(5)
     met = 0
     for _ in range(60):
-        w = initial(3, frozenset(), ON_REPLICAS)
+        w = initial(3, SHIPPED, ON_REPLICAS)
         for _ in range(rng.randint(5, 30)):
             options = list(events(w, ON_REPLICAS))
             if ("sync",) in options:
@@ -408,10 +410,12 @@ def test_a_whole_sync_is_its_deliveries_one_by_one() -> None:
     assert met > 100
 
 
-def most_acting(computers: int, alphabet: Alphabet, path: list[Event], without: str = "") -> int:
+def most_acting(
+    computers: int, alphabet: Alphabet, path: list[Event], off: Switches = SHIPPED
+) -> int:
     """The most computers acting on invoices at once along `path`, each of its events one the
     world offers at that point."""
-    w = initial(computers, frozenset({without} - {""}), alphabet)
+    w = initial(computers, off, alphabet)
     most = 0
     for event in path:
         assert event in set(events(w, alphabet)), f"{event} cannot happen here"
@@ -423,7 +427,7 @@ def most_acting(computers: int, alphabet: Alphabet, path: list[Event], without: 
 @pytest.mark.parametrize("fix", sorted(WALKED))
 def test_a_fix_found_by_the_walks_is_needed(fix: str) -> None:
     computers, alphabet, path = WALKED[fix]
-    assert most_acting(computers, alphabet, path, without=fix) == 2
+    assert most_acting(computers, alphabet, path, off=Switches.without(fix)) == 2
     assert most_acting(computers, alphabet, path) <= 1
 
 
@@ -438,8 +442,11 @@ LATE_MARK = [
 ]  # fmt: skip
 
 
+MARKS_ANY_TIME = Switches(marks_while_acting=False)
+
+
 def test_a_mark_carried_after_the_part_went_on_is_found() -> None:
-    off = scripted(2, LATE_MARK, without=SHELL_FIXES)
+    off = scripted(2, LATE_MARK, switches=MARKS_ANY_TIME)
     assert off[-2] == "acting now: bb", "\n".join(off)
     assert off[-1].startswith("unsafe: bb acts without aa's records"), "\n".join(off)
     on = scripted(2, LATE_MARK)
@@ -448,7 +455,7 @@ def test_a_mark_carried_after_the_part_went_on_is_found() -> None:
 
 @pytest.mark.slow
 def test_a_random_walk_finds_a_mark_carried_late() -> None:
-    report = walk(2, without=SHELL_FIXES, walks=5000, seconds=600, seed=1)
+    report = walk(2, switches=MARKS_ANY_TIME, walks=5000, seconds=600, seed=1)
     assert report.violation is not None, report.summary()
     assert (
         "acts without aa's records" in report.violation[-1]
@@ -460,7 +467,9 @@ def test_every_fix_is_exercised_here() -> None:
     # forget_holds: test_a_forget_that_lapses_is_found_stuck; successor: the evening above;
     # forget_named: test_a_forget_written_while_closed_is_kept_safe_by_either_fix.
     exercised = {f for f, *_ in FOUND} | set(SCRIPTED) | set(WALKED) | set(REPLICA_WALKS)
-    assert exercised | {"forget_holds", "successor", "forget_named"} == FIXES
+    assert exercised | {"forget_holds", "successor", "forget_named"} == set(NAMES) - {
+        "marks_while_acting"  # test_a_mark_carried_after_the_part_went_on_is_found
+    }
 
 
 @pytest.mark.slow
@@ -479,18 +488,19 @@ def test_the_model_assumes_late_files_arrive() -> None:
 
 def test_the_canonical_form_holds_all_a_machine_knows() -> None:
     """A state merged with another must not differ in anything the machine decides on: every
-    attribute a Machine has is in its canonical form, but those fixed for its life or shown."""
-    import inspect
-    import re
+    field of its knowledge is in its canonical form, written by what its type says it stands
+    for, but those whose type marks them given for its life or shown (`machine.Role`). A field
+    of a type the form cannot write is refused, so none is left out unmarked."""
+    import dataclasses
 
-    from sioul_tray.lease.machine import Machine
+    from sioul_tray.lease.machine import Knowledge
 
     from . import world
 
-    form = inspect.getsource(world._Renaming.machine)
-    machine = Machine("invoices", "aa", "aa", created=True)
-    left_out = {name for name in vars(machine) if not re.search(rf"\bm\.{name}\b", form)}
+    left_out = {f.name for f in dataclasses.fields(Knowledge)} - set(world.JUDGED)
     assert left_out == world.UNJUDGED
+    with pytest.raises(TypeError):
+        world._compiled(list[float], form=True)  # a list of what? No unit, no form
 
 
 def test_the_canonical_form_holds_all_a_claim_says() -> None:
@@ -528,24 +538,29 @@ def reacted(w: World, rng: random.Random) -> World:
         return Memory({k: claim(c) for k, c in saved.claims.items()}, saved.forgets, saved.named)
 
     new.versions = [[replace(v, claim=claim(v.claim)) for v in vs] for vs in w.versions]
-    for i, node in enumerate(new.nodes):
+    for node in new.nodes:
         node.saved, node.older = memory(node.saved), memory(node.older)
-        if node.machine is None:
+        k = node.knowledge
+        if k is None:
             continue
-        m = node.machine = clone_machine(node.machine)
-        new.owned.add(i)
-        m.best = {k: claim(c) for k, c in m.best.items()}
-        m.acted = rng.random() < 0.5
+        saved = memory(k.saved)
+        assert saved is not None
+        node.knowledge = replace(
+            k,
+            best={c: claim(got) for c, got in k.best.items()},
+            saved=saved,
+            acted=rng.random() < 0.5,
+        )
     return new
 
 
 def test_whether_a_computer_acted_changes_no_step() -> None:
-    """`Claim.acting` and `Machine.acted` are shown only: drawn anew, the world steps alike, so
+    """`Claim.acting` and `Knowledge.acted` are shown only: drawn anew, the world steps alike, so
     the canonical form may leave them out."""
     rng = random.Random(13)
 
     def acting() -> World:  # A acts, and its claim says so: then anything may happen
-        w = initial(2, frozenset(), FAULTS)
+        w = initial(2, SHIPPED, FAULTS)
         for wait in (RENEW, SETTLING, RENEW):
             apply(w, ("wait", wait))
             apply(w, ("renew", A, latest(w)))
@@ -568,7 +583,7 @@ def sampled(
     rng = random.Random(seed)
     found: list[World] = []
     for _ in range(walks):
-        w = initial(2, frozenset(), alphabet) if start is None else start()
+        w = initial(2, SHIPPED, alphabet) if start is None else start()
         for step in range(30):
             options = list(events(w, alphabet))
             weights = [
@@ -642,5 +657,5 @@ def test_a_restarted_tray_reads_its_own_newer_claim() -> None:
     restarts = [e for e in events(w) if e[:3] == ("restart", A, "state")]
     assert restarts and all(e[3][A] == len(w.versions[A]) - 1 for e in restarts)
     apply(w, restarts[0])
-    m = w.nodes[A].machine
+    m = w.nodes[A].knowledge
     assert m is not None and m.best["aa"].seq > w.versions[A][-2].claim.seq

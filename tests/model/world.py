@@ -1,10 +1,10 @@
 """The model: computers running the shipped state machine, a folder sync that may deliver anything.
 
-A `World` is a whole system at one true time: each computer's tray (its `Machine`, the state file
-it last saved and the one before, its wall clock's offset, how far its ticks lag true time, its
-last verdict), every version of every claim file ever written, and the seal of each replica. No
-second model of the rules: every judgement and every claim comes from
-`sioul_tray.lease.machine.Machine`, as the tray's `Lease` calls it.
+A `World` is a whole system at one true time: each computer's tray (its machine's `Knowledge`,
+the state file it last saved and the one before, its wall clock's offset, how far its ticks lag
+true time, its last verdict), every version of every claim file ever written, and the seal of each
+replica. No second model of the rules: every judgement and every claim comes from
+`sioul_tray.lease.machine.step`, as the tray's `Lease` calls it.
 
 Events (`Event`), each one step of depth:
 
@@ -48,27 +48,33 @@ interchangeable.
 
 from __future__ import annotations
 
-import collections
+import collections.abc
 import itertools
 import marshal
+import types
+import typing
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field, replace
-from typing import Any
+from dataclasses import dataclass, field, fields, replace
+from typing import Annotated, Any
 
-from sioul_tray.lease import ALIVE, RENEW, SETTLING, UNCLOSED, Claim
+from sioul_tray.lease import ALIVE, RENEW, SETTLING, UNCLOSED, Claim, machine
 from sioul_tray.lease.keeper import Keeper
 from sioul_tray.lease.machine import (
     Close,
     Forget,
     Heard,
+    Knowledge,
     Look,
-    Machine,
     Memory,
     Ready,
     Renew,
+    Role,
     Saved,
+    Seat,
+    Unit,
+    step,
 )
-from sioul_tray.lease.rules import tag
+from sioul_tray.lease.rules import EVERY_FIX, RULES, Fixes, tag
 
 PART = "invoices"
 T0 = 1_750_000_000
@@ -80,17 +86,42 @@ JUMPS = (-(UNCLOSED + ALIVE), -(ALIVE + SETTLING), ALIVE + SETTLING, UNCLOSED + 
 MAX_OFFSET = UNCLOSED + ALIVE  # a wall clock is never set further than this from true time
 DRIFT = 0.0035  # ticks run at rates within this of true time (docs/protocol.md, "What it assumes")
 NIGHT = 8 * 3600
-# The rules of the versions before these, as a peer in the folder runs them (`Alphabet.old`):
-# the closes rule's memory was its local state alone, which may be lost, so such a peer may
-# count any close (as the version before tenures did).
-OLD_RULES = frozenset(
-    {"closes", "closes_in_claims", "forget_named", "old_rules_closes", "successor",
-     "learns_members", "forget_waits"}
-)  # fmt: skip
 
-# The shell's fixes, beside the machine's (`machine.FIXES`): Sioul's mark is taken only while
-# this computer acts (`tray.driver.Driver.mark`), so a claim written after it stopped carries none.
-SHELL_FIXES = frozenset({"marks_while_acting"})
+
+def old_rules(fixes: Fixes) -> Fixes:
+    """The rules of the versions before these, as a peer in the folder runs them (`Alphabet.old`):
+    the closes rule's memory was its local state alone, which may be lost, so such a peer may
+    count any close (as the version before tenures did)."""
+    return replace(
+        fixes, closes=False, closes_in_claims=False, forget_named=False, old_rules_closes=False,
+        successor=False, learns_members=False, forget_waits=False,
+    )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Switches:
+    """The fixes a model runs with, each on unless switched off: the machine's (`Fixes`), and
+    the shell's: Sioul's mark is taken only while this computer acts (`marks_while_acting`,
+    `tray.driver.Driver.mark`), so a claim written after it stopped carries none."""
+
+    fixes: Fixes = EVERY_FIX
+    marks_while_acting: bool = True
+
+    @classmethod
+    def without(cls, *names: str) -> Switches:
+        """The fixes `names` switched off (the command line's --without, the tests' tables); a
+        name that is no fix is a TypeError, never a fix silently left on."""
+        shell = "marks_while_acting"
+        return cls(Fixes(**dict.fromkeys(set(names) - {shell}, False)), shell not in names)
+
+    def off(self) -> list[str]:
+        """The names of the fixes switched off, for a report."""
+        off = [f.name for f in fields(Fixes) if not getattr(self.fixes, f.name)]
+        return sorted(off if self.marks_while_acting else [*off, "marks_while_acting"])
+
+
+SHIPPED = Switches()  # every fix on, as the tray runs
+NAMES = sorted([*(f.name for f in fields(Fixes)), "marks_while_acting"])  # every fix, by name
 
 Event = tuple[Any, ...]
 # What a read finds: the version of each claim file (-1: none), or None: what the replica holds
@@ -259,10 +290,10 @@ class Version:
 
 @dataclass
 class Node:
-    """One computer: its tray (None while down), its state files, its clocks."""
+    """One computer: its tray's knowledge (None while down), its state files, its clocks."""
 
     id: str
-    machine: Machine | None
+    knowledge: Knowledge | None
     saved: Memory | None = None  # the state file as last written; None: there is none
     older: Memory | None = None  # the one written before it
     offset: int = 0  # its wall clock minus true time
@@ -295,16 +326,15 @@ class World:
     # With `Alphabet.replicas`: the version of each claim file each replica holds (-1: none),
     # held[i][k] for computer k's file in computer i's replica; empty otherwise.
     held: list[list[int]] = field(default_factory=list)
-    without: frozenset[str] = frozenset()
+    switches: Switches = Switches()
     keys: int = 1  # keys made so far
     trace: list[str] = field(default_factory=list)
-    owned: set[int] = field(default_factory=set)  # machines this world copied already
     # Each computer's part of the canonical form, per renaming and time, until it changes.
     forms: list[dict[tuple[Any, ...], int]] = field(default_factory=list)
     tracing: bool = False  # describe each event in `trace` (for a counterexample)
 
     def clone(self) -> World:
-        """A copy to change: machines are copied when first changed (`own`)."""
+        """A copy to change (each machine's knowledge is a value: shared, never copied)."""
         new = World.__new__(World)
         new.__dict__.update(self.__dict__)
         new.nodes = [n.copy() for n in self.nodes]
@@ -312,7 +342,6 @@ class World:
         new.seals = list(self.seals)
         new.held = [list(r) for r in self.held]
         new.trace = []
-        new.owned = set()
         new.forms = list(self.forms)
         return new
 
@@ -321,15 +350,19 @@ class World:
         if self.forms:
             self.forms[i] = {}
 
-    def own(self, i: int) -> Machine:
-        """Computer i's machine, copied before this world changes it."""
+    def step(self, i: int, event: machine.Event) -> Ready:
+        """Computer i's machine takes `event` in at its clocks (`machine.step`)."""
         node = self.nodes[i]
-        assert node.machine is not None
+        assert node.knowledge is not None
         self.touch(i)
-        if i not in self.owned:
-            node.machine = clone_machine(node.machine)
-            self.owned.add(i)
-        return node.machine
+        node.knowledge, ready = step(node.knowledge, event, self.wall(i), self.tick(i))
+        return ready
+
+    def drawing(self, i: int) -> None:
+        """Computer i's tenures drawn from this world's count (`draw`), before its calls."""
+        k = self.nodes[i].knowledge
+        assert k is not None
+        self.nodes[i].knowledge = replace(k, seat=replace(k.seat, tenure=self.draw(i)))
 
     # -- the invariant --------------------------------------------------------------------
 
@@ -338,7 +371,7 @@ class World:
         return [n.id for n in self.nodes if self.acting(n)]
 
     def acting(self, n: Node) -> bool:
-        return n.machine is not None and n.verdict and self.now - n.called <= RENEW
+        return n.knowledge is not None and n.verdict and self.now - n.called <= RENEW
 
     def unsafe(self) -> str | None:
         """How this state breaks the promise, or None: two computers acting on invoices, or one
@@ -350,7 +383,7 @@ class World:
         for b in self.nodes:
             if not self.acting(b):
                 continue
-            m = b.machine
+            m = b.knowledge
             assert m is not None
             for a in self.nodes:
                 if a is b or a.marked is None or a.id in m.forgets or a.id in m.counted:
@@ -390,7 +423,7 @@ class World:
         it lacks is overdue (`arrives`), which the protocol assumes never happens.
         """  # fmt: skip
         node = self.nodes[i]
-        m = node.machine
+        m = node.knowledge
         assert m is not None
         if replicas:
             if not self._overdue(i, m, arrives):
@@ -436,7 +469,7 @@ class World:
             per.append(options)
         yield from itertools.product(*per)
 
-    def _overdue(self, i: int, m: Machine, arrives: int | None) -> bool:
+    def _overdue(self, i: int, m: Knowledge, arrives: int | None) -> bool:
         """Computer i's replica lacks a claim file its machine knows nothing of for longer than
         the protocol allows (`Alphabet.arrives`)."""
         node = self.nodes[i]
@@ -452,7 +485,7 @@ class World:
         """Computer i's machine hears its replica: the versions `choice` names (None: what the
         replica holds, `held`)."""
         node = self.nodes[i]
-        m = node.machine
+        m = node.knowledge
         assert m is not None
         held = choice is None
         if choice is None:
@@ -472,24 +505,24 @@ class World:
             else:
                 copies.append(version.claim)
         sealed = None if self.seals[i] == node.key else "sealed again"
-        m.step(Heard(copies, foreign, sealed=sealed), self.wall(i), self.tick(i))
+        self.step(i, Heard(copies, foreign, sealed=sealed))
 
     def carry_out(self, i: int, ready: Ready, saves: bool = True) -> None:
         """What a step of computer i's machine asks, in its order, as the shell carries it out
         (`Lease._carry_out`): the state file (unless this run's saves are lost), then the claim
         into its replica's history, then the verdict."""
         node = self.nodes[i]
-        m = node.machine
-        assert m is not None
         self.touch(i)
-        tick = self.tick(i)
-        if saves and ready.save_due(tick):
+        if saves and ready.save_due(self.tick(i)):
+            assert node.knowledge is not None
             node.older = node.saved
-            node.saved = m.memory()
-            m.step(Saved(), self.wall(i), tick)
+            node.saved = node.knowledge.memory
+            self.step(i, Saved())
+        m = node.knowledge
+        assert m is not None
         claim = ready.claim
         if claim is not None:
-            if self.acting(node) or (node.acted and "marks_while_acting" in self.without):
+            if self.acting(node) or (node.acted and not self.switches.marks_while_acting):
                 node.marked = claim.seq
             knew = tuple(-1 if n.id not in m.best else m.best[n.id].seq for n in self.nodes)
             self.versions[i] = [*self.versions[i], Version(claim, node.key, self.now, knew)]
@@ -514,20 +547,20 @@ class World:
 
         return tenure
 
-    def start(self, i: int, remembered: Memory | None, remembers: bool) -> None:
+    def start(
+        self, i: int, remembered: Memory | None, remembers: bool, created: bool | None = None
+    ) -> None:
         node = self.nodes[i]
-        node.machine = Machine(
+        seat = Seat(
             PART,
             node.id,
             node.id,
-            created=i == 0,
-            remembered=remembered,
-            remembers=remembers,
+            fixes=old_rules(self.switches.fixes) if node.old else self.switches.fixes,
+            rules=2 if node.old else RULES,
             tenure=self.draw(i),
-            without=(self.without - SHELL_FIXES) | (OLD_RULES if node.old else frozenset()),
-            rules=2 if node.old else None,
         )
-        self.owned.add(i)
+        start = Knowledge(seat, created=i == 0 if created is None else created, remembers=remembers)
+        node.knowledge = start.recalling(remembered)
         self.touch(i)
         node.verdict = node.acted = False
         node.began = self.now
@@ -544,15 +577,153 @@ def _as_read_before(c: Claim) -> Claim:
     return got[1]
 
 
-def clone_machine(m: Machine) -> Machine:
-    new = Machine.__new__(Machine)
-    d = new.__dict__
-    for name, value in m.__dict__.items():
-        d[name] = value.copy() if type(value) in (dict, set, collections.deque) else value
-    return new
+# -- the knowledge by its types --------------------------------------------------------------
+#
+# Each field of `Knowledge` says by its type what its values stand for (`machine.Unit`: a tick, a
+# wall time or seq, a tenure, a computer, a tag), or that no rule reads it (`machine.Role`). The
+# canonical form, the copy of a world moved in time and the ancient wall times are made from the
+# fields by their types alone: a field added to the knowledge is in each of them, or its type
+# says why not; a type none of them knows stops the checker at import (`_compiled`).
+
+Convert = Callable[[Any, Any], Any]  # (what to do with each unit, a value) -> what it becomes
+_UNITS: dict[Unit, Convert] = {
+    Unit.TICK: lambda cx, v: cx.tick(v),
+    Unit.WALL: lambda cx, v: cx.wall(v),
+    Unit.TENURE: lambda cx, v: cx.tenure(v),
+    Unit.COMPUTER: lambda cx, v: cx.computer(v),
+    Unit.TAG: lambda cx, v: cx.tag(v),
+}
+
+
+def _compiled(tp: Any, form: bool) -> Convert:
+    """What becomes of a value of type `tp`: each value of a unit as the context says (`Form`,
+    `Move`, `Walls`), containers alike; `form`: written as sorted tuples (a canonical form), else
+    rebuilt as they were."""
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if origin is Annotated:
+        unit = next((m for m in tp.__metadata__ if isinstance(m, Unit)), None)
+        if unit is not None:
+            return _UNITS[unit]
+        return _compiled(args[0], form)
+    if origin in (typing.Union, types.UnionType):
+        (inner,) = [a for a in args if a is not type(None)]
+        f = _compiled(inner, form)
+        return lambda cx, v: None if v is None else f(cx, v)
+    if origin is collections.abc.Mapping:
+        fk, fv = _compiled(args[0], form), _compiled(args[1], form)
+        if form:
+            return lambda cx, d: tuple(sorted((fk(cx, k), fv(cx, v)) for k, v in d.items()))
+        return lambda cx, d: {fk(cx, k): fv(cx, v) for k, v in d.items()}
+    if origin is frozenset:
+        f = _compiled(args[0], form)
+        if form:
+            return lambda cx, items: tuple(sorted(f(cx, x) for x in items))
+        return lambda cx, items: frozenset(f(cx, x) for x in items)
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+        f = _compiled(args[0], form)
+        return lambda cx, items: tuple(f(cx, x) for x in items)
+    if origin is tuple:
+        fs = [_compiled(a, form) for a in args]
+        return lambda cx, items: tuple(f(cx, x) for f, x in zip(fs, items, strict=True))
+    if tp is Claim:
+        return lambda cx, c: cx.claim(c)
+    if tp is Memory:
+        return lambda cx, m: cx.memory(m)
+    if tp in (bool, int, float, str):
+        return lambda cx, v: v
+    raise TypeError(f"a field of Knowledge of type {tp!r}: give it a machine.Unit, or a Role")
+
+
+def _role(tp: Any) -> Role | None:
+    if typing.get_origin(tp) is not Annotated:
+        return None
+    return next((m for m in tp.__metadata__ if isinstance(m, Role)), None)
+
+
+_HINTS = typing.get_type_hints(Knowledge, include_extras=True)
+_NAMES = [f.name for f in fields(Knowledge)]
+# The fields of a state: all but those no rule reads (shown only) and the machine's seat, which
+# its place in the world gives (its part, id and name; its fixes and rules, which its node says;
+# the tenure source).
+JUDGED = tuple(name for name in _NAMES if _role(_HINTS[name]) is None)
+_FORMS = tuple((name, _compiled(_HINTS[name], form=True)) for name in JUDGED)
+# Every field that holds a time, shown ones too, moved or looked at (the seat holds none).
+_TIMED = tuple(
+    (name, _compiled(_HINTS[name], form=False))
+    for name in _NAMES
+    if _role(_HINTS[name]) is not Role.GIVEN
+)
+
+
+class _Context:
+    """What becomes of each unit's values (`_UNITS`), of claims and of memories: as they are,
+    where a context does not say otherwise."""
+
+    __slots__ = ()
+
+    def _same(self, v: Any) -> Any:
+        return v
+
+    tick = wall = tenure = computer = tag = claim = memory = _same
 
 
 Retime = Callable[[int], int]
+
+
+class _Move(_Context):
+    """Each time moved (`retimed`): a wall time or seq by `walls` (but -1 and 0, which stand for
+    none), a tick by `ticks`."""
+
+    __slots__ = ("claims", "ticks", "walls")
+
+    def __init__(self, walls: Retime, ticks: Retime, claims: Callable[[Claim], Claim]) -> None:
+        self.walls, self.ticks, self.claims = walls, ticks, claims
+
+    def tick(self, v: float) -> Any:
+        return self.ticks(int(v))
+
+    def wall(self, v: float) -> Any:
+        return v if v <= 0 else self.walls(int(v))
+
+    def claim(self, c: Claim) -> Any:
+        return self.claims(c)
+
+    def memory(self, m: Memory) -> Any:
+        return Memory(
+            {k: self.claims(c) for k, c in m.claims.items()},
+            {k: self.wall(v) for k, v in m.forgets.items()},
+            {k: self.wall(v) for k, v in m.named.items()},
+        )
+
+
+class _Walls(_Context):
+    """Each wall time and seq a knowledge holds, looked at (`ancient_walls`): its claims apart
+    (each looked at only when its oldest is), the others in `rest`."""
+
+    __slots__ = ("claims", "rest")
+
+    def __init__(self) -> None:
+        self.claims: list[Claim] = []
+        self.rest: list[int] = []
+
+    def wall(self, v: float) -> Any:
+        self.rest.append(int(v))
+        return v
+
+    def claim(self, c: Claim) -> Any:
+        self.claims.append(c)
+        return c
+
+    def memory(self, m: Memory) -> Any:
+        self.claims += m.claims.values()
+        self.rest += m.forgets.values()
+        self.rest += m.named.values()
+        return m
+
+
+def moved(k: Knowledge, cx: _Context) -> Knowledge:
+    """`k` with each value of its fields as `cx` makes it."""
+    return replace(k, **{name: f(cx, getattr(k, name)) for name, f in _TIMED})
 
 
 def retimed(w: World, walls: Retime, tick: Callable[[int], Retime], now: int) -> World:
@@ -568,7 +739,6 @@ def retimed(w: World, walls: Retime, tick: Callable[[int], Retime], now: int) ->
     new = w.clone()
     new.now = now
     new.forms = []
-    new.owned = set()
 
     def opt(f: Retime, v: float | None) -> Any:
         return None if v is None else f(int(v))
@@ -584,13 +754,7 @@ def retimed(w: World, walls: Retime, tick: Callable[[int], Retime], now: int) ->
         )  # fmt: skip
 
     def memory(saved: Memory | None) -> Memory | None:
-        if saved is None:
-            return None
-        return Memory(
-            {k: claim(c) for k, c in saved.claims.items()},
-            {k: wall(v) for k, v in saved.forgets.items()},
-            {k: wall(v) for k, v in saved.named.items()},
-        )
+        return None if saved is None else _Move(walls, walls, claim).memory(saved)
 
     new.versions = [
         [replace(v, claim=claim(v.claim), at=v.at + shift, knew=tuple(map(wall, v.knew)))
@@ -598,42 +762,22 @@ def retimed(w: World, walls: Retime, tick: Callable[[int], Retime], now: int) ->
         for versions in w.versions
     ]  # fmt: skip
     for i, node in enumerate(new.nodes):
-        t = tick(i)
         node.saved, node.older = memory(node.saved), memory(node.older)
         node.called += shift
         node.began += shift
         node.marked = opt(wall, node.marked)
-        m = node.machine
-        if m is None:
-            continue
-        m = node.machine = clone_machine(m)
-        new.owned.add(i)
-        m.best = {k: claim(c) for k, c in m.best.items()}
-        m.heard = {k: opt(t, h) for k, h in m.heard.items()}
-        m.observed = {k: t(int(h)) for k, h in m.observed.items()}
-        m.declared_at = {k: t(int(h)) for k, h in m.declared_at.items()}
-        m.forgets = {k: wall(v) for k, v in m.forgets.items()}
-        m.counted = {k: wall(v) for k, v in m.counted.items()}
-        m.named = {k: wall(v) for k, v in m.named.items()}
-        m.kept = None if m.kept is None else (m.kept[0], t(int(m.kept[1])))
-        m.written = {wall(k): t(int(v)) for k, v in m.written.items()}
-        m.own = collections.deque(map(wall, m.own), maxlen=m.own.maxlen)
-        for name in ("opened", "first_seq", "last_wall"):
-            setattr(m, name, opt(wall, getattr(m, name)))
-        for name in ("flowing_since", "opened_tick", "started", "last_tick", "jumped_at",
-                     "distrust_until", "cloned", "saved_at"):  # fmt: skip
-            setattr(m, name, opt(t, getattr(m, name)))
-        m._after_write = None  # a cache of the last write's view, which the next read clears
+        if node.knowledge is not None:
+            node.knowledge = moved(node.knowledge, _Move(walls, tick(i), claim))
     return new
 
 
-def initial(n: int, without: frozenset[str] = frozenset(), alphabet: Alphabet = FULL) -> World:
+def initial(n: int, switches: Switches = SHIPPED, alphabet: Alphabet = FULL) -> World:
     """n computers (but the last `alphabet.joins`, which join later) that have each renewed,
     read everyone's claim and answered it: a folder in use, where every computer's claim has
     reached every other at least once (the protocol's assumption). aa made the folder; it keeps
     invoices (or `taken_by` does), not settled yet (or `settled`: SETTLING later, acting)."""
     w = World(T0, [Node(IDS[i], None) for i in range(n)], [[] for _ in range(n)], [1] * n)
-    w.without = frozenset(without)
+    w.switches = switches
     present = range(n - alphabet.joins)
     for i, offset in enumerate(alphabet.offsets):
         w.nodes[i].offset = offset
@@ -670,7 +814,7 @@ def _started(
     started = w.clone()
     began = started.nodes[i].began
     started.start(i, memory, remembers)
-    if memory is not None and memory is w.nodes[i].saved and w.nodes[i].machine is None:
+    if memory is not None and memory is w.nodes[i].saved and w.nodes[i].knowledge is None:
         started.nodes[i].began = began  # a command beside a tray that is down: not a new start
     return started.choices(i, alphabet.arrives, alphabet.stale, alphabet.replicas)
 
@@ -690,7 +834,7 @@ def deliveries(w: World, alphabet: Alphabet) -> Iterator[Event]:
                 continue
             last = len(versions) - 1
             if k == i:
-                if node.machine is None and alphabet.stale:
+                if node.knowledge is None and alphabet.stale:
                     yield from (("stale", i, k, v) for v in range(last) if v != held[k])
                 continue
             if held[k] != last:
@@ -723,7 +867,7 @@ def events(w: World, alphabet: Alphabet = FULL) -> Iterator[Event]:
             for choice in _started(w, i, None, True, alphabet):
                 yield ("join", i, choice)
             continue
-        m = node.machine
+        m = node.knowledge
         if m is not None:
             for choice in w.choices(i, alphabet.arrives, alphabet.stale, alphabet.replicas):
                 for op in alphabet.ops:
@@ -735,7 +879,7 @@ def events(w: World, alphabet: Alphabet = FULL) -> Iterator[Event]:
                         if (
                             k != i
                             and other.id in m.best
-                            and (other.machine is None or alphabet.forget == "any")
+                            and (other.knowledge is None or alphabet.forget == "any")
                         ):
                             yield ("forget", i, k, choice)
             if alphabet.crash:
@@ -759,7 +903,7 @@ def events(w: World, alphabet: Alphabet = FULL) -> Iterator[Event]:
                     for k, other in enumerate(w.nodes)
                     if k != i
                     and other.id in node.saved.claims
-                    and (other.machine is None or alphabet.forget == "any")
+                    and (other.knowledge is None or alphabet.forget == "any")
                 ]
                 if targets:
                     choices = list(_started(w, i, node.saved, True, alphabet))
@@ -786,35 +930,32 @@ def apply(w: World, event: Event) -> None:
     if kind in ("renew", "take", "close", "quit", "look"):
         i, choice = event[1], event[2]
         saves = len(event) < 4  # (op, i, choice, "unsaved"): the state save fails
-        m = w.own(i)
-        m.new_tenure = w.draw(i)
+        w.drawing(i)
         w.read(i, choice)
-        wall, tick = w.wall(i), w.tick(i)
         if kind in ("close", "quit"):
-            w.carry_out(i, m.step(Close(), wall, tick), saves)
+            w.carry_out(i, w.step(i, Close()), saves)
             w.nodes[i].verdict = False
             w.nodes[i].called = w.now
             if kind == "quit":  # the tray quits: it comes back only by a restart
-                w.nodes[i].machine = None
+                w.nodes[i].knowledge = None
         else:
             call = Look() if kind == "look" else Renew(take=kind == "take")
-            w.carry_out(i, m.step(call, wall, tick), saves)
+            w.carry_out(i, w.step(i, call), saves)
     elif kind == "forget":
         _, i, k, choice = event
         node = w.nodes[i]
-        command = node.machine is None  # the command line's own process, the tray down
+        command = node.knowledge is None  # the command line's own process, the tray down
         if command:
             began = node.began
             w.start(i, node.saved, True)
             node.began = began
-        m = w.own(i)
-        m.new_tenure = w.draw(i)
+        w.drawing(i)
         w.read(i, choice)
-        w.carry_out(i, m.step(Forget(w.nodes[k].id), w.wall(i), w.tick(i)))
+        w.carry_out(i, w.step(i, Forget(w.nodes[k].id)))
         if command:
-            node.machine = None
+            node.knowledge = None
         else:
-            w.carry_out(i, m.step(Look(), w.wall(i), w.tick(i)))
+            w.carry_out(i, w.step(i, Look()))
     elif kind in ("deliver", "stale"):
         _, i, k, v = event
         w.held[i][k] = v
@@ -832,7 +973,7 @@ def apply(w: World, event: Event) -> None:
                 w.touch(i)
     elif kind == "crash":
         node = w.nodes[event[1]]
-        node.machine = None
+        node.knowledge = None
         node.verdict = False
         w.touch(event[1])
     elif kind == "restart":
@@ -871,9 +1012,7 @@ def apply(w: World, event: Event) -> None:
         # A new folder id: a new state file, and this replica's claims are gone with the wipe.
         if w.held:
             w.held[i] = [-1] * len(w.nodes)
-        w.start(i, None, True)
-        assert node.machine is not None
-        node.machine.created = True
+        w.start(i, None, True, created=True)
         node.saved = node.older = None
         node.began = w.now
     elif kind == "seal":
@@ -919,7 +1058,7 @@ def describe(w: World, event: Event) -> str:
             }[event[2]]
         elif kind == "forget":
             what = f"forget {w.nodes[event[2]].id}"
-            if node.machine is None:
+            if node.knowledge is None:
                 what = f"`sioul-tray forget {w.nodes[event[2]].id}` (its tray down)"
         elif len(event) > 3:
             what = f"{kind} (its state not saved)"
@@ -931,7 +1070,7 @@ def describe(w: World, event: Event) -> str:
                 f" wrote seq {mine.seq}{' closed' if mine.closed else ''}"
                 f" tenure {mine.tenure} sees {mine.sees}@{mine.sees_tenure}#{answered}"
             )
-        acting = " ACTS" if node.verdict and node.machine is not None else ""
+        acting = " ACTS" if node.verdict and node.knowledge is not None else ""
         return f"{at} {node.id} {what} (read {seen}){wrote}{acting}"
     if kind == "wait":
         slow = f", {w.nodes[event[2]].id}'s ticks {DRIFT:.2%} slow" if len(event) > 2 else ""
@@ -967,7 +1106,7 @@ def describe(w: World, event: Event) -> str:
 # other); the computers (and their tags) renamed.
 #
 # Ancient times: the largest constant any rule compares an age against is 2 * UNCLOSED (a lapsing
-# declaration, `Machine._declared`, with `forget_holds` off; UNCLOSED and FRESH + ALIVE below it),
+# declaration, `_Draft.declared`, with `forget_holds` off; UNCLOSED and FRESH + ALIVE below it),
 # and a wall clock stands at most MAX_OFFSET from true time. So a tick older than TICK_HORIZON
 # before its machine's ticks now fails every such comparison, now and for ever (ticks only go
 # forward); and so does a wall time or seq older than WALL_HORIZON before true time, against every
@@ -1044,30 +1183,20 @@ def ancient_walls(w: World) -> tuple[int, ...]:
                 claims += memory.claims.values()
                 rest += memory.forgets.values()
                 rest += memory.named.values()
-        m = node.machine
-        if m is not None:
-            claims += m.best.values()
-        rest += _machine_walls(node)
+        if node.marked is not None:
+            rest.append(node.marked)
+        if node.knowledge is not None:
+            looked = _Walls()
+            for name, f in _TIMED:
+                f(looked, getattr(node.knowledge, name))
+            claims += looked.claims
+            rest += looked.rest
     for c in claims:
         values = claim_walls(c)
         if values and values[0] < floor:
             found.update(v for v in values if 0 < v < floor)
     found.update(v for v in rest if 0 < v < floor)
     return tuple(sorted(found))
-
-
-def _machine_walls(node: Node) -> list[int]:
-    """A node's wall times and seqs outside claims and memories: its mark, its machine's."""
-    values = [] if node.marked is None else [node.marked]
-    m = node.machine
-    if m is not None:
-        values += m.forgets.values()
-        values += m.counted.values()
-        values += m.named.values()
-        values += m.written
-        values += m.own
-        values += [int(v) for v in (m.opened, m.first_seq, m.last_wall) if v is not None]
-    return values
 
 
 class _Renaming:
@@ -1138,7 +1267,7 @@ class _Renaming:
         _claims[key] = (c, n)
         return n
 
-    def claims(self, d: dict[str, Claim]) -> tuple[Any, ...]:
+    def claims(self, d: collections.abc.Mapping[str, Claim]) -> tuple[Any, ...]:
         return tuple(sorted((self.name(k), self.claim(v)) for k, v in d.items()))
 
     def memory(self, saved: Memory | None) -> Any:
@@ -1146,63 +1275,54 @@ class _Renaming:
             return None
         return (self.claims(saved.claims), self.table(saved.forgets), self.tagged(saved.named))
 
-    def machine(self, m: Machine | None, tick: int) -> Any:
-        if m is None:
+    def knowledge(self, k: Knowledge | None, tick: int) -> Any:
+        """A machine's knowledge, field by field (`JUDGED`), each value by its unit (`_Form`)."""
+        if k is None:
             return None
-        wall, name = self.wall, self.name
-
-        def t(v: float | None) -> float | str | None:
-            if v is None:
-                return None
-            return ANCIENT if v < tick - TICK_HORIZON else v - tick
-
-        return (
-            self.claims(m.best),
-            tuple(sorted((name(k), t(v)) for k, v in m.heard.items())),
-            tuple(sorted((name(k), t(v)) for k, v in m.observed.items())),
-            tuple(sorted(name(c) or "" for c in m.read)),
-            self.table(m.forgets),
-            self.table(m.counted),
-            tuple(sorted((name(k), t(v)) for k, v in m.declared_at.items())),
-            tuple(sorted(name(c) or "" for c in m.vouched)),
-            self.tagged(m.named),
-            None if m.kept is None else (name(m.kept[0]), t(m.kept[1])),
-            t(m.flowing_since),
-            wall(m.opened),
-            t(m.opened_tick),
-            self.tenure(m.me, m.tenure),
-            tuple(sorted((wall(seq), t(at)) for seq, at in m.written.items())),
-            t(m.started),
-            wall(m.first_seq),
-            tuple(wall(seq) for seq in m.own),
-            t(m.last_tick),
-            wall(m.last_wall),
-            m.remembers,
-            t(m.distrust_until),
-            tuple(sorted(name(c) or "" for c in m.foreign)),
-            m.blocked,
-            t(m.cloned),
-            m.created,
-            m.dirty,
-            m.urgent,
-            t(m.saved_at),
-        )
+        cx = _Form(self, tick, k.seat.me)
+        return tuple(f(cx, getattr(k, name)) for name, f in _FORMS)
 
 
-# A machine's attributes left out of its canonical form: fixed for its life (its part, id and
-# name, which its place in the world gives; the tenure source; the fixes switched off; the rules
-# its claims say, which its node tells; the folder's timing, the contract's for every machine of
-# the model), shown only (the clocks seen ahead; whether it acted at
-# its last look, which its claims carry as `acting` for the others' notices), or a cache cleared
-# by the next read (the view a write made, for the verdict that follows it).
-# tests/model/test_model.py checks every other one is in it, and that `acted` and `acting`
-# flipped change no step.
-UNJUDGED = frozenset(
-    {
-        "part", "rule", "name", "new_tenure", "without", "rules", "timing", "ahead",
-        "jumped_at", "_after_write", "acted",
-    }
-)  # fmt: skip
+class _Form(_Context):
+    """Each value of a machine's knowledge as its canonical form writes it: a tick relative to
+    the machine's ticks now (or ANCIENT), a wall time or seq relative to true time now (or by
+    its rank among the ancient ones), a tenure of its computer's by how many it drew since, a
+    computer and a tag renamed."""
+
+    __slots__ = ("me", "now", "r")
+
+    def __init__(self, r: _Renaming, tick: int, me: str) -> None:
+        self.r, self.now, self.me = r, tick, me
+
+    def tick(self, v: float) -> Any:
+        return ANCIENT if v < self.now - TICK_HORIZON else v - self.now
+
+    def wall(self, v: float) -> Any:
+        return self.r.wall(v)
+
+    def tenure(self, v: int) -> Any:
+        return self.r.tenure(self.me, v)
+
+    def computer(self, c: str) -> Any:
+        return self.r.names.get(c, c)
+
+    def tag(self, t: int) -> Any:
+        return self.r.tags.get(t, t)
+
+    def claim(self, c: Claim) -> Any:
+        return self.r.claim(c)
+
+    def memory(self, m: Memory) -> Any:
+        return self.r.memory(m)
+
+
+# The fields of a machine's knowledge left out of its canonical form, as their types mark them
+# (`machine.Role`): who it is, given by its place in the world (`Seat`: its part, id and name,
+# its fixes and rules, which its node tells, and the tenure source), and what is shown only (the
+# clocks seen ahead; whether it acted at its last look, which its claims carry as `acting` for
+# the others' notices; when it last saw a gap in its ticks). tests/model/test_model.py checks
+# that these are the ones, and that `acted` and `acting` flipped change no step.
+UNJUDGED = frozenset({"seat", "ahead", "acted", "jumped_at"})
 # A claim's fields left out of its canonical form: shown only, read by no rule.
 UNCLAIMED = frozenset({"part", "name", "acting"})
 
@@ -1227,7 +1347,7 @@ def canonical(w: World, symmetric: bool = True) -> bytes:
             if got is None:
                 node = w.nodes[i]
                 got = w.forms[i][r.key] = _numbered((
-                    r.machine(node.machine, w.tick(i)),
+                    r.knowledge(node.knowledge, w.tick(i)),
                     r.memory(node.saved),
                     r.memory(node.older),
                     node.offset,

@@ -124,11 +124,13 @@ class Instruments:
         renew: bool = True,
         active: float | None = None,
         wrote: int | None = None,
+        take: bool = False,
     ) -> Reading:
-        reading = self.lease.tick(part, renew=renew, active=active, wrote=wrote)
+        reading = self.lease.tick(part, renew=renew, active=active, wrote=wrote, take=take)
         if renew:
             self.computer.wrote(part)
-        self.computer.judged("renew" if renew else "look", part, reading.keeper)
+        call = ("renew take" if take else "renew") if renew else "look"
+        self.computer.judged(call, part, reading.keeper)
         return reading
 
     def close(self, part: str, wrote: int | None = None) -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from sioul_tray.lease.folder import write_atomic
+from sioul_tray.files import write_atomic
 from sioul_tray.sync import Nudger, Syncthing, SyncToolError, find
 from sioul_tray.sync.report import SyncReport, ask
 from tests.helpers import wait_for

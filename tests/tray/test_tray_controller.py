@@ -101,9 +101,10 @@ class ScriptedLease:
         renew: bool = True,
         active: float | None = None,
         wrote: int | None = None,
+        take: bool = False,
     ) -> Reading:
         """`Lease.tick`, recorded as the renew or look it stands for."""
-        keeper = self.renew(part, active, wrote=wrote) if renew else self.look(part)
+        keeper = self.renew(part, active, take, wrote) if renew else self.look(part)
         return Reading(keeper, self.last_read(part))  # type: ignore[arg-type]  # K for Keeper
 
     def last_read(self, part: str) -> Snapshot:

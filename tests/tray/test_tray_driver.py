@@ -11,8 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from sioul_tray import client, history
+from sioul_tray import client, files, history
 from sioul_tray.lease import ALIVE, RENEW, SETTLING, UNCLOSED, Lease
+from sioul_tray.lease import folder as lease_folder
+from sioul_tray.lease import lease as lease_module
 from sioul_tray.share import Share
 from sioul_tray.tray import driver as driver_module
 from sioul_tray.tray.driver import Driver
@@ -88,6 +90,35 @@ def test_the_status_says_until_when_this_computer_acts(tmp_path: Path) -> None:
     driver.suspend()  # before sleep: no verdict holds
     after = json.loads(path.read_text())
     assert not after["running"] and not any(p["acting"] for p in after["parts"].values())
+
+
+def test_a_take_is_one_read_and_one_write_of_each_part(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A take ("Make invoices here") is carried by a tick: each part's folder read once, each
+    part's claim written once (it was three of each: a renew, then a tick that renewed invoices
+    again)."""
+    lease, driver, clock, _ = alone(tmp_path)
+    reads: list[Path] = []
+    writes: list[Path] = []
+
+    def counted_read(folder: Path, careful: bool = False) -> object:
+        reads.append(folder)
+        return lease_folder.read_folder(folder, careful)
+
+    def counted_write(path: Path, data: bytes, *, sync: bool = True) -> None:
+        writes.append(path)
+        files.write_atomic(path, data, sync=sync)
+
+    monkeypatch.setattr(lease_module, "read_folder", counted_read)
+    monkeypatch.setattr(lease_module, "write_atomic", counted_write)
+    clock.advance(5)
+    keeper = driver.take("invoices")
+    assert keeper.here and keeper.part == "invoices"
+    assert sorted(p.name for p in reads) == ["invoices", "medicines"]
+    assert sorted(p.parent.name for p in writes) == ["invoices", "medicines"]
+    (mine,) = lease.claims("invoices")
+    assert mine.taken is not None and not mine.closed
 
 
 def test_a_status_that_cannot_be_written_is_removed_tried_again_and_said(

@@ -20,7 +20,7 @@ from sioul_tray.share import SEAL_NAME, Share
 from sioul_tray.sync.report import SyncReport, Unconnected
 from sioul_tray.timefmt import clock_time
 from sioul_tray.tray import model
-from sioul_tray.tray.model import Action, Icon, Note, PartView
+from sioul_tray.tray.model import Action, Icon, Note
 from tests.helpers import FakeClock
 from tests.tray.views import T0, Seen, make, problems_in, view
 
@@ -446,7 +446,7 @@ def test_a_folder_sealed_again_is_shown_loudly(tmp_path: Path) -> None:
     shutil.copyfile(other / SEAL_NAME, folder / SEAL_NAME)  # the sync brings the other seal
     keepers = {p: lease.renew(p) for p in PARTS}
     problems = tuple((p, x) for p in PARTS for x in lease.last_read(p).problems)
-    one = Seen({p: PartView.of(k) for p, k in keepers.items()},
+    one = Seen(dict(keepers),
                {p: lease.last_read(p) for p in PARTS}, T0, problems=problems)  # fmt: skip
     v = view(one, one)
     assert model.part_line(v, "invoices") == "Invoices: stopped, the sharing folder's seal changed"
@@ -480,7 +480,7 @@ def test_a_state_that_cannot_be_saved_is_a_line(tmp_path: Path) -> None:
     lease.renew("invoices", take=True)  # news: written at once, or said
     assert lease.state_problem is not None
     nothing_read = Snapshot([], {}, {}, [])  # the line comes from the state problem alone
-    one = Seen({p: PartView.of(lease.look(p)) for p in PARTS}, {p: nothing_read for p in PARTS}, T0)
+    one = Seen({p: lease.look(p) for p in PARTS}, {p: nothing_read for p in PARTS}, T0)
     v = view(one, one, state_problem=lease.state_problem)
     (line,) = [n for n in model.notes(v) if n.startswith("This computer's state:")]
     assert str(path) in line

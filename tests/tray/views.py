@@ -11,12 +11,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sioul_tray.lease import PARTS, Lease
+from sioul_tray.lease import PARTS, Keeper, Lease
 from sioul_tray.lease.folder import Problem
 from sioul_tray.lease.lease import Snapshot
 from sioul_tray.lease.status import Why
 from sioul_tray.share import Share
-from sioul_tray.tray.model import PartView, View
+from sioul_tray.tray.model import View
 from tests.helpers import FakeClock
 from tests.scenes import T0, scene
 
@@ -25,7 +25,7 @@ __all__ = ["T0", "Seen", "make", "problems_in", "view"]
 
 @dataclass(frozen=True)
 class Seen:
-    parts: dict[str, PartView]
+    parts: dict[str, Keeper]
     seen: dict[str, Snapshot]
     now: float
     offsets: dict[str, int] = field(default_factory=dict)
@@ -38,7 +38,7 @@ def make(why: Why, root: Path, part: str = "invoices", variant: str = "") -> See
     keepers = {p: s.keeper if p == part else s.lease.look(p) for p in PARTS}
     seen = {p: s.lease.last_read(p) for p in PARTS}
     problems = tuple((p, x) for p in PARTS for x in seen[p].problems)
-    return Seen({p: PartView.of(k) for p, k in keepers.items()}, seen, s.clock.now,
+    return Seen(dict(keepers), seen, s.clock.now,
                 problems=problems)  # fmt: skip
 
 
