@@ -106,7 +106,7 @@ def test_any_command_line_gives_a_result_or_one_line_of_ours(
     how: str,
     rnd: bytes,
 ) -> None:
-    ends_well(installed, line, env_extra, target, how, rnd)
+    ends_well(installed, line, env_extra, (target, how, rnd))
 
 
 @pytest.mark.parametrize(
@@ -118,21 +118,20 @@ def test_each_file_damaged_gives_a_result_or_one_line_of_ours(
     installed: Path, target: str, how: str
 ) -> None:
     """The fuzz test's invariant on a look, for one damage of each file: the fast suite's share."""
-    ends_well(installed, ("look", []), {}, target, how, b"\x00\xff" * 20)
+    ends_well(installed, ("look", []), {}, (target, how, b"\x00\xff" * 20))
 
 
 def ends_well(
     installed: Path,
     line: tuple[str, list[str]],
     env_extra: dict[str, str],
-    target: str,
-    how: str,
-    rnd: bytes,
+    spoiled: tuple[str, str, bytes],
 ) -> None:
-    """A copy of `installed`, its `target` file spoiled `how`, runs the command `line`: exit 0,
-    or one line of ours and the sharing folder's bytes as they were; never a traceback or a
-    hang."""
+    """A copy of `installed`, one of its files spoiled (`spoil`'s target, how, random bytes),
+    runs the command `line`: exit 0, or one line of ours and the sharing folder's bytes as they
+    were; never a traceback or a hang."""
     command, args = line
+    target, how, rnd = spoiled
     with tempfile.TemporaryDirectory(prefix="sioul-fuzz-run-") as tmp:
         root = Path(tmp)
         shutil.copytree(installed, root, dirs_exist_ok=True, symlinks=True)
