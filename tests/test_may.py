@@ -240,7 +240,11 @@ def test_run_gives_the_command_its_verdict_and_its_exit_code(tmp_path: Path) -> 
     assert done.returncode == may.MAY_NOT and "ran" not in done.stdout
 
 
-@pytest.mark.parametrize("loss", ["lapses", "taken elsewhere", "new tenure"])
+@pytest.mark.parametrize(
+    "loss",
+    # A lapse waits for the verdict's bound to pass: near the fast suite's budget, so slow.
+    [pytest.param("lapses", marks=pytest.mark.slow), "taken elsewhere", "new tenure"],
+)
 def test_run_stops_the_command_when_the_verdict_is_lost(tmp_path: Path, loss: str) -> None:
     write_status(tmp_path / "state", status_doc(left=4 if loss == "lapses" else 60))
     began = time.monotonic()
