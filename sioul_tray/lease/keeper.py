@@ -7,6 +7,7 @@ each one change and the claims forgotten by a declaration. Read `rules` first; t
 
 from __future__ import annotations
 
+import enum
 import math
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
@@ -173,44 +174,68 @@ def unanswering(
     return [c for c in claims if not answers(c)]
 
 
-def acknowledged(
+class Reason(enum.Enum):
+    """Why a keeper need not wait for another computer's claim (`reasons`): the kinds of reason
+    of docs/protocol.md, "Why it is safe"."""
+
+    ANSWERS = "answers"  # it acknowledges the keeper's tenure, answering a recent version
+    CLOSED = "closed"  # it closed, and the keeper may count that close
+    DECLARED = "declared"  # declared gone for good, and the declaration counts
+    SILENT = "silent"  # not heard change for UNCLOSED, observed in this run, the sync flowing
+
+    @property
+    def takeover(self) -> bool:
+        """A reason the other computer did not give: the keeper's side alone decides it."""
+        return self in (Reason.DECLARED, Reason.SILENT)
+
+
+def _flowing(seen: Seen, now: float, me: str) -> bool:
+    """"Gone" may only mean gone while this computer's own sync is seen flowing; where it is
+    tracked, flowing for SETTLING: the first file a reconnecting sync brings is not the
+    catch-up."""
+    if seen.tracks_flow:
+        return seen.flowing_since is not None and now - seen.flowing_since >= seen.timing.settling
+    return any(now - seen.when(c) <= seen.timing.alive for c in seen.claims if c.computer != me)
+
+
+def reasons(
     keeper: str,
     me: str,
     view: Sequence[Claim] | Seen,
     rule: Rule,
     now: float,
     *,
-    read_others: bool,
-    created: bool,
     keeper_claim: Claim | None = None,
-) -> tuple[bool, tuple[str, ...]]:
-    """Every other computer that might be acting has said, in its own claim, that it sees `keeper`.
+) -> dict[str, Reason]:
+    """For each other computer whose claim in `view` the keeper `keeper` need not wait for, as
+    this computer (`me`) judges it now, why (`Reason`); the others are waited for.
 
-    Returns the verdict and the computers still waited for. Each other claim must be closed (or
-    forgotten), acknowledge the keeper (`unanswering`), or be gone: silent for UNCLOSED as observed
-    in this run while this computer's own sync is seen flowing, and, on a part that must never
-    happen twice, not a claim that keeps the part. A computer whose claim file is
-    sealed with another key is waited for until it is declared gone. A computer that joined a
-    folder made elsewhere and has read nobody's claim yet has heard nobody: it must not act on an
-    empty view. `keeper_claim`: the keeper's claim in `view`, when the caller has it at hand.
+    Each other claim must acknowledge the keeper (`unanswering`), be closed (only if that
+    computer cannot, in turn, be counting a close of this one) or forgotten by a declaration
+    that counts, or be gone: silent for UNCLOSED as observed in this run while this computer's
+    own sync is seen flowing, and, on a part that must never happen twice, not a claim that
+    keeps the part. `keeper_claim`: the keeper's claim in `view`, when the caller has it at hand.
+    The invariants read the same answer for `keeper == me` (`Knowledge.reasons`).
     """
     seen = _seen(view)
     if keeper_claim is None or keeper_claim.computer != keeper:
         keeper_claim = next((c for c in seen.claims if c.computer == keeper), None)
     trusting = seen.trusting
     timing = seen.timing
-    # "Gone" may only mean gone while this computer's own sync is seen flowing; where it is
-    # tracked, flowing for SETTLING: the first file a reconnecting sync brings is not the catch-up.
-    if seen.tracks_flow:
-        flowing = seen.flowing_since is not None and now - seen.flowing_since >= timing.settling
-    else:
-        flowing = any(now - seen.when(c) <= timing.alive for c in seen.claims if c.computer != me)
-    waiting: list[str] = []
+    flowing = _flowing(seen, now, me)
     vouched = seen.vouched or {}
     mine = keeper == me and rule.never_twice
     declared = seen.gone or {}
-    # The claims that acknowledge the keeper need no more; the usual folder has no other.
-    for c in unanswering(keeper_claim, seen, now, rule, me, seen.claims):
+    found: dict[str, Reason] = {}
+    left = unanswering(keeper_claim, seen, now, rule, me, seen.claims)
+    if len(left) != len(seen.claims):  # the usual folder: every other claim answers
+        unanswered = {c.computer for c in left}
+        found = {
+            c.computer: Reason.ANSWERS
+            for c in seen.claims
+            if c.computer != me and c.computer not in unanswered
+        }
+    for c in left:
         if c.computer == me:
             continue
         # Declared gone for good: it does not come back with this claim. Closed: only if that
@@ -225,24 +250,49 @@ def acknowledged(
             )
             and (forgot or not (mine and _may_count_me_closed(c, me, seen)))
         ):
-            continue
-        if (
+            found[c.computer] = Reason.DECLARED if forgot else Reason.CLOSED
+        elif (
             trusting
             and flowing
             and rule.never_twice
             and _silent(c, seen, now)
             and not (seen.fixes.keepers_declared and c.sees == c.computer)
+        ) or (
+            trusting and flowing and not rule.never_twice and now - seen.when(c) > timing.unclosed
         ):
-            continue
-        if trusting and flowing and not rule.never_twice and now - seen.when(c) > timing.unclosed:
-            continue
-        waiting.append(c.computer)
+            found[c.computer] = Reason.SILENT
+    return found
+
+
+def acknowledged(
+    keeper: str,
+    me: str,
+    view: Sequence[Claim] | Seen,
+    rule: Rule,
+    now: float,
+    *,
+    read_others: bool,
+    created: bool,
+    keeper_claim: Claim | None = None,
+) -> tuple[bool, tuple[str, ...]]:
+    """Every other computer that might be acting has said, in its own claim, that it sees `keeper`.
+
+    Returns the verdict and the computers still waited for: those with no reason (`reasons`),
+    and on a part that must never happen twice, every computer whose claim file is sealed with
+    another key until it is declared gone, and every computer the others' claims say they read
+    whose own claim has not come through. A computer that joined a folder made elsewhere and
+    has read nobody's claim yet has heard nobody: it must not act on an empty view.
+    """
+    seen = _seen(view)
+    found = reasons(keeper, me, seen, rule, now, keeper_claim=keeper_claim)
+    waiting = [c.computer for c in seen.claims if c.computer != me and c.computer not in found]
     if rule.never_twice:
+        declared = seen.gone or {}
         waiting += sorted(f for f in seen.foreign if f != me and f not in declared)
         # A computer the others' claims say they read, whose own claim has not reached this one
         # (a folder still downloading): it may be numbering. Gone, as any other, once silent for
         # UNCLOSED as observed in this run while the sync flows.
-        gone = trusting and flowing and _silent_since_start(seen, now)
+        gone = seen.trusting and _flowing(seen, now, me) and _silent_since_start(seen, now)
         if seen.fixes.learns_members and not gone:
             waiting += [unheard_id(t) for t in unheard(seen, me)]
         waiting = list(dict.fromkeys(waiting))

@@ -38,6 +38,7 @@ from sioul_tray.lease.machine import (
     Forget,
     Heard,
     Look,
+    Knowledge,
     Machine,
     Memory,
     Ready,
@@ -236,6 +237,11 @@ class Lease:
         the loop asks nothing again."""
         keeper = self.renew(part, active, take, wrote) if renew else self.look(part)
         return Reading(keeper, self.last_read(part))
+
+    def knowledge(self, part: str) -> Knowledge:
+        """All this computer knows of `part` now, one frozen value (`machine.Knowledge`): for
+        the invariants (`sioul_tray.lease.invariants`), which read it through its queries."""
+        return self._machines[part].knowledge
 
     def claims(self, part: str) -> list[Claim]:
         """Every claim on `part` that reads, live or not, as last written by its computer."""

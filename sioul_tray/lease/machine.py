@@ -34,7 +34,7 @@ from typing import Annotated, Any
 from sioul_tray.errors import SioulError
 from sioul_tray.i18n import Core
 from sioul_tray.lease import codec
-from sioul_tray.lease.keeper import UNHEARD, Keeper, Seen, weigh
+from sioul_tray.lease.keeper import UNHEARD, Keeper, Reason, Seen, reasons, weigh
 from sioul_tray.lease.rules import (
     ANY_CLOSE,
     EVERY_FIX,
@@ -305,6 +305,26 @@ class _Reads:
             fixes=fixes,
             timing=seat.timing,
         )
+
+    def reasons(self, tick: float) -> dict[str, Reason]:
+        """For each other computer, the reason this computer holds not to wait for it, were it
+        the keeper now (`keeper.reasons`, the verdict's own code): what it would act on. A
+        read-only query for the invariants (`sioul_tray.lease.invariants`): a closed claim holds
+        no acknowledgement (no tenure), but closes, declarations and silence it may count on
+        waking."""
+        me = self.seat.me
+        mine = self.best.get(me)
+        if mine is None:
+            return {}
+        view = self.view(tick)
+        alive = self.seat.timing.alive
+        if view.flowing_since is not None and not any(
+            tick - h <= alive for c, h in view.heard.items() if c != me
+        ):
+            # Its next verdict follows a read, which finds the sync still (`_Draft.hear`): a
+            # machine that has read nothing lately cannot count anyone silent on waking.
+            view = dataclasses.replace(view, flowing_since=None)
+        return reasons(me, me, view, self.seat.rule, tick, keeper_claim=mine)
 
     def declared_from(self, computer: str) -> float:
         """When (ticks) a declaration that `computer` is gone may count here: once the computer

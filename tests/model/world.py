@@ -57,7 +57,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, fields, replace
 from typing import Annotated, Any
 
-from sioul_tray.lease import ALIVE, RENEW, SETTLING, UNCLOSED, Claim, machine
+from sioul_tray.lease import ALIVE, RENEW, SETTLING, UNCLOSED, Claim, invariants, machine
 from sioul_tray.lease.keeper import Keeper
 from sioul_tray.lease.machine import (
     Close,
@@ -332,6 +332,10 @@ class World:
     # Each computer's part of the canonical form, per renaming and time, until it changes.
     forms: list[dict[tuple[Any, ...], int]] = field(default_factory=list)
     tracing: bool = False  # describe each event in `trace` (for a counterexample)
+    # The alphabet's assumptions the invariants judge by: claim files arrive within `arrives`
+    # (None: not assumed, S2 not judged); ticks may run `drift` slow.
+    arrives: int | None = None
+    drift: float = 0.0
 
     def clone(self) -> World:
         """A copy to change (each machine's knowledge is a value: shared, never copied)."""
@@ -374,28 +378,40 @@ class World:
         return n.knowledge is not None and n.verdict and self.now - n.called <= RENEW
 
     def unsafe(self) -> str | None:
-        """How this state breaks the promise, or None: two computers acting on invoices, or one
-        acting whose machine has not read another's last claim that may carry a mark (so its
-        `must_have` misses records made under it), that computer not counted gone there."""
-        actors = self.actors()
-        if len(actors) > 1:
-            return f"two computers act at once: {', '.join(actors)}"
-        for b in self.nodes:
-            if not self.acting(b):
-                continue
-            m = b.knowledge
-            assert m is not None
-            for a in self.nodes:
-                if a is b or a.marked is None or a.id in m.forgets or a.id in m.counted:
-                    continue
-                known = m.best.get(a.id)
-                if known is None or known.seq < a.marked:
-                    return (
-                        f"{b.id} acts without {a.id}'s records: its claim of seq {a.marked} "
-                        f"may carry a mark, {b.id} read "
-                        f"{'none' if known is None else f'seq {known.seq}'}"
-                    )
-        return None
+        """How this state breaks the safety argument, or None: the first invariant of
+        docs/protocol.md's "Why it is safe" violated here (`invariants.check`), with its id."""
+        found = invariants.check(self.moment())
+        return None if not found else str(found[0])
+
+    def moment(self) -> invariants.Moment:
+        """This state as the invariants read it: each running machine's knowledge, whether it
+        acts (judged at its last call), every version written, and the claims that may carry a
+        mark of Sioul's records (`Node.marked`)."""
+        minds = {
+            n.id: invariants.Mind(
+                n.knowledge,
+                self.tick(i),
+                acting=self.acting(n),
+                judged=n.knowledge.last_tick,
+                judged_at=n.called,
+                began=n.began,
+            )
+            for i, n in enumerate(self.nodes)
+            if n.knowledge is not None
+        }
+        history = {
+            n.id: [invariants.Written(v.claim, v.at) for v in self.versions[i]]
+            for i, n in enumerate(self.nodes)
+        }
+        marked = {n.id: n.marked for n in self.nodes if n.marked is not None}
+        return invariants.Moment(
+            self.now,
+            minds,
+            history,
+            invariants.Records(marked=marked),
+            drift=self.drift,
+            arrives=self.arrives,
+        )
 
     # -- clocks ---------------------------------------------------------------------------
 
@@ -778,6 +794,8 @@ def initial(n: int, switches: Switches = SHIPPED, alphabet: Alphabet = FULL) -> 
     invoices (or `taken_by` does), not settled yet (or `settled`: SETTLING later, acting)."""
     w = World(T0, [Node(IDS[i], None) for i in range(n)], [[] for _ in range(n)], [1] * n)
     w.switches = switches
+    w.arrives = alphabet.arrives
+    w.drift = DRIFT if alphabet.drift else 0.0
     present = range(n - alphabet.joins)
     for i, offset in enumerate(alphabet.offsets):
         w.nodes[i].offset = offset
