@@ -698,7 +698,16 @@ class _Draft(_Reads):
                 self._map("forgets")[gone] = seq
             if tag(gone) in mine.counted and self.counted.get(gone, -1) < seq:
                 self._map("counted")[gone] = seq
-        if not self.seat.fixes.closes_in_claims:
+        seat = self.seat
+        if mine.rules < RULES and seat.rules == RULES and seat.fixes.upgraded_closes:
+            # Written before the closes rule was in the claims (an upgrade): whom this
+            # computer's closes up to it named is nowhere (the first rules kept no record). Any
+            # other computer may count any of them, so this one counts no close of the older
+            # rules (`keeper._may_count_me_closed`): of two computers closed overnight and
+            # upgraded, neither counts the other's old close in the morning (S4).
+            if self.named.get(ANY_CLOSE, -1) < mine.seq:
+                self._map("named")[ANY_CLOSE] = mine.seq
+        if not seat.fixes.closes_in_claims:
             return
         for key, seq in mine.closes.items():
             if self.named.get(key, -1) < seq:
