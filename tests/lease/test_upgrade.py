@@ -125,7 +125,7 @@ def _old_night(r: Replicas) -> None:
         "aa": Claim("aa", INV, "AA", t + 5, t - 3600, t + 5, t - 60, closed=True, sees="aa"),
         "bb": Claim("bb", INV, "BB", t + 9, t - 1800, t + 9, t - 60, closed=True, sees="bb"),
     }
-    texts = {c: json.dumps(row_of(claim)[:12], separators=(",", ":")) for c, claim in closes.items()}
+    texts = {c: json.dumps(row_of(cl)[:12], separators=(",", ":")) for c, cl in closes.items()}
     for c in closes:
         for to in r.ids:
             r.claim_file(to, c).parent.mkdir(parents=True, exist_ok=True)

@@ -467,10 +467,11 @@ def test_a_random_walk_finds_a_mark_carried_late() -> None:
 def test_every_fix_is_exercised_here() -> None:
     # forget_holds: test_a_forget_that_lapses_is_found_stuck; successor: the evening above;
     # forget_named: test_a_forget_written_while_closed_is_kept_safe_by_either_fix. No event of
-    # the model upgrades a computer: upgraded_closes is shown on real replicas
-    # (tests/lease/test_upgrade.py).
+    # the model upgrades a computer, removes a claim file or declares a tag gone:
+    # upgraded_closes and tags_declared are shown on real replicas (tests/lease/test_upgrade.py,
+    # test_claims_alone.py).
     exercised = {f for f, *_ in FOUND} | set(SCRIPTED) | set(WALKED) | set(REPLICA_WALKS)
-    elsewhere = {"forget_holds", "successor", "forget_named", "upgraded_closes"}
+    elsewhere = {"forget_holds", "successor", "forget_named", "upgraded_closes", "tags_declared"}
     assert exercised | elsewhere == set(NAMES) - {
         "marks_while_acting"  # test_a_mark_carried_after_the_part_went_on_is_found
     }
