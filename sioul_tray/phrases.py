@@ -117,7 +117,11 @@ def waiting_text(waiting: Iterable[Waited], names: Names = PLAIN) -> str:
 def waited_text(w: Waited, names: Names = PLAIN) -> str:
     """ "Laptop, last heard 10:12", or "Office PC, not heard yet"."""
     if w.unheard:
-        return Phrase.tr("a computer the others know, not heard here yet")
+        # Known by the tag alone (`keeper.unheard_id`): the menu offers to treat it as gone by
+        # it, and `sioul-tray forget` takes it.
+        return Phrase.tr("a computer the others know ({id}), not heard here yet").format(
+            id=w.computer
+        )
     who = names(w.computer, w.name)
     if w.counts_from is not None:
         return Phrase.tr("{name}, declared gone: counts as gone from {time}").format(

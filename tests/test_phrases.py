@@ -75,8 +75,10 @@ def test_each_computer_waited_for_is_said_by_what_would_end_the_wait() -> None:
     assert phrases.waited_text(waited("Laptop", counts_from=T)).startswith(
         "Laptop, declared gone: counts as gone from "
     )
-    assert phrases.waited_text(waited("x", unheard=True)) == (
-        "a computer the others know, not heard here yet"
+    # Named by its stand-in id: the menu's "Treat #1a2b3c4d as gone for good…" and
+    # `sioul-tray forget` take it.
+    assert phrases.waited_text(waited("#1a2b3c4d", unheard=True)) == (
+        "a computer the others know (#1a2b3c4d), not heard here yet"
     )
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import enum
 import math
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from sioul_tray.lease.rules import (
@@ -96,6 +96,9 @@ class Seen:
     declared_from: Mapping[str, float] | None = None
     # Computers whose claim files are sealed with another key (a second seal for this folder).
     foreign: Collection[str] = ()
+    # Tags declared gone by tag alone (`Fixes.tags_declared`), here or in a claim in view, whose
+    # declaration counts here: not waited for as unheard (`unheard`).
+    tags_gone: Collection[int] = ()
     # The person is at this computer (its `active` within ALIVE, by its wall clock). None: judge
     # it from this computer's claim against `now` (the pure tests, where `now` is a wall time).
     present: bool | None = None
@@ -313,7 +316,8 @@ def unheard_id(t: int) -> str:
 
 def unheard(seen: Seen, me: str) -> list[int]:
     """The tags the claims in view say their writers read (`Claim.knows`) that stand for no
-    computer this one has read a claim of, nor one declared gone or sealed with another key."""
+    computer this one has read a claim of, nor one declared gone (by its id, or by its tag alone
+    where that counts here: `Seen.tags_gone`) or sealed with another key."""
     said = {t for c in seen.claims for t in c.knows}
     if not said:
         return []
@@ -321,7 +325,29 @@ def unheard(seen: Seen, me: str) -> list[int]:
     heard.add(tag(me))
     heard.update(tag(f) for f in seen.foreign)
     heard.update(tag(d) for d in seen.gone or {})
+    heard.update(seen.tags_gone)
     return sorted(said - heard)
+
+
+def unheard_tag(computer: str) -> int | None:
+    """The tag an `unheard_id` stands for, or None when `computer` is no such stand-in."""
+    if len(computer) != 9 or not computer.startswith(UNHEARD):
+        return None
+    digits = computer[1:]
+    if any(d not in "0123456789abcdef" for d in digits):
+        return None
+    return int(digits, 16)
+
+
+def declared_tags(claims: Iterable[Claim]) -> set[int]:
+    """The tags the claims declare gone by tag alone: in `Claim.counted` (a declaration that
+    counts), naming no computer of that claim's `forgets` (`Fixes.tags_declared`)."""
+    found: set[int] = set()
+    for c in claims:
+        if c.counted:
+            named = {tag(f) for f in c.forgets}
+            found.update(t for t in c.counted if t not in named)
+    return found
 
 
 def _counts_yet(c: Claim, seen: Seen, now: float) -> bool:

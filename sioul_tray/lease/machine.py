@@ -34,7 +34,16 @@ from typing import Annotated, Any
 from sioul_tray.errors import SioulError
 from sioul_tray.i18n import Core
 from sioul_tray.lease import codec
-from sioul_tray.lease.keeper import UNHEARD, Keeper, Reason, Seen, reasons, weigh
+from sioul_tray.lease.keeper import (
+    UNHEARD,
+    Keeper,
+    Reason,
+    Seen,
+    declared_tags,
+    reasons,
+    unheard_tag,
+    weigh,
+)
 from sioul_tray.lease.rules import (
     ANY_CLOSE,
     EVERY_FIX,
@@ -262,6 +271,7 @@ class _Reads:
     distrust_until: float | None
     blocked: str | None
     cloned: float | None
+    tags_gone: AbstractSet[int]
 
     @property
     def memory(self) -> Memory:
@@ -283,6 +293,17 @@ class _Reads:
         present = None if wall is None else self._present(wall)
         trusting = self.distrust_until is None or tick >= self.distrust_until
         gone = forgotten(claims)
+        tags_gone: AbstractSet[int] = frozenset()
+        if fixes.tags_declared and trusting and seat.rule.never_twice:
+            tags_gone = self.tags_gone
+            others = declared_tags(claims)  # most folders: none
+            if others:
+                tags_gone = tags_gone | others
+            mine = self.best.get(seat.me)
+            if tags_gone and mine is not None and mine.knows:
+                # This computer read that computer's claim once (its own claim says so) and
+                # has lost it: it may have acknowledged it. Not declared by tag here.
+                tags_gone = tags_gone - set(mine.knows)
         return Seen(
             claims,
             heard,
@@ -300,6 +321,7 @@ class _Reads:
                 else None
             ),
             foreign=self.foreign if fixes.one_seal else (),
+            tags_gone=tags_gone,
             present=present,
             opened=self.opened_tick,
             fixes=fixes,
@@ -333,7 +355,11 @@ class _Reads:
         (by the start of this run); each counts at most FRESH after that version was written,
         by its writer's ticks, which run within 0.35% of these (ALIVE over a day). At once
         where a claim says the highest declaration of it counts already (`Claim.counted`): a
-        start need not wait for that again."""
+        start need not wait for that again. A computer known by its tag alone (`unheard_id`),
+        whose claim this computer never read, it never acknowledged: at once
+        (`Fixes.tags_declared`)."""
+        if unheard_tag(computer) is not None and self.seat.fixes.tags_declared:
+            return -math.inf
         claims = self.best.values()
         declared = max((c.forgets.get(computer, -1) for c in claims if c.forgets), default=-1)
         mark = tag(computer)
@@ -368,10 +394,17 @@ class _Reads:
         seat = self.seat
         t = wall_seconds(wall)
         theirs = self.best.get(computer)
-        if theirs is None and computer not in self.foreign:
-            return None
         forgets = dict(self.forgets)
-        forgets[computer] = theirs.seq if theirs is not None else 0
+        by_tag = unheard_tag(computer)
+        if by_tag is not None:
+            # A computer known by its tag alone, which the others' claims say they read: the
+            # declaration is that tag in this computer's `counted` (`Fixes.tags_declared`).
+            if by_tag not in self.unheard_tags():
+                return None
+        elif theirs is None and computer not in self.foreign:
+            return None
+        else:
+            forgets[computer] = theirs.seq if theirs is not None else 0
         mine = self.best.get(seat.me)
         if mine is None:
             # A closed claim carries the news without claiming the part.
@@ -401,6 +434,20 @@ class _Reads:
                 )
             )
         return claim
+
+    def unheard_tags(self) -> set[int]:
+        """The tags that may be declared gone by tag alone here: said read by a claim
+        (`Claim.knows`), standing for no computer whose claim this one has (nor a file sealed
+        with another key), not declared yet; none where the fix is off or the part may happen
+        twice."""
+        seat = self.seat
+        if not (seat.fixes.tags_declared and seat.rule.never_twice):
+            return set()
+        said = {t for c in self.best.values() for t in c.knows}
+        if not said:
+            return said
+        known = {tag(c) for c in self.best} | {tag(f) for f in self.foreign} | {tag(seat.me)}
+        return said - known - self.tags_gone
 
 
 @dataclass(frozen=True, slots=True)
@@ -472,6 +519,9 @@ class Knowledge(_Reads):
     distrust_until: Tick | None = None
     blocked: str | None = None  # the folder's seal is not the one this computer joined
     cloned: Tick | None = None  # when another writer of this computer's claims showed
+    # Computers declared gone here by their tag alone (`Fixes.tags_declared`): carried in this
+    # computer's claims (`Claim.counted`), read back from them at a start.
+    tags_gone: frozenset[Tag] = frozenset()
 
     def recalling(self, remembered: Memory | None) -> Knowledge:
         """This knowledge as a run starts with what the state file kept (`remembered`, or None),
@@ -718,7 +768,24 @@ class _Draft(_Reads):
                 self._map("forgets")[gone] = seq
             if tag(gone) in mine.counted and self.counted.get(gone, -1) < seq:
                 self._map("counted")[gone] = seq
-        if not self.seat.fixes.closes_in_claims:
+        seat = self.seat
+        if seat.fixes.tags_declared and mine.counted:
+            bare = declared_tags([mine]) - {tag(c) for c in self.best} - self.tags_gone
+            if bare:
+                self._set("tags_gone").update(bare)
+        if (
+            mine.rules < RULES
+            and seat.rules == RULES
+            and seat.fixes.upgraded_closes
+            and self.named.get(ANY_CLOSE, -1) < mine.seq
+        ):
+            # Written before the closes rule was in the claims (an upgrade): whom this
+            # computer's closes up to it named is nowhere (the first rules kept no record). Any
+            # other computer may count any of them, so this one counts no close of the older
+            # rules (`keeper._may_count_me_closed`): of two computers closed overnight and
+            # upgraded, neither counts the other's old close in the morning (S4).
+            self._map("named")[ANY_CLOSE] = mine.seq
+        if not seat.fixes.closes_in_claims:
             return
         for key, seq in mine.closes.items():
             if self.named.get(key, -1) < seq:
@@ -751,6 +818,8 @@ class _Draft(_Reads):
             return False
         first = c not in self.heard or self.heard[c] is None or known is None
         self._map("best")[c] = claim
+        if known is None and self.tags_gone and tag(c) in self.tags_gone:
+            self._set("tags_gone").discard(tag(c))  # declared by its tag, it came: heard now
         self._map("heard")[c] = _first_heard(claim, wall, tick) if first else tick
         self._map("observed")[c] = tick
         if c == self.seat.me:
@@ -845,6 +914,10 @@ class _Draft(_Reads):
         if claim is None:
             return None
         self.time(wall, tick)
+        by_tag = unheard_tag(computer)
+        if by_tag is not None:
+            self._set("tags_gone").add(by_tag)
+            return self.write(dataclasses.replace(claim, forgets=self.declared(tick)), tick)
         self._map("forgets")[computer] = claim.forgets[computer]
         if not self.seat.fixes.forget_holds:
             # The rule before: a declaration lapsed two days after the claim was last heard.
@@ -895,7 +968,12 @@ class _Draft(_Reads):
                     if c != me and gone.get(c, -1) < other.seq
                 )
             )
-            counted = tuple(sorted(tag(c) for c in claim.forgets if self.declared_from(c) <= tick))
+            counted = tuple(
+                sorted(
+                    {tag(c) for c in claim.forgets if self.declared_from(c) <= tick}
+                    | (self.tags_gone if seat.fixes.tags_declared else set())
+                )
+            )
             claim = codec.fitted(
                 dataclasses.replace(
                     claim, closes=dict(sorted(self.named.items())), knows=knows, counted=counted

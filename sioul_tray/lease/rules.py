@@ -127,6 +127,15 @@ class Fixes:
     invoices): cut off, it may be numbering on declarations its person made there."""
     heirless_closes: bool = True
     """A close naming no successor (its writer the heir) is not counted by one that closed."""
+    upgraded_closes: bool = True
+    """A close this computer wrote under rules before 3 (its own claim, or its state file, from
+    before them) kept no record of whom it named: it is taken as named to every computer, so
+    this computer counts no close that such a close of its may have answered (S4)."""
+    tags_declared: bool = True
+    """Liveness: a computer known only by its tag in the others' `knows` (its claim file removed,
+    never heard here) can be declared gone by that tag; the declaration counts at once where
+    this computer never read that computer's claim, so never acknowledged it (S2 holds: no
+    acknowledgement of this computer's is a reason that computer may hold)."""
 
 
 EVERY_FIX = Fixes()  # as the tray and the command line run

@@ -1319,12 +1319,12 @@ Inactivité lue par : {idle}</translation>
         <translation>copiée d’un autre nom ({file})</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="725"/>
+        <location filename="../lease/machine.py" line="776"/>
         <source>stale copy: seq {seq}, already read seq {known}</source>
         <translation>copie périmée : seq {seq}, seq {known} déjà lu</translation>
     </message>
     <message numerus="yes">
-        <location filename="../lease/machine.py" line="374"/>
+        <location filename="../lease/machine.py" line="395"/>
         <source>this computer&apos;s claim has no room to declare {computer} gone: %n computers are declared gone already</source>
         <translation>
             <numerusform>la réservation de cet ordinateur n’a plus de place pour déclarer {computer} parti : %n ordinateur est déjà déclaré parti</numerusform>
@@ -1332,22 +1332,22 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="339"/>
+        <location filename="../lease/machine.py" line="353"/>
         <source>another computer writes this computer&apos;s claims ({computer}): its configuration was copied from this one; there, remove the file named computer in its configuration folder and run setup again</source>
         <translation>un autre ordinateur écrit les réservations de cet ordinateur ({computer}) : sa configuration a été copiée de celle-ci ; sur celui-là, supprimez le fichier nommé computer de son dossier de configuration et relancez setup</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="1122"/>
+        <location filename="../lease/machine.py" line="1184"/>
         <source>this computer&apos;s clock reads {clock}, not a time between 1970 and 2514: set it</source>
         <translation>l’horloge de cet ordinateur indique {clock}, pas une heure entre 1970 et 2514 : réglez-la</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="1134"/>
+        <location filename="../lease/machine.py" line="1196"/>
         <source>active must be a time between 1970 and 2514, not {active}</source>
         <translation>active doit être une heure entre 1970 et 2514, pas {active}</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="1146"/>
+        <location filename="../lease/machine.py" line="1208"/>
         <source>wrote must be a whole number from 0 to {top}, not {wrote}</source>
         <translation>wrote doit être un nombre entier de 0 à {top}, pas {wrote}</translation>
     </message>
@@ -1765,112 +1765,112 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>Notification</name>
     <message>
-        <location filename="../phrases.py" line="199"/>
+        <location filename="../phrases.py" line="203"/>
         <source>Medicine reminders move to {computer} in about 2 minutes</source>
         <translation>Les rappels de médicaments passent sur {computer} dans 2 minutes environ</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="200"/>
+        <location filename="../phrases.py" line="204"/>
         <source>Invoices move to {computer} in about 2 minutes</source>
         <translation>Les factures passent sur {computer} dans 2 minutes environ</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="204"/>
+        <location filename="../phrases.py" line="208"/>
         <source>Medicine reminders are now on {computer}</source>
         <translation>Les rappels de médicaments se font maintenant sur {computer}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="205"/>
+        <location filename="../phrases.py" line="209"/>
         <source>Invoices are now made on {computer}</source>
         <translation>Les factures se font maintenant sur {computer}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="208"/>
+        <location filename="../phrases.py" line="212"/>
         <source>This computer no longer reminds medicines.</source>
         <translation>Cet ordinateur ne rappelle plus les médicaments.</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="209"/>
+        <location filename="../phrases.py" line="213"/>
         <source>This computer no longer makes invoices.</source>
         <translation>Cet ordinateur ne fait plus les factures.</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="212"/>
+        <location filename="../phrases.py" line="216"/>
         <source>Medicine reminders are here now</source>
         <translation>Les rappels de médicaments sont maintenant ici</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="213"/>
+        <location filename="../phrases.py" line="217"/>
         <source>Invoices are made here now</source>
         <translation>Les factures sont maintenant faites ici</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="216"/>
+        <location filename="../phrases.py" line="220"/>
         <source>Medicine reminders paused here</source>
         <translation>Rappels de médicaments en pause ici</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="217"/>
+        <location filename="../phrases.py" line="221"/>
         <source>Invoices paused here</source>
         <translation>Factures en pause ici</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="225"/>
+        <location filename="../phrases.py" line="229"/>
         <source>The next computer you use takes them over.</source>
         <translation>Le prochain ordinateur dont vous vous servez les reprend.</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="226"/>
+        <location filename="../phrases.py" line="230"/>
         <source>Choose “Make invoices here” on the computer that should number them.</source>
         <translation>Choisissez « Faire les factures ici » sur l’ordinateur qui doit les numéroter.</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="220"/>
+        <location filename="../phrases.py" line="224"/>
         <source>No computer keeps medicines now</source>
         <translation>Aucun ordinateur ne tient les médicaments maintenant</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="221"/>
+        <location filename="../phrases.py" line="225"/>
         <source>No computer keeps invoices now</source>
         <translation>Aucun ordinateur ne tient les factures maintenant</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="231"/>
+        <location filename="../phrases.py" line="235"/>
         <source>Invoices stopped: the seal changed</source>
         <translation>Factures arrêtées : le sceau a changé</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="241"/>
+        <location filename="../phrases.py" line="245"/>
         <source>{computer} has not been heard from since {time}. If it is gone for good, say so in the menu.</source>
         <translation>Pas de nouvelles de {computer} depuis {time}. S’il est parti pour de bon, dites-le dans le menu.</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="246"/>
+        <location filename="../phrases.py" line="250"/>
         <source>{computer} has not been heard from yet. If it is gone for good, say so in the menu.</source>
         <translation>Pas encore de nouvelles de {computer}. S’il est parti pour de bon, dites-le dans le menu.</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="249"/>
+        <location filename="../phrases.py" line="253"/>
         <source>Invoices wait for {computer}</source>
         <translation>Les factures attendent {computer}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="230"/>
+        <location filename="../phrases.py" line="234"/>
         <source>A claim in the sharing folder does not read</source>
         <translation>Une réservation du dossier de partage est illisible</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="256"/>
+        <location filename="../phrases.py" line="260"/>
         <source>It is {span} ahead of this computer&apos;s clock.</source>
         <translation>Elle a {span} d’avance sur l’horloge de cet ordinateur.</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="258"/>
+        <location filename="../phrases.py" line="262"/>
         <source>It is {span} behind this computer&apos;s clock.</source>
         <translation>Elle a {span} de retard sur l’horloge de cet ordinateur.</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="260"/>
+        <location filename="../phrases.py" line="264"/>
         <source>{computer}&apos;s clock is off</source>
         <translation>L’horloge de {computer} est décalée</translation>
     </message>
@@ -1954,7 +1954,7 @@ Inactivité lue par : {idle}</translation>
     </message>
     <message>
         <location filename="../phrases.py" line="97"/>
-        <location filename="../phrases.py" line="143"/>
+        <location filename="../phrases.py" line="147"/>
         <source>{part}: here, {waiting}</source>
         <translation>{part} : ici, {waiting}</translation>
     </message>
@@ -1979,33 +1979,28 @@ Inactivité lue par : {idle}</translation>
         <translation>{part} : arrêtées, le sceau du dossier de partage a changé</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="120"/>
-        <source>a computer the others know, not heard here yet</source>
-        <translation>un ordinateur que les autres connaissent, pas encore entendu ici</translation>
-    </message>
-    <message>
-        <location filename="../phrases.py" line="123"/>
+        <location filename="../phrases.py" line="127"/>
         <source>{name}, declared gone: counts as gone from {time}</source>
         <translation>{name}, déclaré parti : compte comme parti à partir de {time}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="128"/>
+        <location filename="../phrases.py" line="132"/>
         <source>{name}, closed: start it for a minute with its sync running</source>
         <translation>{name}, fermé : démarrez-le une minute avec sa synchronisation en marche</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="132"/>
+        <location filename="../phrases.py" line="136"/>
         <source>{name}, last heard {time}</source>
         <translation>{name}, dernières nouvelles à {time}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="133"/>
+        <location filename="../phrases.py" line="137"/>
         <source>{name}, not heard yet</source>
         <translation>{name}, pas encore de nouvelles</translation>
     </message>
     <message numerus="yes">
         <location filename="../phrases.py" line="113"/>
-        <location filename="../phrases.py" line="150"/>
+        <location filename="../phrases.py" line="154"/>
         <source>%n more</source>
         <translation>
             <numerusform>%n autre</numerusform>
@@ -2017,8 +2012,13 @@ Inactivité lue par : {idle}</translation>
         <source>waiting for {computers}</source>
         <translation>en attente de {computers}</translation>
     </message>
+    <message>
+        <location filename="../phrases.py" line="122"/>
+        <source>a computer the others know ({id}), not heard here yet</source>
+        <translation>un ordinateur que les autres connaissent ({id}), pas encore entendu ici</translation>
+    </message>
     <message numerus="yes">
-        <location filename="../phrases.py" line="146"/>
+        <location filename="../phrases.py" line="150"/>
         <source>{part}: here, waiting for %n computers</source>
         <translation>
             <numerusform>{part} : ici, en attente de %n ordinateur</numerusform>
@@ -2026,32 +2026,32 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="152"/>
+        <location filename="../phrases.py" line="156"/>
         <source>Nothing heard from them lately: is the sync running?</source>
         <translation>Aucune nouvelle récente : la synchronisation tourne-t-elle ?</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="161"/>
+        <location filename="../phrases.py" line="165"/>
         <source>{part}: kept here; no tray runs, so nothing acts here</source>
         <translation>{part} : gardées ici ; aucune icône ne tourne, donc rien n’agit ici</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="169"/>
+        <location filename="../phrases.py" line="173"/>
         <source>Syncthing does not answer (is it running?)</source>
         <translation>Syncthing ne répond pas (est-il lancé ?)</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="172"/>
+        <location filename="../phrases.py" line="176"/>
         <source>Syncthing has paused the sharing folder</source>
         <translation>Syncthing a mis en pause le dossier de partage</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="176"/>
+        <location filename="../phrases.py" line="180"/>
         <source>Syncthing has never been connected to {device}</source>
         <translation>Syncthing n’a jamais été connecté à {device}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="182"/>
+        <location filename="../phrases.py" line="186"/>
         <source>Syncthing is not connected to {device} since {time}</source>
         <translation>Syncthing n’est plus connecté à {device} depuis {time}</translation>
     </message>

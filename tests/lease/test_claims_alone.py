@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from sioul_tray.errors import SioulError
 from sioul_tray.lease import ALIVE, RENEW, SETTLING, UNCLOSED, Lease, statefile
 from sioul_tray.lease.rules import EVERY_FIX, Fixes
 from tests.lease.leasekit import seal_text
@@ -347,6 +348,77 @@ def test_a_joiner_waits_for_the_computers_the_first_claim_names(tmp_path: Path) 
     r.advance(RENEW)
     kc = c.renew(INV)
     assert kc.waiting == ("bb",) and not kc.acting
+
+
+def _day(r: Replicas, a: Lease, c: Lease, minutes: int) -> list[bool]:
+    """aa and cc's trays on for `minutes`, the sync flowing: whether cc numbered, each minute."""
+    numbered = []
+    for _ in range(minutes):
+        ka, kc = a.renew(INV), c.renew(INV)
+        assert not (ka.acting and kc.acting)
+        numbered.append(kc.acting)
+        r.sync_all()
+        r.advance(RENEW)
+    return numbered
+
+
+@pytest.mark.parametrize("fixed", [True, False])
+def test_a_tag_nobody_can_hear_can_be_declared_gone(tmp_path: Path, fixed: bool) -> None:
+    """aa and bb used the folder; bb was given away: it closed for good and its person removed
+    its claim file. cc joins and takes invoices; aa's claim says it read bb's (`knows`), and
+    no claim of bb's will ever reach cc. cc is a laptop restarted every morning: it never
+    sees a day of silence in one run, so it waits for bb's tag for ever. Its menu names the
+    computer it waits for (an unheard id) and offers to treat it as gone; declared, the wait
+    ends at once (cc never read bb's claim, so bb cannot be numbering on an acknowledgement of
+    cc's), and every later start reads the declaration back from cc's claim.
+
+    On the core before (`fixed=False`: `Fixes.tags_declared` off), the declaration was refused
+    ("no claim ... was ever read here") and cc never numbered."""
+    fixes = EVERY_FIX if fixed else Fixes(tags_declared=False)
+    r = Replicas(tmp_path, ["aa", "bb", "cc"])
+    a, b = r.lease("aa", fixes=fixes), r.lease("bb", fixes=fixes)
+    for _ in range(3):
+        a.renew(INV), b.renew(INV)
+        for x, y in (("aa", "bb"), ("bb", "aa")):
+            r.sync(x, y)  # cc has not joined yet: its replica stays empty
+        r.advance(RENEW)
+    b.close(INV)
+    r.sync("bb", "aa")
+    a.renew(INV)
+    for replica in ("aa", "bb"):
+        r.claim_file(replica, "bb").unlink()  # bb given away, its file removed
+    c = r.lease("cc", fixes=fixes)
+    c.renew(INV, take=True)
+    r.sync_all()
+    for _morning in range(2):
+        assert not any(_day(r, a, c, 15))
+        kc = c.look(INV)
+        (waited,) = kc.waiting
+        assert waited.startswith("#") and kc.status is not None and kc.status.waiting[0].unheard
+        c.close(INV)
+        r.sync_all()
+        r.advance(20 * 3600)
+        c = r.lease("cc", fixes=fixes)  # restarted in the morning
+        c.renew(INV)
+    if not fixed:
+        with pytest.raises(SioulError, match="was ever read here"):
+            c.forget(waited)
+        return
+    assert c.forget_counts_from(waited) is None  # at once
+    c.forget(waited)
+    numbered = _day(r, a, c, 10)
+    assert numbered[-1] and numbered.index(True) <= 3, numbered
+    c.close(INV)
+    r.sync_all()
+    r.advance(20 * 3600)
+    c = r.lease("cc", fixes=fixes)  # the next morning: the declaration is read back
+    c.renew(INV)
+    numbered = _day(r, a, c, 10)
+    assert numbered[-1] and numbered.index(True) <= SETTLING // RENEW + 2, numbered
+    # cc's claim carries the declaration (its tag in `counted`, bb's id nowhere): a computer
+    # joining later reads it there and waits for no tag either.
+    (mine,) = [cl for cl in c.claims(INV) if cl.computer == "cc"]
+    assert mine.counted == (int(waited[1:], 16),) and not mine.forgets
 
 
 # -- gone for good -------------------------------------------------------------------------

@@ -12,11 +12,15 @@ import dataclasses
 import json
 from pathlib import Path
 
-from sioul_tray.lease import RENEW, Claim, Lease
+import pytest
+
+from sioul_tray.lease import RENEW, SETTLING, Claim, Lease
+from sioul_tray.lease.rules import EVERY_FIX, Fixes
 from sioul_tray.lease.statefile import state_file
 from sioul_tray.share import Share
 from tests.helpers import FakeClock
-from tests.lease.leasekit import row_of, seal_row
+from tests.lease.leasekit import row_of, seal_row, seal_text
+from tests.lease.replicas import Replicas, acting
 
 INV = "invoices"
 
@@ -107,3 +111,64 @@ def test_an_old_state_file_keeps_its_declarations(
     mine = next(c for c in again.claims(INV) if c.computer == "aa")
     assert mine.forgets == {"zz": old.seq}
     assert dataclasses.replace(mine, forgets={}).tenure is not None
+
+
+# -- closes of the first rules, read after an upgrade ------------------------------------------
+
+
+def _old_night(r: Replicas) -> None:
+    """aa and bb ran the first rules (no tenures, no closes rule, state files of version 1): aa
+    kept invoices, closed for the night, bb read that close and closed too, and aa's tray read
+    bb's close before it quit. Both replicas hold both closes, and each state file both."""
+    t = int(r.clocks["aa"].now)
+    closes = {
+        "aa": Claim("aa", INV, "AA", t + 5, t - 3600, t + 5, t - 60, closed=True, sees="aa"),
+        "bb": Claim("bb", INV, "BB", t + 9, t - 1800, t + 9, t - 60, closed=True, sees="bb"),
+    }
+    texts = {c: json.dumps(row_of(cl)[:12], separators=(",", ":")) for c, cl in closes.items()}
+    for c in closes:
+        for to in r.ids:
+            r.claim_file(to, c).parent.mkdir(parents=True, exist_ok=True)
+            r.claim_file(to, c).write_bytes(seal_text(r.shares[to], INV, f"{c}.lease", texts[c]))
+        path = state_file(r.root / "state" / c, r.shares[c].folder_id, c)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        header = json.dumps({"version": 1, "forgets": {}})
+        path.write_text(header + "\n" + "".join(f"{INV}\t{texts[o]}\n" for o in closes))
+
+
+@pytest.mark.parametrize("fixed", [True, False])
+def test_two_closes_of_the_first_rules_are_not_both_counted(tmp_path: Path, fixed: bool) -> None:
+    """Two computers on the first rules both closed for the night, each having read the other's
+    close; overnight both are upgraded, and in the morning both trays start while the sync is
+    down. Neither close says whom its writer's other closes named (the first rules kept no such
+    memory): each may count any close of the other's, so neither counts the other's (S4). Once
+    the sync is back, one numbers.
+
+    On the core before (`fixed=False`: `Fixes.upgraded_closes` off), each counted the other's old
+    close and both numbered."""
+    r = Replicas(tmp_path, ["aa", "bb"])
+    _old_night(r)
+    r.advance(8 * 3600)
+    fixes = EVERY_FIX if fixed else Fixes(upgraded_closes=False)
+    a, b = r.lease("aa", fixes=fixes), r.lease("bb", fixes=fixes)
+    assert a.state_problem is None and b.state_problem is None
+    both = 0
+    for _ in range(SETTLING // RENEW + 5):  # the sync is down
+        ka, kb = a.renew(INV), b.renew(INV)
+        both += ka.acting and kb.acting
+        r.advance(RENEW)
+    if not fixed:
+        assert both, "the core before: both count the other's old close"
+        return
+    assert not both and not ka.acting and not kb.acting
+    assert ka.waiting == ("bb",) and kb.waiting == ("aa",)
+    assert ka.status is not None and ka.status.waiting[0].closed
+    waited = 0
+    while not (ka.acting or kb.acting) and waited < SETTLING + 10 * RENEW:  # the sync is back
+        r.sync_all()
+        r.advance(RENEW)
+        waited += RENEW
+        ka, kb = a.renew(INV), b.renew(INV)
+        assert not (ka.acting and kb.acting)
+    # Both opened at once: aa, the smaller id, keeps invoices once bb acknowledges it.
+    assert acting(ka, kb) == ["aa"] and waited <= 2 * RENEW, (ka, kb, waited)

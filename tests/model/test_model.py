@@ -80,30 +80,23 @@ def test_two_computers_heal_from_every_state_to_depth_3() -> None:
     assert report.healed > 5_000
 
 
-# Each fix, switched off: (fix, alphabet, depth at which the defect shows, what the trace shows)
+# Each fix, switched off: (fix, alphabet, events after which an invariant of docs/protocol.md's
+# "Why it is safe" is broken, which one). Before the invariants, the same searches met two
+# computers acting after 6, 6, 5 and 4 events.
 FOUND = [
-    ("tenure", "reopen", 6, "close"),  # case 1: an answer from before a close counts after it
-    ("tenure", "restart", 6, "restart"),  # case 2: the same after a restart, beside a clock ahead
-    ("one_seal", "seals", 5, "sets the folder up again"),  # case 3: two seals, each numbers
-    ("forget_waits", "offline", 4, "forget"),  # a keeper only cut off, declared gone
+    ("tenure", "reopen", 1, "S3"),  # case 1: an answer from before a close counts after it
+    ("tenure", "restart", 2, "S3"),  # case 2: the same after a restart, beside a clock ahead
+    ("one_seal", "seals", 4, "S2"),  # case 3: two seals, each numbers
+    ("forget_waits", "offline", 1, "S4"),  # a keeper only cut off, declared gone
 ]
 
 
-# Searches past depth 4 take seconds each: the slow suite runs them, the fast one the depth-4 one.
-@pytest.mark.parametrize(
-    ("fix", "alphabet", "depth", "words"),
-    [
-        pytest.param(*found, id=f"{found[0]}-{found[1]}",
-                     marks=[pytest.mark.slow] if found[2] > 4 else [])
-        for found in FOUND
-    ],
-)  # fmt: skip
-def test_a_fix_switched_off_is_found(fix: str, alphabet: str, depth: int, words: str) -> None:
+@pytest.mark.parametrize(("fix", "alphabet", "depth", "invariant"), FOUND, ids=str)
+def test_a_fix_switched_off_is_found(fix: str, alphabet: str, depth: int, invariant: str) -> None:
     report = explore(2, depth, alphabet=NARROW[alphabet], switches=Switches.without(fix))
     assert report.violation is not None, report.summary()
-    assert len(report.violation) - 2 <= depth
-    assert any(words in line for line in report.violation), "\n".join(report.violation)
-    assert report.violation[-1] == "acting now: aa, bb"
+    assert len(report.violation) - 3 == depth  # the header, the events, who acts, the break
+    assert report.violation[-1].startswith(f"unsafe: {invariant} "), "\n".join(report.violation)
 
 
 @pytest.mark.slow
@@ -160,7 +153,7 @@ def test_random_walks_with_a_computer_that_joins_find_nothing() -> None:
 def test_a_random_walk_finds_a_fix_switched_off_and_shortens_its_trace() -> None:
     report = walk(2, switches=Switches(Fixes(tenure=False)), walks=200, seconds=600)
     assert report.violation is not None, report.summary()
-    assert report.violation[-1] == "acting now: aa, bb"
+    assert report.violation[-1].startswith("unsafe: S3 "), "\n".join(report.violation)
     assert len(report.violation) - 2 < report.found_after  # the events it did not need, gone
 
 
@@ -449,7 +442,7 @@ MARKS_ANY_TIME = Switches(marks_while_acting=False)
 def test_a_mark_carried_after_the_part_went_on_is_found() -> None:
     off = scripted(2, LATE_MARK, switches=MARKS_ANY_TIME)
     assert off[-2] == "acting now: bb", "\n".join(off)
-    assert off[-1].startswith("unsafe: bb acts without aa's records"), "\n".join(off)
+    assert off[-1].startswith("unsafe: S5 (the records reach the keeper): bb acts without aa's"), "\n".join(off)
     on = scripted(2, LATE_MARK)
     assert on[-1] == "acting now: bb", "\n".join(on)
 
@@ -466,9 +459,13 @@ def test_a_random_walk_finds_a_mark_carried_late() -> None:
 
 def test_every_fix_is_exercised_here() -> None:
     # forget_holds: test_a_forget_that_lapses_is_found_stuck; successor: the evening above;
-    # forget_named: test_a_forget_written_while_closed_is_kept_safe_by_either_fix.
+    # forget_named: test_a_forget_written_while_closed_is_kept_safe_by_either_fix. No event of
+    # the model upgrades a computer, removes a claim file or declares a tag gone:
+    # upgraded_closes and tags_declared are shown on real replicas (tests/lease/test_upgrade.py,
+    # test_claims_alone.py).
     exercised = {f for f, *_ in FOUND} | set(SCRIPTED) | set(WALKED) | set(REPLICA_WALKS)
-    assert exercised | {"forget_holds", "successor", "forget_named"} == set(NAMES) - {
+    elsewhere = {"forget_holds", "successor", "forget_named", "upgraded_closes", "tags_declared"}
+    assert exercised | elsewhere == set(NAMES) - {
         "marks_while_acting"  # test_a_mark_carried_after_the_part_went_on_is_found
     }
 
