@@ -127,6 +127,12 @@ class Fixes:
     invoices): cut off, it may be numbering on declarations its person made there."""
     heirless_closes: bool = True
     """A close naming no successor (its writer the heir) is not counted by one that closed."""
+    marks_kept: bool = True
+    """A mark said yes to never goes back (S6, and S5 beside it): a change of `wrote` is saved
+    at once, before the claim that carries it; every machine keeps, per computer, the highest
+    `wrote` it read of it (its own copies too, stale ones included) and never writes a lower
+    one; a machine whose state was lost, once a claim of its own from before shows, does not
+    act on invoices until the person confirms its mark ("the records' mark is unknown")."""
 
 
 EVERY_FIX = Fixes()  # as the tray and the command line run

@@ -333,6 +333,23 @@ class Driver:
             )
         return None
 
+    def confirm(self, part: str, wrote: int) -> str | None:
+        """The person vouches that this computer's records on `part` count up to `wrote`, where
+        the core cannot prove its mark (its state lost: the status says the mark is unknown,
+        S6). Carried in the claim, and the state file, before it is said done (None), else why
+        not. The core never writes a mark lower than one it read of this computer."""
+        if part not in PARTS:
+            raise ValueError(f"no part named {part!r}")
+        self._closed = False
+        self.lease.renew(part, active=self.active.active(self.clock()), wrote=wrote, confirm=True)
+        self.wrote[part] = wrote
+        self.tick()
+        if self._carried(part) < wrote:
+            return App.tr("the mark could not be written: {error}").format(
+                error=(self.view.error if self.view else None) or "?"
+            )
+        return None
+
     def _acts_under(self, part: str, token: str) -> bool:
         """This computer acts on `part` under `token` now, as Sioul's own check of status.json
         finds it (`client.judge`: acting, and within the verdict's bound on both clocks)."""
