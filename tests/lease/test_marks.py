@@ -164,6 +164,11 @@ def test_an_older_own_copy_back_and_the_state_file_lost(tmp_path: Path, kept: bo
     # bb keeps the highest mark it read of aa, whatever aa's claims say now.
     assert p.invoices("bb")["must_have"] == {"aa": 5}
     assert not p.verdict("bb").may  # and the part stays with aa, which waits
+    # A restart of bb's tray keeps it too: its state file holds the mark it raised.
+    p.kill("bb")
+    p.start("bb")
+    p.minute()
+    assert p.invoices("bb")["must_have"] == {"aa": 5}
     # The person confirms the mark (`sioul-tray wrote invoices 5 --confirm`).
     assert driver.confirm("invoices", 5) is None
     for _ in range(4):
