@@ -649,6 +649,13 @@ class Lease:
             return
         if not any(ready.save_due(tick) for ready in self._asked.values()):
             return
+        if any(m.knowledge.mark_unknown for m in self._machines.values()):
+            # The state stays lost until the person confirms the mark (S6): a restart before
+            # then must not read a whole state file (one this run wrote before it read its own
+            # claim) and take the claim's mark as proven.
+            with contextlib.suppress(OSError):
+                self._state.unlink()
+            return
         memories = {part: m.knowledge.memory for part, m in self._machines.items()}
         texts: dict[str, dict[str, str]] = {}
         for part, memory in memories.items():

@@ -178,3 +178,24 @@ def test_an_older_own_copy_back_and_the_state_file_lost(tmp_path: Path, kept: bo
     mine = next(c for c in p.leases["aa"].claims("invoices") if c.computer == "aa")
     assert mine.wrote == 5
     assert p.invoices("bb")["must_have"] == {"aa": 5}
+
+
+def test_a_restart_before_the_person_confirms_still_knows_no_mark(tmp_path: Path) -> None:
+    """The state file stays lost while the mark is unknown: a second restart does not read a
+    whole state file and take the claim's mark 2 as proven. The command line confirms it with
+    no tray running, as the tray does."""
+    p, at_2 = told_yes_for_5(tmp_path, EVERY_FIX)
+    restarted(p, at_2, lose_state=True)
+    p.kill("aa")
+    p.start("aa")
+    p.minute()
+    assert p.invoices("aa")["wrote"] is None and not p.verdict("aa").may
+    p.kill("aa")
+    p.leases["cli"] = lease = p.r.lease("aa")  # `sioul-tray wrote invoices 5 --confirm`
+    lease.renew("invoices", wrote=5, confirm=True)
+    del p.leases["cli"]
+    p.start("aa")
+    for _ in range(4):
+        p.minute()
+    found = p.verdict("aa")
+    assert found.may and found.wrote == 5
