@@ -512,11 +512,7 @@ class Knowledge(_Reads):
             and self.named == saved.named
         ):
             return None
-        if (
-            declared
-            or self.saved_at is None
-            or saved.news(self.memory, self.seat.fixes.marks_kept)
-        ):
+        if declared or self.saved_at is None or saved.news(self.memory, self.seat.fixes.marks_kept):
             return tick
         return self.saved_at + self.seat.timing.alive
 
@@ -684,11 +680,15 @@ class _Draft(_Reads):
                 # A claim of this computer's that this run did not write, after it wrote:
                 # another installation with the same id (a copied configuration).
                 self.cloned = tick
-            if known is not None and claim.seq <= known.seq and claim.wrote > known.wrote:
-                if self.seat.fixes.marks_kept:
-                    # An older copy, or one of a run that lost its state, with a higher mark:
-                    # the highest mark read of each computer stands (S6).
-                    known = self._map("best")[c] = dataclasses.replace(known, wrote=claim.wrote)
+            if (
+                known is not None
+                and claim.seq <= known.seq
+                and claim.wrote > known.wrote
+                and self.seat.fixes.marks_kept
+            ):
+                # An older copy, or one of a run that lost its state, with a higher mark: the
+                # highest mark read of each computer stands (S6).
+                known = self._map("best")[c] = dataclasses.replace(known, wrote=claim.wrote)
             if known is not None and known.seq == claim.seq:
                 if c not in self.read:
                     self._set("read").add(c)  # the same copy as before: nothing new was heard

@@ -49,7 +49,13 @@ class LeaseLike(Protocol):
     def timing(self) -> Timing: ...  # the folder's: a tick every `renew`
 
     def renew(
-        self, part: str, active: float | None = None, take: bool = False, wrote: int | None = None
+        self,
+        part: str,
+        active: float | None = None,
+        take: bool = False,
+        wrote: int | None = None,
+        *,
+        confirm: bool = False,
     ) -> Keeper: ...
     def tick(
         self,

@@ -397,11 +397,7 @@ def status(
             # record of its own past this mark is void, and Sioul drops it before it acts. None
             # while the mark cannot be proven (its state lost): unknown, never a lower one that
             # would void records Sioul was told count (S6).
-            "wrote": None
-            if p.status.cause == "mark"
-            else mine.wrote
-            if mine is not None
-            else 0,
+            "wrote": None if p.status.cause == "mark" else mine.wrote if mine is not None else 0,
             "line": part_line(view, part),  # the menu's words, for `sioul-tray may`
         }
     return {

@@ -13,7 +13,6 @@ import pytest
 from sioul_tray.lease import ALIVE as STATE_EVERY  # renewals are saved within ALIVE
 from sioul_tray.lease import RENEW, SETTLING, Claim
 from sioul_tray.lease.keeper import FRESH
-from sioul_tray.lease.rules import EVERY_FIX, Fixes
 from sioul_tray.lease.machine import (
     Close,
     Event,
@@ -25,6 +24,7 @@ from sioul_tray.lease.machine import (
     Renew,
     Saved,
 )
+from sioul_tray.lease.rules import EVERY_FIX, Fixes
 
 T0 = 1_750_000_000.0
 TICK0 = 1000.0

@@ -19,8 +19,7 @@ from typing import Any
 import pytest
 
 from sioul_tray import client
-from sioul_tray.lease import RENEW, Lease
-from sioul_tray.lease import statefile
+from sioul_tray.lease import RENEW, Lease, statefile
 from sioul_tray.lease.rules import EVERY_FIX, Fixes
 from sioul_tray.tray.driver import Driver
 from tests.lease.replicas import Replicas
