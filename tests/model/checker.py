@@ -194,18 +194,13 @@ def heal(w: World) -> bool | None:
     None (not checked): a computer whose seq went back or repeated, which only a lost state file
     together with a stale copy of its own claim and a clock no later than its last write makes;
     its claims read as stale until its clock passes its old ones (docs/protocol.md, "What it
-    assumes"); a computer blocked by another seal or a copied id; and one whose records mark
-    is unknown after a lost state (`Knowledge.mark_unknown`, S6), which waits for its person's
-    word (`sioul-tray wrote PART N --confirm`).
+    assumes"); and a computer blocked by another seal or a copied id.
     """
     for versions in w.versions:
         seqs = [v.claim.seq for v in versions]
         if len(seqs) > 1 and seqs[-1] <= max(seqs[:-1]):
             return None
-    if any(
-        n.knowledge is not None and (n.knowledge.blocked or n.knowledge.mark_unknown)
-        for n in w.nodes
-    ):
+    if any(n.knowledge is not None and n.knowledge.blocked for n in w.nodes):
         return None
     h = w.clone()
     up = [i for i, n in enumerate(h.nodes) if n.knowledge is not None]
