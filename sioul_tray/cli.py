@@ -130,7 +130,7 @@ def _run(words: list[str]) -> int:
             raise SystemExit(_RUN_FAILED) from None  # a usage error of `run`'s, not the command's
         raise
     out = sys.stdout
-    if args.command == "wrote" and not args.token:
+    if args.command == "wrote" and not args.token and not args.confirm:
         parser.error(
             CommandLine.tr(
                 "wrote: give --token, the verdict's token the records were made under "
@@ -237,6 +237,8 @@ def _request(args: argparse.Namespace) -> list[str]:
     words = [args.command]
     if args.command == "forget":
         words.append(args.computer)
+    elif args.command == "wrote" and args.confirm:
+        words = ["confirm", args.part, str(args.n)]
     elif args.command == "wrote":
         words += [args.part, str(args.n), args.token]
     elif args.part:

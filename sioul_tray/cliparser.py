@@ -157,6 +157,14 @@ def parser(fast: bool = False) -> argparse.ArgumentParser:
             "which `sioul-tray run` sets)"
         ),
     )
+    p.add_argument(
+        "--confirm",
+        action="store_true",
+        help=CommandLine.tr(
+            "the person confirms that this computer's records count up to N, where its mark is "
+            "unknown after its state was lost (no token; never lowers a mark already carried)"
+        ),
+    )
 
     p = sub.add_parser(
         "computers",

@@ -450,7 +450,16 @@ def cmd_copied(args: argparse.Namespace, inst: Installation, out: TextIO) -> int
 
 
 def cmd_wrote(args: argparse.Namespace, inst: Installation, out: TextIO) -> int:
-    """No tray runs: nothing acts here, so no mark is taken (`Driver.mark`)."""
+    """No tray runs: nothing acts here, so no mark is taken (`Driver.mark`); but the person's
+    word for a mark the core cannot prove (`--confirm`, S6) is carried in the claim."""
+    if args.confirm:
+        with inst.writer():
+            lease = inst.lease(verify=True)
+            lease.renew(
+                args.part, active=_kept_presence(lease, args.part), wrote=args.n, confirm=True
+            )
+            _state_warning(lease)
+        return 0
     text = CommandLine.tr(
         "sioul-tray: no tray runs here, so nothing acts on {part} under {token}: the mark is "
         "not taken, and the records made after the last one are void"

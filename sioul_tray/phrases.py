@@ -99,6 +99,10 @@ def part_line(part: str, status: Status, names: Names = PLAIN, now: float | None
         return Phrase.tr("{part}: here, waiting to hear another computer").format(part=name)
     if why is Why.AWAY:
         return Phrase.tr("{part}: here, paused while you are away").format(part=name)
+    if status.cause == "mark":
+        return Phrase.tr("{part}: stopped, this computer's records mark is unknown").format(
+            part=name
+        )
     if status.cause == "clone":
         return Phrase.tr("{part}: stopped, another computer uses this computer's id").format(
             part=name

@@ -336,6 +336,17 @@ def test_a_mark_without_a_tray_is_refused_and_written_nowhere(
     assert all(c.wrote == 0 for c in lease.claims("medicines"))
 
 
+def test_the_person_confirms_a_mark_without_a_tray(pair: tuple[Path, Path, Path]) -> None:
+    """`wrote --confirm` (S6): no token, carried in the claim; never lowers a mark."""
+    _, kitchen, _ = pair
+    ok(cli(kitchen, "renew"))
+    ok(cli(kitchen, "wrote", "invoices", "4", "--confirm"))
+    ok(cli(kitchen, "wrote", "invoices", "2", "--confirm"))
+    lease = Installation(kitchen).lease()
+    (mine,) = (c for c in lease.claims("invoices") if c.computer == lease.computer)
+    assert mine.wrote == 4
+
+
 def test_history_says_what_changed_hands_with_when(tmp_path: Path) -> None:
     from sioul_tray import history
     from sioul_tray.timefmt import clock_time

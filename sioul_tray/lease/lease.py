@@ -88,7 +88,9 @@ class _Files:
     def __init__(self) -> None:
         # Each file as last read: its bytes (the same bytes: the same write), its claim or reason.
         self.files: dict[str, tuple[bytes, Claim | None, str]] = {}
-        self.texts: dict[str, tuple[int, str]] = {}  # computer: (seq, claim text) for the state
+        # computer: (claim, its text) for the state file, the claim as the machine keeps it: one
+        # whose mark the machine raised (`Fixes.marks_kept`) is another object, encoded again.
+        self.texts: dict[str, tuple[Claim, str]] = {}
         self.problems: list[Problem] = []
         self.foreign: set[str] = set()  # claim files sealed with another key, as last read
         self.made_folder = False
@@ -161,7 +163,7 @@ class Lease:
         for part in PARTS:
             table = got.claims.get(part, {})
             for c, (claim, text) in table.items():
-                self._files[part].texts[c] = (claim.seq, text)
+                self._files[part].texts[c] = (claim, text)
             remembered = Memory(
                 {c: claim for c, (claim, _) in table.items()},
                 dict(got.forgets.get(part, {})),
@@ -201,12 +203,21 @@ class Lease:
     # -- the contract ---------------------------------------------------------------------
 
     def renew(
-        self, part: str, active: float | None = None, take: bool = False, wrote: int | None = None
+        self,
+        part: str,
+        active: float | None = None,
+        take: bool = False,
+        wrote: int | None = None,
+        *,
+        confirm: bool = False,
     ) -> Keeper:
-        """Write this computer's claim on `part` (open), then say who keeps it as seen here."""
+        """Write this computer's claim on `part` (open), then say who keeps it as seen here.
+        `confirm`: the person vouches that this computer's records count up to `wrote`, where
+        its mark could not be proven after its state was lost (`Knowledge.mark_unknown`, S6)."""
         self._writing()
         m, wall, tick = self._read(part)
-        verdict = self._carry_out(part, m.step(Renew(active, take, wrote), wall, tick), tick)
+        event = Renew(active, take, wrote, confirm)
+        verdict = self._carry_out(part, m.step(event, wall, tick), tick)
         assert verdict is not None  # a renew says who keeps the part
         return verdict
 
@@ -584,7 +595,7 @@ class Lease:
         self._asked[part] = ready
         if ready.claim is not None:
             # The claim's text first: the state file keeps it as written.
-            self._files[part].texts[self.computer] = (ready.claim.seq, codec.encode(ready.claim))
+            self._files[part].texts[self.computer] = (ready.claim, codec.encode(ready.claim))
         # Before the claim goes out: a restart must know what this claim acknowledges.
         self._save(tick)
         if ready.claim is not None:
@@ -644,6 +655,13 @@ class Lease:
             return
         if not any(ready.save_due(tick) for ready in self._asked.values()):
             return
+        if any(m.knowledge.mark_unknown for m in self._machines.values()):
+            # The state stays lost until the person confirms the mark (S6): a restart before
+            # then must not read a whole state file (one this run wrote before it read its own
+            # claim) and take the claim's mark as proven.
+            with contextlib.suppress(OSError):
+                self._state.unlink()
+            return
         memories = {part: m.knowledge.memory for part, m in self._machines.items()}
         texts: dict[str, dict[str, str]] = {}
         for part, memory in memories.items():
@@ -657,10 +675,10 @@ class Lease:
                 if cached is not None and cached[1] is claim:
                     table[c] = cached[2]
                     continue
-                seq_text = known.get(c)
+                claim_text = known.get(c)
                 table[c] = (
-                    seq_text[1]
-                    if seq_text is not None and seq_text[0] == claim.seq
+                    claim_text[1]
+                    if claim_text is not None and claim_text[0] is claim
                     else codec.encode(claim)
                 )
         try:

@@ -100,10 +100,12 @@ Computer = Annotated[str, Unit.COMPUTER]
 Tag = Annotated[int, Unit.TAG]
 
 
-def _news(known: Claim | None, claim: Claim) -> bool:
-    """A newer copy says more than "still renewing": the state file must follow at once."""
+def _news(known: Claim | None, claim: Claim, marks: bool = False) -> bool:
+    """A newer copy says more than "still renewing": the state file must follow at once.
+    `marks` (`Fixes.marks_kept`): a `wrote` mark too, which a yes to Sioul rests on (S6)."""
     return (
         known is None
+        or (marks and known.wrote != claim.wrote)
         or known.closed != claim.closed
         or known.taken != claim.taken
         or known.sees != claim.sees
@@ -123,15 +125,16 @@ class Memory:
     forgets: Mapping[Computer, Stamp] = field(default_factory=dict)
     named: Mapping[Tag, Stamp] = field(default_factory=dict)
 
-    def news(self, later: Memory) -> bool:
+    def news(self, later: Memory, marks: bool = False) -> bool:
         """`later` holds more than renewals beside this memory: what a claim acknowledges, a
-        close, a take, a declaration. A restart must know it: it is saved at once."""
+        close, a take, a declaration (and with `marks`, a `wrote` mark: S6). A restart must
+        know it: it is saved at once."""
         if later.forgets != self.forgets or later.named != self.named:
             return True
         known = self.claims.get
         for c, claim in later.claims.items():  # every computer's, at each step: kept plain
             before = known(c)
-            if before is not claim and _news(before, claim):
+            if before is not claim and _news(before, claim, marks):
                 return True
         return False
 
@@ -176,11 +179,14 @@ class Heard:
 @dataclass(frozen=True)
 class Renew:
     """Write this computer's claim, open; `take`: on purpose ("Make invoices here"), a new
-    tenure; `active`: when the person was last here (None: now); `wrote`: Sioul's records mark."""
+    tenure; `active`: when the person was last here (None: now); `wrote`: Sioul's records mark;
+    `confirm`: the person says this computer's records count up to `wrote`, where its mark
+    could not be proven (`Knowledge.mark_unknown`)."""
 
     active: float | None = None
     take: bool = False
     wrote: int | None = None
+    confirm: bool = False
 
 
 @dataclass(frozen=True)
@@ -272,6 +278,7 @@ class _Reads:
     blocked: str | None
     cloned: float | None
     tags_gone: AbstractSet[int]
+    mark_unknown: bool
 
     @property
     def memory(self) -> Memory:
@@ -386,6 +393,17 @@ class _Reads:
             "was copied from this one; there, remove the file named computer in its "
             "configuration folder and run setup again",
             computer=self.seat.me,
+        )
+
+    def mark_problem(self) -> str | None:
+        """Why this computer may not act: its records mark cannot be proven (S6)."""
+        if not self.mark_unknown:
+            return None
+        return Core.mark(
+            "this computer's records mark on {part} is unknown (its state was lost): Sioul "
+            "must not number here until the person confirms it (sioul-tray wrote {part} N "
+            "--confirm)",
+            part=self.seat.part,
         )
 
     def plan_forget(self, computer: str, wall: float) -> Claim | None:
@@ -522,6 +540,11 @@ class Knowledge(_Reads):
     # Computers declared gone here by their tag alone (`Fixes.tags_declared`): carried in this
     # computer's claims (`Claim.counted`), read back from them at a start.
     tags_gone: frozenset[Tag] = frozenset()
+    # This computer's records mark cannot be proven (S6, `Fixes.marks_kept`): its state was lost
+    # and a claim of its own from before this run showed, which may be older than the highest
+    # mark it said yes to. It acts on no part that must never happen twice until the person
+    # confirms a mark (`Renew.confirm`).
+    mark_unknown: bool = False
 
     def recalling(self, remembered: Memory | None) -> Knowledge:
         """This knowledge as a run starts with what the state file kept (`remembered`, or None),
@@ -559,7 +582,7 @@ class Knowledge(_Reads):
             and self.named == saved.named
         ):
             return None
-        if declared or self.saved_at is None or saved.news(self.memory):
+        if declared or self.saved_at is None or saved.news(self.memory, self.seat.fixes.marks_kept):
             return tick
         return self.saved_at + self.seat.timing.alive
 
@@ -579,7 +602,7 @@ def step(knowledge: Knowledge, event: Event, wall: float, tick: float) -> tuple[
         draft.blocked = event.sealed
         problems = tuple(draft.hear(int(wall), tick, event.claims, event.foreign, event.where))
     elif isinstance(event, Renew):
-        claim = draft.renew(wall, tick, event.active, event.take, event.wrote)
+        claim = draft.renew(wall, tick, event.active, event.take, event.wrote, event.confirm)
         verdict = draft.judge(wall, tick)
     elif isinstance(event, Close):
         claim = draft.close(wall, tick, event.wrote)
@@ -714,15 +737,28 @@ class _Draft(_Reads):
                 # of, which may act on that answer. Until every such answer has expired (FRESH
                 # after it was written), only fresh answers count here.
                 self.distrust_until = (self.started or tick) + self.seat.timing.unclosed
+                if self.seat.fixes.marks_kept and self.seat.rule.never_twice:
+                    # Nor can it prove its records mark: this copy may be older than the
+                    # highest mark it said yes to (S6). Shown as unknown, never as a lower one.
+                    self.mark_unknown = True
             if (
                 c == me
                 and self.first_seq is not None
                 and known is not None
-                and (claim.seq > known.seq or (claim.seq == known.seq and claim != known))
+                and (claim.seq > known.seq or (claim.seq == known.seq and not _same(claim, known)))
             ):
                 # A claim of this computer's that this run did not write, after it wrote:
                 # another installation with the same id (a copied configuration).
                 self.cloned = tick
+            if (
+                known is not None
+                and claim.seq <= known.seq
+                and claim.wrote > known.wrote
+                and self.seat.fixes.marks_kept
+            ):
+                # An older copy, or one of a run that lost its state, with a higher mark: the
+                # highest mark read of each computer stands (S6).
+                known = self._map("best")[c] = dataclasses.replace(known, wrote=claim.wrote)
             if known is not None and known.seq == claim.seq:
                 if c not in self.read:
                     self._set("read").add(c)  # the same copy as before: nothing new was heard
@@ -817,6 +853,10 @@ class _Draft(_Reads):
             )
             return False
         first = c not in self.heard or self.heard[c] is None or known is None
+        if known is not None and claim.wrote < known.wrote and self.seat.fixes.marks_kept:
+            # A newer copy with a lower mark (its writer restarted from an older copy of its
+            # claim): a mark said yes to never goes back, here nor in `must_have` (S6).
+            claim = dataclasses.replace(claim, wrote=known.wrote)
         self._map("best")[c] = claim
         if known is None and self.tags_gone and tag(c) in self.tags_gone:
             self._set("tags_gone").discard(tag(c))  # declared by its tag, it came: heard now
@@ -847,8 +887,10 @@ class _Draft(_Reads):
         active: float | None = None,
         take: bool = False,
         wrote: int | None = None,
+        confirm: bool = False,
     ) -> Claim:
-        """This computer's claim, open: the one to write now. A take starts a new tenure."""
+        """This computer's claim, open: the one to write now. A take starts a new tenure.
+        `confirm`: the person vouches for the mark `wrote` (`Knowledge.mark_unknown`)."""
         seat = self.seat
         t = wall_seconds(wall)
         self.time(wall, tick)
@@ -859,6 +901,8 @@ class _Draft(_Reads):
         if not open_run or take:
             self.tenure = seat.tenure()
             self.written = {}
+        if confirm and wrote is not None and self.mark_unknown:
+            self.mark_unknown = False  # proven by the person's word, written below (S6)
         claim = Claim(
             seat.me,
             seat.part,
@@ -868,7 +912,7 @@ class _Draft(_Reads):
             renewed=t,
             active=t if active is None else min(_active(active), t),
             taken=self.taken(t) if take else (mine.taken if mine else None),
-            wrote=_wrote(mine, wrote),
+            wrote=_wrote(mine, wrote, seat.fixes.marks_kept),
             forgets=self.declared(tick),
             tenure=self.tenure,
             acting=self.acted,
@@ -885,7 +929,7 @@ class _Draft(_Reads):
         """This computer's claim, closed: it marks nothing until it renews. None: no claim yet."""
         t = wall_seconds(wall)
         mine = self.best.get(self.seat.me)
-        wrote = _wrote(mine, wrote)
+        wrote = _wrote(mine, wrote, self.seat.fixes.marks_kept)
         self.time(wall, tick)
         self.kept = None
         self.acted = False
@@ -1097,7 +1141,9 @@ class _Draft(_Reads):
             shown=None if since is None else int(wall - (tick - since)),
             read_others=any(c != seat.me for c in self.best),
             created=self.created,
-            blocked=(self.blocked if seat.fixes.one_seal else None) or self.clone_problem(tick),
+            blocked=(self.blocked if seat.fixes.one_seal else None)
+            or self.clone_problem(tick)
+            or self.mark_problem(),
         )
         self.acted = verdict.acting
         status = self.status(keeper, verdict, view, wall, tick, since)
@@ -1130,7 +1176,13 @@ class _Draft(_Reads):
                 base, why=Why.ELSEWHERE, live=live, since=kept_since, acts=acts
             )
         if j.blocked is not None:
-            cause = "clone" if j.blocked == self.clone_problem(tick) else "seal"
+            cause = (
+                "clone"
+                if j.blocked == self.clone_problem(tick)
+                else "mark"
+                if j.blocked == self.mark_problem()
+                else "seal"
+            )
             return dataclasses.replace(base, why=Why.BLOCKED, problem=j.blocked, cause=cause)
         if j.acting:
             return base
@@ -1235,7 +1287,9 @@ def _active(active: float) -> int:
     return int(active)
 
 
-def _wrote(mine: Claim | None, wrote: int | None) -> int:
+def _wrote(mine: Claim | None, wrote: int | None, kept: bool = False) -> int:
+    """The mark a claim of this computer's carries: `wrote`, checked, else the last one's; with
+    `kept` (`Fixes.marks_kept`), never below the last one's (S6)."""
     if wrote is None:
         return mine.wrote if mine else 0
     if isinstance(wrote, bool) or not isinstance(wrote, int) or not 0 <= wrote <= codec.MAX_INT:
@@ -1246,7 +1300,14 @@ def _wrote(mine: Claim | None, wrote: int | None) -> int:
                 wrote=repr(wrote),
             )
         )
-    return wrote
+    return max(wrote, mine.wrote) if kept and mine is not None else wrote
+
+
+def _same(claim: Claim, known: Claim) -> bool:
+    """Two copies of one version: the one kept may carry a higher mark (S6), nothing else."""
+    return claim == known or (
+        claim.wrote < known.wrote and dataclasses.replace(claim, wrote=known.wrote) == known
+    )
 
 
 def wall_of(tick_time: float | None, wall: float, tick: float) -> int | None:

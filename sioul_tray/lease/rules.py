@@ -136,6 +136,12 @@ class Fixes:
     never heard here) can be declared gone by that tag; the declaration counts at once where
     this computer never read that computer's claim, so never acknowledged it (S2 holds: no
     acknowledgement of this computer's is a reason that computer may hold)."""
+    marks_kept: bool = True
+    """A mark said yes to never goes back (S6, and S5 beside it): a change of `wrote` is saved
+    at once, before the claim that carries it; every machine keeps, per computer, the highest
+    `wrote` it read of it (its own copies too, stale ones included) and never writes a lower
+    one; a machine whose state was lost, once a claim of its own from before shows, does not
+    act on invoices until the person confirms its mark ("the records' mark is unknown")."""
 
 
 EVERY_FIX = Fixes()  # as the tray and the command line run

@@ -43,12 +43,12 @@ Vos ordinateurs cessent de l’attendre : ils gardent les médicaments et font l
         <translation>À propos de sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/answers.py" line="160"/>
+        <location filename="../tray/answers.py" line="166"/>
         <source>Closed: {parts}, but only until the tray quits: {path} cannot be written ({error})</source>
         <translation>Fermé : {parts}, mais seulement jusqu’à ce que l’icône quitte : impossible d’écrire {path} ({error})</translation>
     </message>
     <message>
-        <location filename="../tray/answers.py" line="174"/>
+        <location filename="../tray/answers.py" line="180"/>
         <source>{path} cannot be written ({error}): where it still lists {parts} as closed, the tray closes them again when it starts</source>
         <translation>impossible d’écrire {path} ({error}) : s’il indique encore {parts} comme fermé, l’icône les ferme de nouveau à son prochain lancement</translation>
     </message>
@@ -154,17 +154,17 @@ Inactivité lue par : {idle}</translation>
         <translation>sioul-tray : {error}</translation>
     </message>
     <message>
-        <location filename="../tray/answers.py" line="142"/>
+        <location filename="../tray/answers.py" line="148"/>
         <source>Invoices are taken here; this computer starts once every other one has seen it.</source>
         <translation>Les factures sont prises ici ; cet ordinateur commence dès que tous les autres l’ont vu.</translation>
     </message>
     <message>
-        <location filename="../tray/answers.py" line="148"/>
+        <location filename="../tray/answers.py" line="154"/>
         <source>{computer} is declared gone for good.</source>
         <translation>{computer} est déclaré parti pour de bon.</translation>
     </message>
     <message>
-        <location filename="../tray/answers.py" line="158"/>
+        <location filename="../tray/answers.py" line="164"/>
         <source>Closed: {parts} (until `sioul-tray renew`)</source>
         <translation>Fermé : {parts} (jusqu’à `sioul-tray renew`)</translation>
     </message>
@@ -240,22 +240,23 @@ Inactivité lue par : {idle}</translation>
         <translation>{name} compte comme parti pour les factures à partir de {time} : jusque-là, il peut encore les numéroter, coupé de la synchronisation.</translation>
     </message>
     <message>
-        <location filename="../tray/driver.py" line="315"/>
+        <location filename="../tray/driver.py" line="321"/>
         <source>the mark came {late:.0f} s after the asking command gave up waiting: not taken</source>
         <translation>la marque est arrivée {late:.0f} s après que la commande a cessé d’attendre : non prise</translation>
     </message>
     <message>
-        <location filename="../tray/driver.py" line="319"/>
+        <location filename="../tray/driver.py" line="325"/>
         <source>this computer does not act on {part} under {token} now: the records made after the last mark are void</source>
         <translation>cet ordinateur n’agit pas sur {part} sous {token} en ce moment : les enregistrements faits après la dernière marque sont nuls</translation>
     </message>
     <message>
-        <location filename="../tray/driver.py" line="325"/>
+        <location filename="../tray/driver.py" line="331"/>
         <source>{wrote} is below the mark this computer&apos;s claim carries ({carried})</source>
         <translation>{wrote} est en dessous de la marque que porte la réservation de cet ordinateur ({carried})</translation>
     </message>
     <message>
-        <location filename="../tray/driver.py" line="331"/>
+        <location filename="../tray/driver.py" line="337"/>
+        <location filename="../tray/driver.py" line="354"/>
         <source>the mark could not be written: {error}</source>
         <translation>la marque n’a pas pu être écrite : {error}</translation>
     </message>
@@ -374,27 +375,32 @@ Inactivité lue par : {idle}</translation>
         <translation>le jeton du verdict sous lequel les enregistrements ont été faits (par défaut : $SIOUL_LEASE_TOKEN, que `sioul-tray run` définit)</translation>
     </message>
     <message>
-        <location filename="../cliparser.py" line="163"/>
+        <location filename="../cliparser.py" line="164"/>
+        <source>the person confirms that this computer&apos;s records count up to N, where its mark is unknown after its state was lost (no token; never lowers a mark already carried)</source>
+        <translation>la personne confirme que les enregistrements de cet ordinateur comptent jusqu’à N, là où sa marque est inconnue après la perte de son état (sans jeton ; n’abaisse jamais une marque déjà portée)</translation>
+    </message>
+    <message>
+        <location filename="../cliparser.py" line="171"/>
         <source>the Computers window of the tray running here</source>
         <translation>la fenêtre « Ordinateurs » de l’icône lancée ici</translation>
     </message>
     <message>
-        <location filename="../cliparser.py" line="168"/>
+        <location filename="../cliparser.py" line="176"/>
         <source>the About box of the tray running here</source>
         <translation>la fenêtre « À propos » de l’icône lancée ici</translation>
     </message>
     <message>
-        <location filename="../cliparser.py" line="173"/>
+        <location filename="../cliparser.py" line="181"/>
         <source>the window to choose another sharing folder (exit 0: closed; the tray follows the folder saved)</source>
         <translation>la fenêtre pour choisir un autre dossier de partage (code 0 : fermée ; l’icône suit le dossier enregistré)</translation>
     </message>
     <message>
-        <location filename="../cliparser.py" line="181"/>
+        <location filename="../cliparser.py" line="189"/>
         <source>the tray on a temporary folder with two simulated computers</source>
         <translation>l’icône sur un dossier temporaire avec deux ordinateurs simulés</translation>
     </message>
     <message>
-        <location filename="../cliparser.py" line="203"/>
+        <location filename="../cliparser.py" line="211"/>
         <source>{text} is not a whole number from 0 to {top}</source>
         <translation>{text} n’est pas un nombre entier de 0 à {top}</translation>
     </message>
@@ -582,7 +588,7 @@ Inactivité lue par : {idle}</translation>
         <translation>Aucune réservation de {computer} n’a jamais été lue ici : rien ne retient.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="455"/>
+        <location filename="../commands.py" line="464"/>
         <source>sioul-tray: no tray runs here, so nothing acts on {part} under {token}: the mark is not taken, and the records made after the last one are void</source>
         <translation>sioul-tray : aucune icône ne tourne ici, donc rien n’agit sur {part} sous {token} : la marque n’est pas prise, et les enregistrements faits après la dernière sont nuls</translation>
     </message>
@@ -1057,7 +1063,7 @@ Inactivité lue par : {idle}</translation>
     </message>
     <message>
         <location filename="../lease/codec.py" line="142"/>
-        <location filename="../lease/lease.py" line="526"/>
+        <location filename="../lease/lease.py" line="543"/>
         <source>not valid: not a claim</source>
         <translation>invalide : ce n’est pas une réservation</translation>
     </message>
@@ -1254,77 +1260,77 @@ Inactivité lue par : {idle}</translation>
         <translation>devenu trop grand pendant la lecture</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="129"/>
+        <location filename="../lease/lease.py" line="132"/>
         <source>{computer} is not a computer id: use a-z, 0-9 and _ (1 to 63)</source>
         <translation>{computer} n’est pas un identifiant d’ordinateur : utilisez a-z, 0-9 et _ (de 1 à 63)</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="255"/>
+        <location filename="../lease/lease.py" line="272"/>
         <source>this computer cannot declare itself gone</source>
         <translation>cet ordinateur ne peut pas se déclarer parti lui-même</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="264"/>
+        <location filename="../lease/lease.py" line="281"/>
         <source>no claim of {computer} was ever read here: nothing to forget</source>
         <translation>aucune réservation de {computer} n’a jamais été lue ici : rien à oublier</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="598"/>
+        <location filename="../lease/lease.py" line="615"/>
         <source>cannot write {path}: {reason}</source>
         <translation>impossible d’écrire {path} : {reason}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="733"/>
+        <location filename="../lease/lease.py" line="757"/>
         <source>unknown part {part}: the parts are {parts}</source>
         <translation>partie inconnue {part} : les parties sont {parts}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="468"/>
+        <location filename="../lease/lease.py" line="485"/>
         <source>overlay cannot be read: {error}</source>
         <translation>surcouche illisible : {error}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="276"/>
+        <location filename="../lease/lease.py" line="293"/>
         <source>this process reads only: the tray or a command writes this computer&apos;s claims</source>
         <translation>ce processus ne fait que lire : c’est l’icône ou une commande qui écrit les réservations de cet ordinateur</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="380"/>
+        <location filename="../lease/lease.py" line="397"/>
         <source>{file} is missing from the sharing folder: invoices wait until it is back</source>
         <translation>{file} manque dans le dossier de partage : les factures attendent son retour</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="388"/>
+        <location filename="../lease/lease.py" line="405"/>
         <source>{file} cannot be used ({error}): invoices wait until it reads again</source>
         <translation>{file} est inutilisable ({error}) : les factures attendent qu’il se lise de nouveau</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="396"/>
+        <location filename="../lease/lease.py" line="413"/>
         <source>the sharing folder was sealed again by {computer}: join it again with its passphrase</source>
         <translation>le dossier de partage a été scellé de nouveau par {computer} : rejoignez-le de nouveau avec sa phrase secrète</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="537"/>
+        <location filename="../lease/lease.py" line="554"/>
         <source>does not match its file name</source>
         <translation>ne correspond pas à son nom de fichier</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="569"/>
+        <location filename="../lease/lease.py" line="586"/>
         <source>copied from another part ({file})</source>
         <translation>copiée d’une autre partie ({file})</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="570"/>
+        <location filename="../lease/lease.py" line="587"/>
         <source>copied from another name ({file})</source>
         <translation>copiée d’un autre nom ({file})</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="776"/>
+        <location filename="../lease/machine.py" line="848"/>
         <source>stale copy: seq {seq}, already read seq {known}</source>
         <translation>copie périmée : seq {seq}, seq {known} déjà lu</translation>
     </message>
     <message numerus="yes">
-        <location filename="../lease/machine.py" line="395"/>
+        <location filename="../lease/machine.py" line="445"/>
         <source>this computer&apos;s claim has no room to declare {computer} gone: %n computers are declared gone already</source>
         <translation>
             <numerusform>la réservation de cet ordinateur n’a plus de place pour déclarer {computer} parti : %n ordinateur est déjà déclaré parti</numerusform>
@@ -1332,27 +1338,32 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="353"/>
+        <location filename="../lease/machine.py" line="392"/>
         <source>another computer writes this computer&apos;s claims ({computer}): its configuration was copied from this one; there, remove the file named computer in its configuration folder and run setup again</source>
         <translation>un autre ordinateur écrit les réservations de cet ordinateur ({computer}) : sa configuration a été copiée de celle-ci ; sur celui-là, supprimez le fichier nommé computer de son dossier de configuration et relancez setup</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="1184"/>
+        <location filename="../lease/machine.py" line="403"/>
+        <source>this computer&apos;s records mark on {part} is unknown (its state was lost): Sioul must not number here until the person confirms it (sioul-tray wrote {part} N --confirm)</source>
+        <translation>la marque des enregistrements de cet ordinateur sur {part} est inconnue (son état a été perdu) : Sioul ne doit pas numéroter ici tant que la personne ne l’a pas confirmée (sioul-tray wrote {part} N --confirm)</translation>
+    </message>
+    <message>
+        <location filename="../lease/machine.py" line="1272"/>
         <source>this computer&apos;s clock reads {clock}, not a time between 1970 and 2514: set it</source>
         <translation>l’horloge de cet ordinateur indique {clock}, pas une heure entre 1970 et 2514 : réglez-la</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="1196"/>
+        <location filename="../lease/machine.py" line="1284"/>
         <source>active must be a time between 1970 and 2514, not {active}</source>
         <translation>active doit être une heure entre 1970 et 2514, pas {active}</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="1208"/>
+        <location filename="../lease/machine.py" line="1298"/>
         <source>wrote must be a whole number from 0 to {top}, not {wrote}</source>
         <translation>wrote doit être un nombre entier de 0 à {top}, pas {wrote}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="607"/>
+        <location filename="../lease/lease.py" line="624"/>
         <source>the sharing folder {folder} is missing</source>
         <translation>le dossier de partage {folder} est absent</translation>
     </message>
@@ -1363,13 +1374,13 @@ Inactivité lue par : {idle}</translation>
         <location filename="../install.py" line="298"/>
         <location filename="../install.py" line="357"/>
         <location filename="../install.py" line="578"/>
-        <location filename="../lease/lease.py" line="615"/>
+        <location filename="../lease/lease.py" line="632"/>
         <location filename="../share/seal.py" line="429"/>
         <source>cannot write {path}: {error}</source>
         <translation>impossible d’écrire {path} : {error}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="628"/>
+        <location filename="../lease/lease.py" line="645"/>
         <source>overlay cannot be written: {error}</source>
         <translation>impossible d’écrire la surcouche : {error}</translation>
     </message>
@@ -1692,7 +1703,7 @@ Inactivité lue par : {idle}</translation>
     </message>
     <message>
         <location filename="../tray/model.py" line="249"/>
-        <location filename="../tray/model.py" line="423"/>
+        <location filename="../tray/model.py" line="425"/>
         <source>Make invoices here…</source>
         <translation>Faire les factures ici…</translation>
     </message>
@@ -1712,7 +1723,7 @@ Inactivité lue par : {idle}</translation>
     </message>
     <message>
         <location filename="../tray/model.py" line="256"/>
-        <location filename="../tray/model.py" line="424"/>
+        <location filename="../tray/model.py" line="426"/>
         <source>Computers…</source>
         <translation>Ordinateurs…</translation>
     </message>
@@ -1765,112 +1776,112 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>Notification</name>
     <message>
-        <location filename="../phrases.py" line="203"/>
+        <location filename="../phrases.py" line="207"/>
         <source>Medicine reminders move to {computer} in about 2 minutes</source>
         <translation>Les rappels de médicaments passent sur {computer} dans 2 minutes environ</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="204"/>
+        <location filename="../phrases.py" line="208"/>
         <source>Invoices move to {computer} in about 2 minutes</source>
         <translation>Les factures passent sur {computer} dans 2 minutes environ</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="208"/>
+        <location filename="../phrases.py" line="212"/>
         <source>Medicine reminders are now on {computer}</source>
         <translation>Les rappels de médicaments se font maintenant sur {computer}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="209"/>
+        <location filename="../phrases.py" line="213"/>
         <source>Invoices are now made on {computer}</source>
         <translation>Les factures se font maintenant sur {computer}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="212"/>
+        <location filename="../phrases.py" line="216"/>
         <source>This computer no longer reminds medicines.</source>
         <translation>Cet ordinateur ne rappelle plus les médicaments.</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="213"/>
+        <location filename="../phrases.py" line="217"/>
         <source>This computer no longer makes invoices.</source>
         <translation>Cet ordinateur ne fait plus les factures.</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="216"/>
+        <location filename="../phrases.py" line="220"/>
         <source>Medicine reminders are here now</source>
         <translation>Les rappels de médicaments sont maintenant ici</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="217"/>
+        <location filename="../phrases.py" line="221"/>
         <source>Invoices are made here now</source>
         <translation>Les factures sont maintenant faites ici</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="220"/>
+        <location filename="../phrases.py" line="224"/>
         <source>Medicine reminders paused here</source>
         <translation>Rappels de médicaments en pause ici</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="221"/>
+        <location filename="../phrases.py" line="225"/>
         <source>Invoices paused here</source>
         <translation>Factures en pause ici</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="229"/>
+        <location filename="../phrases.py" line="233"/>
         <source>The next computer you use takes them over.</source>
         <translation>Le prochain ordinateur dont vous vous servez les reprend.</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="230"/>
+        <location filename="../phrases.py" line="234"/>
         <source>Choose “Make invoices here” on the computer that should number them.</source>
         <translation>Choisissez « Faire les factures ici » sur l’ordinateur qui doit les numéroter.</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="224"/>
+        <location filename="../phrases.py" line="228"/>
         <source>No computer keeps medicines now</source>
         <translation>Aucun ordinateur ne tient les médicaments maintenant</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="225"/>
+        <location filename="../phrases.py" line="229"/>
         <source>No computer keeps invoices now</source>
         <translation>Aucun ordinateur ne tient les factures maintenant</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="235"/>
+        <location filename="../phrases.py" line="239"/>
         <source>Invoices stopped: the seal changed</source>
         <translation>Factures arrêtées : le sceau a changé</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="245"/>
+        <location filename="../phrases.py" line="249"/>
         <source>{computer} has not been heard from since {time}. If it is gone for good, say so in the menu.</source>
         <translation>Pas de nouvelles de {computer} depuis {time}. S’il est parti pour de bon, dites-le dans le menu.</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="250"/>
+        <location filename="../phrases.py" line="254"/>
         <source>{computer} has not been heard from yet. If it is gone for good, say so in the menu.</source>
         <translation>Pas encore de nouvelles de {computer}. S’il est parti pour de bon, dites-le dans le menu.</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="253"/>
+        <location filename="../phrases.py" line="257"/>
         <source>Invoices wait for {computer}</source>
         <translation>Les factures attendent {computer}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="234"/>
+        <location filename="../phrases.py" line="238"/>
         <source>A claim in the sharing folder does not read</source>
         <translation>Une réservation du dossier de partage est illisible</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="260"/>
+        <location filename="../phrases.py" line="264"/>
         <source>It is {span} ahead of this computer&apos;s clock.</source>
         <translation>Elle a {span} d’avance sur l’horloge de cet ordinateur.</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="262"/>
+        <location filename="../phrases.py" line="266"/>
         <source>It is {span} behind this computer&apos;s clock.</source>
         <translation>Elle a {span} de retard sur l’horloge de cet ordinateur.</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="264"/>
+        <location filename="../phrases.py" line="268"/>
         <source>{computer}&apos;s clock is off</source>
         <translation>L’horloge de {computer} est décalée</translation>
     </message>
@@ -1954,7 +1965,7 @@ Inactivité lue par : {idle}</translation>
     </message>
     <message>
         <location filename="../phrases.py" line="97"/>
-        <location filename="../phrases.py" line="147"/>
+        <location filename="../phrases.py" line="151"/>
         <source>{part}: here, {waiting}</source>
         <translation>{part} : ici, {waiting}</translation>
     </message>
@@ -1970,37 +1981,42 @@ Inactivité lue par : {idle}</translation>
     </message>
     <message>
         <location filename="../phrases.py" line="103"/>
+        <source>{part}: stopped, this computer&apos;s records mark is unknown</source>
+        <translation>{part} : arrêtées, la marque des enregistrements de cet ordinateur est inconnue</translation>
+    </message>
+    <message>
+        <location filename="../phrases.py" line="107"/>
         <source>{part}: stopped, another computer uses this computer&apos;s id</source>
         <translation>{part} : arrêtées, un autre ordinateur utilise l’identifiant de celui-ci</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="106"/>
+        <location filename="../phrases.py" line="110"/>
         <source>{part}: stopped, the sharing folder&apos;s seal changed</source>
         <translation>{part} : arrêtées, le sceau du dossier de partage a changé</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="127"/>
+        <location filename="../phrases.py" line="131"/>
         <source>{name}, declared gone: counts as gone from {time}</source>
         <translation>{name}, déclaré parti : compte comme parti à partir de {time}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="132"/>
+        <location filename="../phrases.py" line="136"/>
         <source>{name}, closed: start it for a minute with its sync running</source>
         <translation>{name}, fermé : démarrez-le une minute avec sa synchronisation en marche</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="136"/>
+        <location filename="../phrases.py" line="140"/>
         <source>{name}, last heard {time}</source>
         <translation>{name}, dernières nouvelles à {time}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="137"/>
+        <location filename="../phrases.py" line="141"/>
         <source>{name}, not heard yet</source>
         <translation>{name}, pas encore de nouvelles</translation>
     </message>
     <message numerus="yes">
-        <location filename="../phrases.py" line="113"/>
-        <location filename="../phrases.py" line="154"/>
+        <location filename="../phrases.py" line="117"/>
+        <location filename="../phrases.py" line="158"/>
         <source>%n more</source>
         <translation>
             <numerusform>%n autre</numerusform>
@@ -2008,17 +2024,17 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="114"/>
+        <location filename="../phrases.py" line="118"/>
         <source>waiting for {computers}</source>
         <translation>en attente de {computers}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="122"/>
+        <location filename="../phrases.py" line="126"/>
         <source>a computer the others know ({id}), not heard here yet</source>
         <translation>un ordinateur que les autres connaissent ({id}), pas encore entendu ici</translation>
     </message>
     <message numerus="yes">
-        <location filename="../phrases.py" line="150"/>
+        <location filename="../phrases.py" line="154"/>
         <source>{part}: here, waiting for %n computers</source>
         <translation>
             <numerusform>{part} : ici, en attente de %n ordinateur</numerusform>
@@ -2026,32 +2042,32 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="156"/>
+        <location filename="../phrases.py" line="160"/>
         <source>Nothing heard from them lately: is the sync running?</source>
         <translation>Aucune nouvelle récente : la synchronisation tourne-t-elle ?</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="165"/>
+        <location filename="../phrases.py" line="169"/>
         <source>{part}: kept here; no tray runs, so nothing acts here</source>
         <translation>{part} : gardées ici ; aucune icône ne tourne, donc rien n’agit ici</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="173"/>
+        <location filename="../phrases.py" line="177"/>
         <source>Syncthing does not answer (is it running?)</source>
         <translation>Syncthing ne répond pas (est-il lancé ?)</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="176"/>
+        <location filename="../phrases.py" line="180"/>
         <source>Syncthing has paused the sharing folder</source>
         <translation>Syncthing a mis en pause le dossier de partage</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="180"/>
+        <location filename="../phrases.py" line="184"/>
         <source>Syncthing has never been connected to {device}</source>
         <translation>Syncthing n’a jamais été connecté à {device}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="186"/>
+        <location filename="../phrases.py" line="190"/>
         <source>Syncthing is not connected to {device} since {time}</source>
         <translation>Syncthing n’est plus connecté à {device} depuis {time}</translation>
     </message>

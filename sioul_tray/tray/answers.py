@@ -137,6 +137,12 @@ def _wrote(_tray: Tray, controller: Controller, args: list[str]) -> Answer:
     return (0, "") if refused is None else (1, _said_error(refused))
 
 
+def _confirm(_tray: Tray, controller: Controller, args: list[str]) -> Answer:
+    """The person's word for a mark the core cannot prove (S6, `Driver.confirm`)."""
+    refused = controller.confirm(args[0], int(args[1]))
+    return (0, "") if refused is None else (1, _said_error(refused))
+
+
 def _take(_tray: Tray, controller: Controller, _args: list[str]) -> Answer:
     controller.take("invoices")
     text = App.tr("Invoices are taken here; this computer starts once every other one has seen it.")
@@ -197,6 +203,11 @@ REQUESTS: tuple[Request, ...] = (
     Request("show", _any, _done(lambda tray: tray.popup())),  # a second launch: the menu
     # The command line's writes, carried out by the tray while it runs (`request.THROUGH_TRAY`).
     Request("wrote", _mark, _wrote),
+    Request(
+        "confirm",
+        lambda args: len(args) == 2 and args[0] in PARTS and whole_number(args[1]) is not None,
+        _confirm,
+    ),
     Request("take", _just("invoices"), _take),
     Request("forget", lambda args: len(args) == 1, _forget),
     Request("close", _parts, _close),

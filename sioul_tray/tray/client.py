@@ -17,6 +17,7 @@ from typing import TextIO
 
 from sioul_tray.boot import boot_ticks
 from sioul_tray.tray.request import (
+    CONFIRM,
     THROUGH_TRAY,
     decode_answer,
     encode_request,
@@ -109,7 +110,7 @@ def _ask_pipe(state_dir: Path, request: bytes, timeout_ms: int) -> tuple[int, st
 def through_tray(state_dir: Path, argv: Sequence[str], out: TextIO) -> int | None:
     """Run a command line request in the running tray and print its answer; its exit code, or
     None when no tray runs here (the command line then does the work itself)."""
-    if not argv or argv[0] not in THROUGH_TRAY:
+    if not argv or (argv[0] not in THROUGH_TRAY and argv[0] != CONFIRM):
         return None
     if argv[0] == "wrote":
         argv = [*argv, f"{boot_ticks() + ASK_MS / 1000 - MARK_ANSWER_MARGIN:.3f}"]

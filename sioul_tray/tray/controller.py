@@ -157,6 +157,9 @@ class Controller(QObject):
     def mark(self, part: str, wrote: int, token: str, by: float | None = None) -> str | None:
         return self.driver.mark(part, wrote, token, by)
 
+    def confirm(self, part: str, wrote: int) -> str | None:
+        return self.driver.confirm(part, wrote)
+
     def close_claims(self) -> None:
         self.driver.close_claims()
 

@@ -49,7 +49,13 @@ class LeaseLike(Protocol):
     def timing(self) -> Timing: ...  # the folder's: a tick every `renew`
 
     def renew(
-        self, part: str, active: float | None = None, take: bool = False, wrote: int | None = None
+        self,
+        part: str,
+        active: float | None = None,
+        take: bool = False,
+        wrote: int | None = None,
+        *,
+        confirm: bool = False,
     ) -> Keeper: ...
     def tick(
         self,
@@ -328,6 +334,23 @@ class Driver:
         self.tick()  # the renew carries it, and status.json says it
         if self._carried(part) < wrote:
             self.wrote[part] = before  # not written: the next claim must not carry it either
+            return App.tr("the mark could not be written: {error}").format(
+                error=(self.view.error if self.view else None) or "?"
+            )
+        return None
+
+    def confirm(self, part: str, wrote: int) -> str | None:
+        """The person vouches that this computer's records on `part` count up to `wrote`, where
+        the core cannot prove its mark (its state lost: the status says the mark is unknown,
+        S6). Carried in the claim, and the state file, before it is said done (None), else why
+        not. The core never writes a mark lower than one it read of this computer."""
+        if part not in PARTS:
+            raise ValueError(f"no part named {part!r}")
+        self._closed = False
+        self.lease.renew(part, active=self.active.active(self.clock()), wrote=wrote, confirm=True)
+        self.wrote[part] = wrote
+        self.tick()
+        if self._carried(part) < wrote:
             return App.tr("the mark could not be written: {error}").format(
                 error=(self.view.error if self.view else None) or "?"
             )

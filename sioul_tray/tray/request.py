@@ -24,6 +24,7 @@ MAX_REQUEST = 64 * 1024
 # The command line's requests that the running tray carries out itself: while it runs, it is the
 # only writer of this computer's claims (it holds the writer lock).
 THROUGH_TRAY = ("take", "close", "renew", "forget", "wrote")
+CONFIRM = "confirm"  # `sioul-tray wrote PART N --confirm`, as the tray takes it (S6)
 
 
 class BadRequest(ValueError):

@@ -40,9 +40,15 @@ class Watched(Lease):
     all_fixes: bool
 
     def renew(
-        self, part: str, active: float | None = None, take: bool = False, wrote: int | None = None
+        self,
+        part: str,
+        active: float | None = None,
+        take: bool = False,
+        wrote: int | None = None,
+        *,
+        confirm: bool = False,
     ) -> Keeper:
-        keeper = super().renew(part, active, take, wrote)
+        keeper = super().renew(part, active, take, wrote, confirm=confirm)
         self.world.observe(self, part, "take" if take else "renew", keeper)
         return keeper
 

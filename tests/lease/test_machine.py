@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
+
 from sioul_tray.lease import ALIVE as STATE_EVERY  # renewals are saved within ALIVE
 from sioul_tray.lease import RENEW, SETTLING, Claim
 from sioul_tray.lease.keeper import FRESH
@@ -22,6 +24,7 @@ from sioul_tray.lease.machine import (
     Renew,
     Saved,
 )
+from sioul_tray.lease.rules import EVERY_FIX, Fixes
 
 T0 = 1_750_000_000.0
 TICK0 = 1000.0
@@ -154,3 +157,102 @@ def test_a_tenure_kept_for_days_remembers_only_the_writes_an_answer_may_still_na
         verdict = step(m, Look(), (clock.wall, clock.tick)).verdict
         assert verdict is not None and verdict.computer == "aa"
         assert verdict.acting is counts, verdict
+
+
+# -- S6, a mark never goes back (`Fixes.marks_kept`) ----------------------------------------
+
+
+def marks_machine(kept: bool, me: str = "aa", remembers: bool = True) -> Machine:
+    return Machine(
+        "invoices",
+        me,
+        me.upper(),
+        created=True,
+        remembers=remembers,
+        tenure=iter(range(1, 10**6)).__next__,
+        fixes=EVERY_FIX if kept else Fixes(marks_kept=False),
+    )
+
+
+@pytest.mark.parametrize("kept", [True, False])
+def test_the_highest_mark_read_of_each_computer_stands(kept: bool) -> None:
+    """A reader keeps, per computer, the highest `wrote` it read (what `must_have` says): a newer
+    claim with a lower mark (its writer restarted from an older copy) or an older copy with a
+    higher one never lowers it."""
+    m, clock = marks_machine(kept), Clock()
+    now = int(clock.wall)
+    bb = _claim("bb", seq=now, renewed=now, wrote=5)
+    step(m, Heard([bb]), (clock.wall, clock.tick))
+    lower = dataclasses.replace(bb, seq=now + 60, renewed=now + 60, wrote=2)
+    step(m, Heard([lower]), clock.advance(60))
+    assert m.knowledge.best["bb"].seq == now + 60
+    assert m.knowledge.best["bb"].wrote == (5 if kept else 2)
+    older = dataclasses.replace(bb, seq=now - 60, wrote=7)  # stale, but with a higher mark
+    stale = step(m, Heard([older]), clock.advance(1))
+    assert "stale copy" in stale.problems[0][1]
+    assert m.knowledge.best["bb"].wrote == (7 if kept else 2)
+    assert m.knowledge.best["bb"].seq == now + 60  # the rest is the newest copy's
+
+
+@pytest.mark.parametrize("kept", [True, False])
+def test_a_mark_is_saved_before_the_claim_that_carries_it(kept: bool) -> None:
+    m, clock = marks_machine(kept), Clock()
+    step(m, Renew(), (clock.wall, clock.tick))
+    step(m, Saved(), (clock.wall, clock.tick))
+    marked = step(m, Renew(wrote=5), clock.advance(RENEW))
+    assert marked.claim is not None and marked.claim.wrote == 5
+    assert marked.save_due(clock.tick) is kept  # off: within ALIVE, as a mere renewal
+
+
+@pytest.mark.parametrize("kept", [True, False])
+def test_a_mark_is_never_written_lower(kept: bool) -> None:
+    """Not by a lower mark asked, nor after an older copy of its own claim: a restart takes the
+    highest mark it finds among its own copies (its state, its claim in the folder)."""
+    m, clock = marks_machine(kept), Clock()
+    step(m, Renew(wrote=5), (clock.wall, clock.tick))
+    lower = step(m, Renew(wrote=3), clock.advance(RENEW)).claim
+    assert lower is not None and lower.wrote == (5 if kept else 3)
+    mine = m.knowledge.best["aa"]
+    again = Machine("invoices", "aa", "AA", created=True, remembered=m.knowledge.memory,
+                    fixes=m.knowledge.seat.fixes)  # fmt: skip
+    older = dataclasses.replace(mine, seq=mine.seq - 1, wrote=9)  # its own copy, marked higher
+    step(again, Heard([older]), clock.advance(RENEW))
+    renewed = step(again, Renew(), clock.advance(1)).claim
+    assert renewed is not None and renewed.wrote == (9 if kept else mine.wrote)
+
+
+@pytest.mark.parametrize("kept", [True, False])
+def test_a_lost_state_makes_the_mark_unknown_until_the_person_confirms(kept: bool) -> None:
+    m, clock = marks_machine(kept, remembers=False), Clock()
+    now = int(clock.wall)
+    before = _claim("aa", seq=now - 600, renewed=now - 600, wrote=2)  # from before this run
+    step(m, Heard([before]), (clock.wall, clock.tick))
+    step(m, Renew(), clock.advance(1))
+    settled = step(m, Renew(), clock.advance(SETTLING))
+    verdict = settled.verdict
+    assert verdict is not None and verdict.here
+    assert settled.claim is not None and settled.claim.wrote == 2
+    if not kept:
+        assert verdict.acting  # the creator alone, on mark 2: records 3 to 5 void
+        return
+    assert not verdict.acting and verdict.blocked is not None
+    assert "records mark on invoices is unknown" in verdict.blocked
+    assert verdict.status.cause == "mark"
+    assert not step(m, Renew(wrote=5), clock.advance(RENEW)).verdict.acting  # type: ignore[union-attr]
+    confirmed = step(m, Renew(wrote=5, confirm=True), clock.advance(RENEW))
+    assert confirmed.claim is not None and confirmed.claim.wrote == 5
+    assert confirmed.save_due(clock.tick)
+    assert confirmed.verdict is not None and confirmed.verdict.blocked is None
+    assert not m.knowledge.mark_unknown
+
+
+def test_a_lost_state_leaves_the_medicines_mark_alone() -> None:
+    """Medicines are never numbered: a lost state does not stop the reminders."""
+    m = Machine("medicines", "aa", "AA", created=True, remembers=False)
+    clock = Clock()
+    now = int(clock.wall)
+    before = dataclasses.replace(_claim("aa", seq=now - 600, renewed=now - 600), part="medicines")
+    step(m, Heard([before]), (clock.wall, clock.tick))
+    step(m, Renew(), clock.advance(1))
+    settled = step(m, Renew(), clock.advance(SETTLING))
+    assert settled.verdict is not None and settled.verdict.acting

@@ -958,6 +958,12 @@ def apply(w: World, event: Event) -> None:
                 w.nodes[i].knowledge = None
         else:
             call = Look() if kind == "look" else Renew(take=kind == "take")
+            m = w.nodes[i].knowledge
+            if m is not None and m.mark_unknown and kind != "look":
+                # The person confirms an unknown mark (S6) at once: the model numbers no records,
+                # so that wait would only stall its paths (tests/lease/test_marks.py holds it).
+                own = m.best.get(w.nodes[i].id)
+                call = Renew(take=kind == "take", wrote=own.wrote if own else 0, confirm=True)
             w.carry_out(i, w.step(i, call), saves)
     elif kind == "forget":
         _, i, k, choice = event

@@ -111,9 +111,15 @@ class Instruments:
         return self.lease.timing
 
     def renew(
-        self, part: str, active: float | None = None, take: bool = False, wrote: int | None = None
+        self,
+        part: str,
+        active: float | None = None,
+        take: bool = False,
+        wrote: int | None = None,
+        *,
+        confirm: bool = False,
     ) -> Keeper:
-        keeper = self.lease.renew(part, active=active, take=take, wrote=wrote)
+        keeper = self.lease.renew(part, active=active, take=take, wrote=wrote, confirm=confirm)
         self.computer.wrote(part)
         return self.computer.judged("renew take" if take else "renew", part, keeper)
 

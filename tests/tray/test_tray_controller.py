@@ -71,7 +71,13 @@ class ScriptedLease:
         self.jumped = False
 
     def renew(
-        self, part: str, active: float | None = None, take: bool = False, wrote: int | None = None
+        self,
+        part: str,
+        active: float | None = None,
+        take: bool = False,
+        wrote: int | None = None,
+        *,
+        confirm: bool = False,
     ) -> K:
         self.calls.append(("renew", part, active, take, wrote))
         if self.fail is not None:
