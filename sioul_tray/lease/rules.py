@@ -127,6 +127,10 @@ class Fixes:
     invoices): cut off, it may be numbering on declarations its person made there."""
     heirless_closes: bool = True
     """A close naming no successor (its writer the heir) is not counted by one that closed."""
+    restored: bool = True
+    """(S7, then S4) A claim read that answers a version of this computer's own newer than any
+    it knows (its state file and its own claim file put back from one backup) makes it distrust
+    as after a lost state, and take back that it may have closed, naming anyone, after it."""
 
 
 EVERY_FIX = Fixes()  # as the tray and the command line run

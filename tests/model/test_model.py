@@ -295,6 +295,15 @@ REPLICA_WALKS: dict[str, tuple[int, Alphabet, list[Event]]] = {
     # later closes, naming no successor (it would keep them); both trays restart and take, each
     # having read the other's close: each counted it (`walk(3, seed=1)` on "nights", 34 events;
     # the walks met it with `forget_named` switched off, and it needed no fix switched off).
+    # bb's state file and its own claim file put back from one backup older than the version of
+    # bb's that aa's close answered; bb's close named aa: each counts the other's close (issue
+    # 39, class 3; S7, then S4).
+    "restored": (2, ON_REPLICAS, [
+        ("renew", B, None), ("sync",), ("renew", A, None), ("close", A, None), ("sync",),
+        ("wait", SETTLING), ("quit", B, None), ("sync",), ("stale", B, B, 1),
+        ("restart", B, "older", None), ("renew", A, None), ("wait", SETTLING),
+        ("renew", A, None), ("renew", B, None),
+    ]),
     "heirless_closes": (3, NARROW["nights"], [
         ("close", A, None), ("deliver", C, A, 2), ("quit", B, None), ("forget", C, B, None),
         ("take", C, None), ("wait", 86400), ("close", C, None), ("crash", C), ("crash", A),
