@@ -333,6 +333,17 @@ class _Reads:
         mine = self.best.get(self.seat.me)
         return mine is not None and wall - mine.active <= self.seat.timing.alive
 
+    @property
+    def creates(self) -> bool:
+        """This computer may act on an empty view (S2): it made the folder and can show it, by
+        a state file that reads whole (begun as it sealed the folder: `statefile.begin`), or,
+        that lost, by a claim of its own from an earlier run (`past`) that knew nobody
+        (`_Draft.learn` drops `created` for one that knew others). Reinstalled while its
+        folder downloads again, it is a joiner until then (`Fixes.lone_creator`)."""
+        return self.created and (
+            self.remembers or self.past is not None or not self.seat.fixes.lone_creator
+        )
+
     def clone_problem(self, tick: float) -> str | None:
         """Why this computer may not act: another installation writes its claims (lately)."""
         if self.cloned is None or tick - self.cloned > self.seat.timing.alive:
@@ -402,7 +413,9 @@ class Knowledge(_Reads):
     """
 
     seat: Annotated[Seat, Role.GIVEN]
-    # This computer made the folder: its first run acts on an empty view.
+    # This computer made the folder (the seal names it): it may act on an empty view while it
+    # can show it (`creates`); False once a claim of its own from an earlier run it does not
+    # remember shows that it knew others.
     created: bool = False
     # This run starts from a state file that read whole (or keeps its state in memory only).
     # False after the state was lost: once a claim of this computer's from before this run
@@ -476,6 +489,8 @@ class Knowledge(_Reads):
         if mine is None:
             return k
         k = dataclasses.replace(k, past=mine.seq)
+        if mine.knows and k.created and not k.remembers and k.seat.fixes.lone_creator:
+            k = dataclasses.replace(k, created=False)  # see `_Draft.learn`
         draft = _Draft(k)
         draft.recall(mine)
         return draft.finish()
@@ -740,7 +755,8 @@ class _Draft(_Reads):
         if not self.seat.rule.never_twice:
             return  # no close counts on a part that follows the person
         named = self._map("named")
-        closed = max(answered + 1, wall)  # past every seq an earlier run wrote, but a clock set back
+        # As of now: past every seq an earlier run wrote (but with a clock set back).
+        closed = max(answered + 1, wall)
         for key in (ANY_CLOSE, EVERY_COMPUTER):
             if named.get(key, -1) < closed:
                 named[key] = closed
@@ -779,6 +795,10 @@ class _Draft(_Reads):
             # crash, restored from a backup, or written over by another process).
             if claim.seq not in self.own and (self.past is None or claim.seq > self.past):
                 self.past = claim.seq
+                if claim.knows and self.created and not self.remembers:
+                    # A creator that lost its state, whose earlier run had read others: it acts
+                    # only on what it reads of them, as a joiner (S2, `creates`).
+                    self.created = self.created and not self.seat.fixes.lone_creator
             self.recall(claim)
             return True
         if claim.renewed - wall > self.seat.timing.renew:
@@ -1041,7 +1061,7 @@ class _Draft(_Reads):
             part=seat.part,
             shown=None if since is None else int(wall - (tick - since)),
             read_others=any(c != seat.me for c in self.best),
-            created=self.created,
+            created=self.creates,
             blocked=(self.blocked if seat.fixes.one_seal else None) or self.clone_problem(tick),
         )
         self.acted = verdict.acting

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from sioul_tray.lease import Keeper, Lease
+from sioul_tray.lease import Keeper, Lease, statefile
 from sioul_tray.lease.rules import EVERY_FIX, Fixes
 from sioul_tray.share import SEAL_NAME, Share
 from tests.helpers import T0, FakeClock
@@ -30,6 +30,9 @@ class Replicas:
         first = root / ids[0]
         first.mkdir(parents=True)
         made = Share.create(first, PASSPHRASE, ids[0], cost=10)
+        # As the setup that sealed it does, the creator's state file begins: its first run shows
+        # it made the folder (`Installation.made_folder`).
+        statefile.begin(statefile.state_file(root / "state" / ids[0], made.folder_id, ids[0]))
         self.shares[ids[0]] = made
         for c in ids[1:]:
             folder = root / c

@@ -31,16 +31,14 @@ def in_use(r: Replicas, *leases: Lease, rounds: int = 3) -> None:
 
 
 def who_numbers(r: Replicas, *leases: Lease, minutes: int = 6) -> tuple[set[str], list[Keeper]]:
-    """Every tray renews each minute, the sync down: who numbered at least once, and at the same
-    minute as another; the last verdicts."""
-    seen: set[str] = set()
+    """Every tray renews each minute, the sync down: who numbered in the same minute as another,
+    and the last verdicts."""
     together: set[str] = set()
     last: list[Keeper] = []
     for _ in range(minutes):
         r.advance(RENEW)
         last = [lease.renew(INV) for lease in leases]
         now = acting(*last)
-        seen.update(now)
         if len(now) > 1:
             together.update(now)
     return together, last
@@ -92,3 +90,74 @@ def test_a_backup_restores_the_state_and_the_own_claim(tmp_path: Path, fixed: bo
     r.sync_all()
     together, (ka, kb) = who_numbers(r, a, b, minutes=3)
     assert not together and ka.acting and kb.computer == "aa"
+
+
+def reinstalled(r: Replicas, c: str, *, keep_own: bool) -> None:
+    """`c` is reinstalled on its machine (its id kept in its configuration) and its folder
+    downloads again: its state directory is gone, and of the claim files only its own is back
+    yet (`keep_own`), or none."""
+    shutil.rmtree(r.root / "state" / c)
+    for part in ("invoices", "medicines"):
+        for f in (r.folder(c) / "leases" / part).glob("*.lease"):
+            if not (keep_own and f.stem == c):
+                f.unlink()
+
+
+@pytest.mark.parametrize("fixed", [False, True])
+def test_a_reinstalled_creator_does_not_act_on_an_empty_view(tmp_path: Path, fixed: bool) -> None:
+    """aa made the folder; bb took invoices and numbers. aa is reinstalled on its machine while
+    its folder downloads again: no state, no claim file yet. With the fix off, aa, the seal's
+    creator, acts alone on its empty view after SETTLING beside bb (S2). With it, aa cannot show
+    that it made the folder (no state file): it waits as a joiner, and once the download brings
+    bb's claim it is a member like any other: bb keeps invoices."""
+    fixes = EVERY_FIX if fixed else Fixes(lone_creator=False)
+    r = Replicas(tmp_path, ["aa", "bb"])
+    a, b = r.lease("aa", fixes=fixes), r.lease("bb", fixes=fixes)
+    in_use(r, a, b)
+    b.renew(INV, take=True)
+    r.sync_all()
+    in_use(r, a, b, rounds=5)
+    assert acting(a.renew(INV), b.renew(INV)) == ["bb"]
+    reinstalled(r, "aa", keep_own=False)
+    a = r.lease("aa", fixes=fixes)
+    together, (ka, kb) = who_numbers(r, a, b, minutes=10)
+    if not fixed:
+        assert together == {"aa", "bb"}
+        return
+    # "Invoices: here, waiting to hear another computer", as a joiner shows it.
+    assert not together and kb.acting and not ka.acting and ka.status.why is Why.ALONE
+    in_use(r, a, b, rounds=5)  # the download is done: aa hears bb and answers it
+    together, (ka, kb) = who_numbers(r, a, b, minutes=3)
+    assert not together and kb.acting and ka.computer == "bb"
+
+
+@pytest.mark.parametrize("fixed", [False, True])
+def test_a_reinstalled_creator_alone_is_not_blocked(tmp_path: Path, fixed: bool) -> None:
+    """aa made the folder and is its only computer. Reinstalled, its folder downloading again,
+    it waits while it can show nothing; once it reads a claim of its own from its earlier run
+    that knew nobody, it numbers alone again. One that knew others waits for them (above). The
+    setup's own first run, its state begun as it sealed the folder, numbers alone at once."""
+    fixes = EVERY_FIX if fixed else Fixes(lone_creator=False)
+    r = Replicas(tmp_path, ["aa"])
+    a = r.lease("aa", fixes=fixes)
+    in_use(r, a, rounds=3)
+    assert a.renew(INV).acting  # the first run: its state file begun by the setup
+    reinstalled(r, "aa", keep_own=True)
+    a = r.lease("aa", fixes=fixes)
+    _, (ka,) = who_numbers(r, a, minutes=4)
+    assert ka.acting
+
+
+def test_a_reinstalled_creator_that_knew_others_waits_for_them(tmp_path: Path) -> None:
+    """aa's claim from its earlier run, the first file its download brings back, says it read
+    bb's: reinstalled, aa waits for bb (the claim names it), as a joiner would."""
+    r = Replicas(tmp_path, ["aa", "bb"])
+    a, b = r.lease("aa"), r.lease("bb")
+    in_use(r, a, b)
+    b.renew(INV, take=True)
+    r.sync_all()
+    in_use(r, a, b, rounds=5)
+    reinstalled(r, "aa", keep_own=True)
+    a = r.lease("aa")
+    together, (ka, _) = who_numbers(r, a, b, minutes=10)
+    assert not together and not ka.acting
