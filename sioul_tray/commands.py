@@ -112,6 +112,8 @@ def _setup(inst: Installation, folder: Path, out: TextIO) -> int:
             made = "joined"
     make_part_folders(folder)
     _leave_previous(inst, folder, out)
+    if made == "created":
+        inst.made_folder(share)
     inst.remember_key(share)
     inst.update_settings(share=str(folder))
     if made == "created":

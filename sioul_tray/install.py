@@ -339,6 +339,21 @@ class Installation:
             raise SioulError(Core.mark("{id} is not a folder id", id=repr(folder_id[:40])))
         return self.config_dir / "keys" / f"{folder_id}.key"
 
+    def made_folder(self, share: Share) -> None:
+        """This installation sealed `share`'s folder: its state file there begins now, so that
+        its first run may act on an empty view, and a later one that lost it may not
+        (`statefile.begin`)."""
+        from sioul_tray.lease import statefile
+
+        _private_dir(self.state_dir)
+        path = statefile.state_file(self.state_dir, share.folder_id, self.computer())
+        try:
+            statefile.begin(path)
+        except OSError as e:
+            raise SioulError(
+                Core.mark("cannot write {path}: {error}", path=path, error=e.strerror or str(e))
+            ) from None
+
     def remember_key(self, share: Share) -> None:
         """Cache the folder key, readable only by this user, so later starts need no passphrase.
 

@@ -104,6 +104,8 @@ def test_setup_caches_the_key_so_later_commands_need_no_passphrase(
     assert len(keys) == 1 and keys[0].stat().st_mode & 0o777 == 0o600
     assert json.loads(ok(cli(one, "look", "--json")))["invoices"]["computer"] is None
     assert (folder / SEAL_NAME).exists()
+    # The creator's state file began as it sealed the folder (S2: it may act on an empty view).
+    assert list((one / "state").glob("lease-*.state"))
 
 
 def test_a_wrong_passphrase_changes_nothing(pair: tuple[Path, Path, Path], tmp_path: Path) -> None:

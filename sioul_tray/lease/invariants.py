@@ -279,9 +279,7 @@ def a_mark_never_goes_back(moment: Moment) -> list[Violation]:
         for who, at, wrote in moment.records.statuses:
             if who == c and at > said and wrote is not None and wrote < mark:
                 found.append(
-                    Violation(
-                        "S6", f"{c} said yes to mark {mark}, then its status told {wrote}"
-                    )
+                    Violation("S6", f"{c} said yes to mark {mark}, then its status told {wrote}")
                 )
                 break
     return found

@@ -193,7 +193,7 @@ class Reason(enum.Enum):
 
 
 def _flowing(seen: Seen, now: float, me: str) -> bool:
-    """"Gone" may only mean gone while this computer's own sync is seen flowing; where it is
+    """ "Gone" may only mean gone while this computer's own sync is seen flowing; where it is
     tracked, flowing for SETTLING: the first file a reconnecting sync brings is not the
     catch-up."""
     if seen.tracks_flow:

@@ -37,8 +37,8 @@ from sioul_tray.lease.machine import (
     Close,
     Forget,
     Heard,
-    Look,
     Knowledge,
+    Look,
     Machine,
     Memory,
     Ready,
@@ -152,8 +152,11 @@ class Lease:
         self.state_problem: str | None = None
         got = statefile.Remembered()
         if self._state is not None:
+            if share.made and not read_only and share.creator == computer:
+                statefile.begin(self._state)  # the run that made the seal (S2)
             got = statefile.load(self._state)
             self.state_problem = got.problem
+        share.made = False
         # Memory only: the caller vouches for this id. Else a state lost (missing or damaged)
         # makes the machines distrust what they cannot have witnessed (docs/protocol.md).
         remembers = self._state is None or (got.found and got.problem is None)

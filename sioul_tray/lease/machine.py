@@ -46,6 +46,7 @@ from sioul_tray.lease.keeper import (
 )
 from sioul_tray.lease.rules import (
     ANY_CLOSE,
+    EVERY_COMPUTER,
     EVERY_FIX,
     PARTS,
     RULES,
@@ -270,6 +271,7 @@ class _Reads:
     written: Mapping[int, float]
     started: float | None
     first_seq: int | None
+    past: int | None
     own: tuple[int, ...]
     last_tick: float | None
     last_wall: float | None
@@ -348,7 +350,7 @@ class _Reads:
         view = self.view(tick)
         alive = self.seat.timing.alive
         if view.flowing_since is not None and not any(
-            tick - h <= alive for c, h in view.heard.items() if c != me
+            tick - h <= alive for c, h in (view.heard or {}).items() if c != me
         ):
             # Its next verdict follows a read, which finds the sync still (`_Draft.hear`): a
             # machine that has read nothing lately cannot count anyone silent on waking.
@@ -383,6 +385,17 @@ class _Reads:
     def _present(self, wall: float) -> bool:
         mine = self.best.get(self.seat.me)
         return mine is not None and wall - mine.active <= self.seat.timing.alive
+
+    @property
+    def creates(self) -> bool:
+        """This computer may act on an empty view (S2): it made the folder and can show it, by
+        a state file that reads whole (begun as it sealed the folder: `statefile.begin`), or,
+        that lost, by a claim of its own from an earlier run (`past`) that knew nobody
+        (`_Draft.learn` drops `created` for one that knew others). Reinstalled while its
+        folder downloads again, it is a joiner until then (`Fixes.lone_creator`)."""
+        return self.created and (
+            self.remembers or self.past is not None or not self.seat.fixes.lone_creator
+        )
 
     def clone_problem(self, tick: float) -> str | None:
         """Why this computer may not act: another installation writes its claims (lately)."""
@@ -485,7 +498,9 @@ class Knowledge(_Reads):
     """
 
     seat: Annotated[Seat, Role.GIVEN]
-    # This computer made the folder: its first run acts on an empty view.
+    # This computer made the folder (the seal names it): it may act on an empty view while it
+    # can show it (`creates`); False once a claim of its own from an earlier run it does not
+    # remember shows that it knew others.
     created: bool = False
     # This run starts from a state file that read whole (or keeps its state in memory only).
     # False after the state was lost: once a claim of this computer's from before this run
@@ -526,6 +541,10 @@ class Knowledge(_Reads):
     written: Mapping[Stamp, Tick] = field(default_factory=dict)
     started: Tick | None = None  # this run's first call, by ticks
     first_seq: Stamp | None = None  # the first seq this run wrote
+    # The highest seq of this computer's own claims from before this run that it knows (its
+    # state file's, or one read back from the folder): a claim answering a higher one, older
+    # than this run, tells that its memory went back (`_Draft.recognise`, S7).
+    past: Stamp | None = None
     # The seqs this run wrote, the latest OWN_SEQS of them: a claim of this computer's with
     # another seq was written by another run (before this one, or a copy of it), whatever
     # a clock set back did to the seqs' order.
@@ -562,6 +581,9 @@ class Knowledge(_Reads):
         mine = remembered.claims.get(k.seat.me)
         if mine is None:
             return k
+        k = dataclasses.replace(k, past=mine.seq)
+        if mine.knows and k.created and not k.remembers and k.seat.fixes.lone_creator:
+            k = dataclasses.replace(k, created=False)  # see `_Draft.learn`
         draft = _Draft(k)
         draft.recall(mine)
         return draft.finish()
@@ -723,9 +745,16 @@ class _Draft(_Reads):
         flowing = False  # another computer's claim heard within ALIVE: the sync is flowing
         alive = self.seat.timing.alive
         known_before = len(self.best)
+        restored = self.seat.fixes.restored
+        # The highest version of this computer's claim from before this run the others answer.
+        answered, first, own = -1, self.first_seq, self.own
         for claim in claims:
             c = claim.computer
             known = self.best.get(c)
+            if restored and claim.sees == me and c != me:
+                a = max(claim.sees_seq or -1, claim.answers or -1)
+                if a > answered and a not in own and (first is None or a < first):
+                    answered = a  # (a version this run wrote beyond `own`, or a copy's: not)
             if (
                 c == me
                 and not self.remembers
@@ -769,6 +798,8 @@ class _Draft(_Reads):
                 flowing = c != me and h is not None and tick - h <= alive
         if len(self.best) != known_before:  # a computer not known before: rare
             self.in_order()
+        if answered >= 0:  # after this computer's own claim was read back: `past` is known
+            self.recognise(answered, wall, tick)
         if None in self.heard.values():  # remembered, not in the folder any more
             heard = self._map("heard")
             for computer, h in heard.items():
@@ -827,6 +858,32 @@ class _Draft(_Reads):
             if self.named.get(key, -1) < seq:
                 self._map("named")[key] = seq
 
+    def recognise(self, answered: int, wall: int, tick: float) -> None:
+        """Other computers' claims that name this one answer versions of this computer's claim
+        up to `answered` (`sees_seq`, or `answers` for a close): one from before this run and
+        newer than any this computer knows tells that its memory went back (its state file and
+        its own claim file put back from one backup, S7). What it did since, it cannot know:
+        acknowledged a keeper, closed naming anyone. So it distrusts as after a lost state
+        (`distrust_until`, "Losing the local state"), and takes back a close after that
+        version (`named`, every computer and any close, as if it had closed now): no close
+        that answers a version from before this run counts here again (S4), until its writer
+        writes anew. (Now rather than that version's seq + 1: the same closes in effect, since
+        a close answering a version in between is such a sign itself, and a seq compared by
+        order alone, as every other.)"""
+        if answered <= (-1 if self.past is None else self.past):
+            return
+        if self.distrust_until is None:
+            self.distrust_until = (self.started or tick) + self.seat.timing.unclosed
+        self.past = answered
+        if not self.seat.rule.never_twice:
+            return  # no close counts on a part that follows the person
+        named = self._map("named")
+        # As of now: past every seq an earlier run wrote (but with a clock set back).
+        closed = max(answered + 1, wall)
+        for key in (ANY_CLOSE, EVERY_COMPUTER):
+            if named.get(key, -1) < closed:
+                named[key] = closed
+
     def learn(
         self,
         known: Claim | None,
@@ -865,6 +922,12 @@ class _Draft(_Reads):
         if c == self.seat.me:
             # Another run of this installation wrote later (its state was lost, saved behind a
             # crash, restored from a backup, or written over by another process).
+            if claim.seq not in self.own and (self.past is None or claim.seq > self.past):
+                self.past = claim.seq
+                if claim.knows and self.created and not self.remembers:
+                    # A creator that lost its state, whose earlier run had read others: it acts
+                    # only on what it reads of them, as a joiner (S2, `creates`).
+                    self.created = self.created and not self.seat.fixes.lone_creator
             self.recall(claim)
             return True
         if claim.renewed - wall > self.seat.timing.renew:
@@ -1140,7 +1203,7 @@ class _Draft(_Reads):
             part=seat.part,
             shown=None if since is None else int(wall - (tick - since)),
             read_others=any(c != seat.me for c in self.best),
-            created=self.created,
+            created=self.creates,
             blocked=(self.blocked if seat.fixes.one_seal else None)
             or self.clone_problem(tick)
             or self.mark_problem(),

@@ -142,6 +142,15 @@ class Fixes:
     `wrote` it read of it (its own copies too, stale ones included) and never writes a lower
     one; a machine whose state was lost, once a claim of its own from before shows, does not
     act on invoices until the person confirms its mark ("the records' mark is unknown")."""
+    restored: bool = True
+    """(S7, then S4) A claim read that answers a version of this computer's own newer than any
+    it knows (its state file and its own claim file put back from one backup) makes it distrust
+    as after a lost state, and take back that it may have closed, naming anyone, after it."""
+    lone_creator: bool = True
+    """(S2) The folder's creator acts on an empty view only while it can show it made the folder
+    and ran on it since (its state file, begun as it sealed the folder, reads whole), or once it
+    has read a claim of its own from an earlier run that knew nobody: reinstalled, it is a
+    joiner."""
 
 
 EVERY_FIX = Fixes()  # as the tray and the command line run

@@ -155,5 +155,14 @@ def save(
     write_atomic(path, ("\n".join(lines()) + "\n").encode("utf-8"), sync=False)
 
 
+def begin(path: Path) -> None:
+    """The state file of a folder's creator, begun as it seals the folder: empty. Its first run
+    reads it whole, which is how a run shows that this installation made the folder and ran on
+    it since (the creator alone acts on an empty view: docs/protocol.md, "When this computer
+    acts", S2). Never over one that is there."""
+    if not path.exists():
+        save(path, {}, {})
+
+
 def state_file(state_dir: str | os.PathLike[str], folder_id: str, computer: str) -> Path:
     return Path(state_dir) / f"lease-{folder_id}-{computer}.state"

@@ -207,6 +207,10 @@ class Share:
         self.timing = timing
         if derived is None or len(derived) != KEY_ID_SIZE + 32:
             derived = derive(folder_key, timing)
+        # This process sealed the folder (`create`) and no lease has started on it yet: the
+        # first one begins its state file (`statefile.begin`), which shows that it made the
+        # folder (docs/protocol.md, "When this computer acts").
+        self.made = False
         # What the folder key gives (key id, claim key), to cache beside it: as secret as it.
         self.derived = derived
         self.key_id = derived[:KEY_ID_SIZE]
@@ -257,6 +261,7 @@ class Share:
         nonce = os.urandom(NONCE_SIZE)
         sealed = AESGCM(kek).encrypt(nonce, folder_key, _wrap_aad(folder_id, creator))
         share = cls(folder, folder_id, creator, folder_key, timing=timing)
+        share.made = True
         document: dict[str, Any] = {
             "format": "sioul-seal",
             "version": SEAL_VERSION,

@@ -134,6 +134,8 @@ def join_or_create(
             share = Share.open(folder, passphrase)
             made = "joined"
     make_part_folders(folder)
+    if made == "created":
+        inst.made_folder(share)
     inst.remember_key(share)
     inst.update_settings(share=str(folder))
     if name is not None:

@@ -19,7 +19,7 @@ import os
 import weakref
 from pathlib import Path
 
-from sioul_tray.lease import Keeper, Lease, invariants
+from sioul_tray.lease import Keeper, Lease, invariants, statefile
 from sioul_tray.lease.rules import EVERY_FIX, Fixes
 from sioul_tray.share import SEAL_NAME, Share
 from tests.helpers import T0, FakeClock
@@ -93,6 +93,9 @@ class Replicas:
         first = root / ids[0]
         first.mkdir(parents=True)
         made = Share.create(first, PASSPHRASE, ids[0], cost=10)
+        # As the setup that sealed it does, the creator's state file begins: its first run shows
+        # it made the folder (`Installation.made_folder`).
+        statefile.begin(statefile.state_file(root / "state" / ids[0], made.folder_id, ids[0]))
         self.shares[ids[0]] = made
         for c in ids[1:]:
             folder = root / c
@@ -155,9 +158,7 @@ class Replicas:
             minds[c] = invariants.Mind(
                 k,
                 k.last_tick + since,
-                acting=verdict is not None
-                and verdict.acting
-                and since <= lease.timing.renew,
+                acting=verdict is not None and verdict.acting and since <= lease.timing.renew,
                 judged=k.last_tick,
                 judged_at=lease.judged_at,
                 began=lease.began,

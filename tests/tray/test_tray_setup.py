@@ -11,6 +11,7 @@ from pytestqt.qtbot import QtBot
 
 from sioul_tray.errors import SioulError, WrongPassphrase
 from sioul_tray.install import Installation
+from sioul_tray.lease import statefile
 from sioul_tray.share import Share
 from sioul_tray.tray import setup
 
@@ -81,6 +82,11 @@ def test_create_then_join_from_another_installation(inst: Installation, tmp_path
     other = Installation(tmp_path / "other")
     assert setup.join_or_create(other, folder, "pass phrase", None) == "joined"
     assert other.open_share().folder_id == inst.open_share().folder_id
+    # The creator's state file begins as it seals the folder: its first run shows it made it,
+    # and may act on an empty view; a joiner's does not (docs/protocol.md, S2).
+    folder_id = inst.open_share().folder_id
+    assert statefile.load(statefile.state_file(inst.state_dir, folder_id, inst.computer())).found
+    assert not statefile.state_file(other.state_dir, folder_id, other.computer()).exists()
 
 
 def test_wrong_passphrase_or_mismatch_changes_nothing(inst: Installation, tmp_path: Path) -> None:
