@@ -43,6 +43,7 @@ class Figures:
     numbered: int = 0
     duplicates: int = 0
     gated: int = 0
+    violations: list[str] = field(default_factory=list)  # invariants broken (first of each)
 
     def add(self, seed: int, m: Measures, wall: float) -> None:
         self.runs += 1
@@ -56,6 +57,7 @@ class Figures:
         self.numbered += m.numbered
         self.duplicates += m.duplicates
         self.gated += m.gated
+        self.violations += m.violations
         for part in PARTS:
             self.double[part] += m.double[part]
             self.unattended[part] += m.unattended[part]

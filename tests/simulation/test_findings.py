@@ -30,6 +30,8 @@ def world() -> Iterator[World]:
     w.tracing = True
     yield w
     w.close()
+    # After every call on invoices, the safety argument held (`World.observe`).
+    assert not w.measures.violations, w.measures.violations[0]
 
 
 def took_then_slept(w: World) -> None:

@@ -70,6 +70,13 @@ def test_invoices_never_act_twice(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_the_safety_argument_holds_at_every_call(name: str) -> None:
+    """Every invariant of docs/protocol.md's "Why it is safe", after every call on invoices."""
+    f = figures(name)
+    assert not f.violations, f.violations[0]
+
+
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
 def test_no_invoice_number_is_made_twice(name: str) -> None:
     """Sioul, numbering into records that sync later than the claims, through the verdict and
     `must_have` (`records.Numberer`): invoices are made, and no number twice."""

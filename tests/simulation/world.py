@@ -6,6 +6,9 @@ the shipped tray loop (`tray.driver.Driver`) over the real `Lease` on its own re
 timed as the Qt controller times it: a timer every RENEW of its own clock, stopped while a told
 sleep lasts; a change landing in its folder read REREAD_DELAY later. The driver's calls reach the
 core through `Instruments`, which logs them, measures who acts and hands writes to the sync client.
+After every call on invoices the world's state is judged by the invariants (docs/protocol.md, "Why
+it is safe"; `sioul_tray.lease.invariants`): the first violation of each is kept with its trace
+(`Measures.violations`).
 
 A computer *acts* on a part from a call whose Keeper said `acting` until its next call, while it is
 awake and its tray runs. The measures integrate over true time between events.
@@ -23,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sioul_tray.lease import PARTS, RENEW, Keeper, Lease, Timing
+from sioul_tray.lease import PARTS, RENEW, Keeper, Lease, Timing, invariants
 from sioul_tray.lease.lease import Reading, Snapshot
 from sioul_tray.share import SEAL_NAME, Share
 from sioul_tray.tray.driver import REREAD_DELAY, Driver
@@ -92,6 +95,8 @@ class Measures:
     numbered: int = 0  # invoices made in the simulated records (`records.Numberer`)
     duplicates: int = 0  # numbers made twice, in the merged records
     gated: int = 0  # numberings put off: another keeper's records had not arrived
+    # The first violation of each invariant met, with the calls before it (`World.observe`).
+    violations: list[str] = field(default_factory=list)
 
 
 class Instruments:
@@ -144,12 +149,14 @@ class Instruments:
         self.computer.wrote(part)
         self.computer.world.log(self.computer, f"close {part}")
         self.computer.world.set_acting(self.computer, part, False)
+        self.computer.world.observe(self.computer, part)
 
     def forget(self, computer: str) -> None:
         self.lease.forget(computer)
         self.computer.world.log(self.computer, f"forget {computer}")
         for part in PARTS:
             self.computer.wrote(part)
+        self.computer.world.observe(self.computer, "invoices")
 
     def last_read(self, part: str) -> Snapshot:
         # LeaseLike's, for the Computers window: the simulated loop never asks it.
@@ -203,6 +210,8 @@ class Computer:
         self._reread = False
         self._rechecks = 0  # generation of the driver's recheck request
         self.away_after: float | None = None  # the driver's `away_after` (sleeps when idle)
+        self.began = 0.0  # true time its tray last started
+        self.judged_at = 0.0  # true time of its last call on invoices
 
     def __repr__(self) -> str:
         return f"Computer({self.id!r})"
@@ -235,6 +244,9 @@ class Computer:
         self.world.measures.calls += 1
         self.world.log(self, f"{kind} {part}: {describe(keeper)}")
         self.world.set_acting(self, part, keeper.acting)
+        if part == "invoices":
+            self.judged_at = self.world.now
+        self.world.observe(self, part)
         return keeper
 
     def wrote(self, part: str) -> None:
@@ -244,6 +256,7 @@ class Computer:
 
     def start(self) -> None:
         """The tray starts (login, restart): a new Lease with the same local state."""
+        self.began = self.world.now
         self.lease = Lease(
             self.share,
             self.id,
@@ -488,6 +501,9 @@ class World:
         self.keep_kept = False  # evaluated: a keeper leaves its claim open over sleep
         self.recheck = True  # honour the driver's rereads at a settling's end (False: as before)
         self.numberer: Numberer | None = None  # Sioul numbering invoices, where the run has one
+        # The invariants' view: every version of each computer's claim on invoices, as written.
+        self.history: dict[str, list[invariants.Written]] = {}
+        self.judging = True  # judge the invariants after every call (`observe`)
         self.lines: list[str] = []
         # The person, as the measures need it.
         self.present: frozenset[str] = frozenset()
@@ -547,6 +563,40 @@ class World:
         return self.measures
 
     # -- the measures -----------------------------------------------------------------------
+
+    def observe(self, computer: Computer, part: str) -> None:
+        """After a call of `computer` on `part`: its claim written, then every invariant."""
+        if part != "invoices" or not self.judging or computer.lease is None:
+            return
+        mine = computer.lease.knowledge(part).best.get(computer.id)
+        written = self.history.setdefault(computer.id, [])
+        if mine is not None and (not written or written[-1].claim != mine):
+            written.append(invariants.Written(mine, self.now))
+        found = self.measures.violations
+        for v in invariants.check(self.moment()):
+            if not any(seen.startswith(f"{v.invariant} ") for seen in found):
+                found.append(f"{v} (t={self.now:.0f}, seed {self.seed})\n" + "\n".join(self._trace))
+
+    def moment(self) -> invariants.Moment:
+        """The world now on invoices, as the invariants read it: each tray that runs (asleep
+        too: its knowledge stands), whether it acts, every claim written."""
+        minds: dict[str, invariants.Mind] = {}
+        for c in self.computers.values():
+            if c.lease is None:
+                continue
+            k = c.lease.knowledge("invoices")
+            if k.last_tick is None:
+                continue
+            minds[c.id] = invariants.Mind(
+                k,
+                c.ticks(),
+                acting=c.acting["invoices"],
+                judged=k.last_tick,
+                judged_at=c.judged_at,
+                began=c.began,
+            )
+        drift = max((1.0 - c.clock.rate for c in self.computers.values()), default=0.0)
+        return invariants.Moment(self.now, minds, self.history, drift=max(drift, 0.0))
 
     def log(self, computer: Computer | None, what: str) -> None:
         who = computer.id if computer else "-"
