@@ -32,6 +32,7 @@ from pathlib import Path
 import pytest
 
 from sioul_tray.install import Installation
+from sioul_tray.lease import invariants
 from sioul_tray.timing import Timing
 from tests.desktop import test_desktop_syncthing
 from tests.desktop.fakes import FakeService
@@ -171,6 +172,27 @@ class Run:
         made = {c: records[: marks.get(c, 0)] for c, records in held.items()}
         return made, sum(len(records) for records in held.values()) - sum(map(len, made.values()))
 
+    def broken(self) -> list[str]:
+        """The invariants of docs/protocol.md's "Why it is safe" broken by the world the run left
+        (trays stopped): each computer's knowledge as its state file and replica give it back
+        (a read-only look), every claim either replica holds."""
+        now = time.time()
+        minds: dict[str, invariants.Mind] = {}
+        history: dict[str, list[invariants.Written]] = {}
+        for side in SIDES:
+            lease = Installation(self.homes[side]).lease(read_only=True)
+            lease.look("invoices")
+            k = lease.knowledge("invoices")
+            minds[self.ids[side]] = invariants.Mind(k, k.last_tick or 0.0)
+            for claim in lease.claims("invoices"):
+                versions = history.setdefault(claim.computer, [])
+                if all(w.claim.seq != claim.seq for w in versions):
+                    versions.append(invariants.Written(claim, now))
+        for versions in history.values():
+            versions.sort(key=lambda w: w.claim.seq)
+        moment = invariants.Moment(now, minds, history, timing=TIMING)
+        return [str(v) for v in invariants.check(moment)]
+
 
 @contextmanager
 def running(pair: SyncthingPair, root: Path, numberer: Path) -> Iterator[Run]:
@@ -287,6 +309,7 @@ def test_no_invoice_number_twice_through_every_handover(
         run.numbering(first, before, "a quit")
         time.sleep(3)
     made, void = run.made()
+    assert run.broken() == []  # the safety argument holds in the world it leaves
     numbers = sorted(n for records in made.values() for n, _ in records)
     assert len(numbers) > 20
     assert numbers == list(range(1, len(numbers) + 1))  # none twice, none missing
