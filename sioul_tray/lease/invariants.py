@@ -86,15 +86,13 @@ class Moment:
     `minds`: the computers whose tray runs (a computer down knows nothing until it starts
     again, and acts on nothing). `history`: every version of each computer's claim on the part,
     in the order written. `arrives`: the protocol's assumption that a claim file a replica lacks
-    arrives within this long (None where a world does not assume it: S2 is then not judged).
-    `drift`: how much slower than true time a computer's ticks may run."""
+    arrives within this long (None where a world does not assume it: S2 is then not judged)."""
 
     now: float
     minds: Mapping[str, Mind]
     history: Mapping[str, Sequence[Written]]
     records: Records = Records()
     timing: Timing = CONTRACT
-    drift: float = 0.0
     arrives: float | None = None
 
 
@@ -167,12 +165,13 @@ def answers_are_what_they_say(
     moment: Moment, held: Mapping[str, Mapping[str, Reason]]
 ) -> list[Violation]:
     """S3: every acknowledgement a computer counts names its current tenure and answers a
-    version of that tenure it wrote at most FRESH ago (true time, its ticks' drift allowed)."""
+    version of that tenure it wrote (one the folder's history holds) at most FRESH ago by its
+    own ticks (`Knowledge.written`: ticks, not true time, so that a world's state says it)."""
     found: list[Violation] = []
-    fresh = moment.timing.fresh / (1 - moment.drift)
+    fresh = moment.timing.fresh
     for c, mind in moment.minds.items():
         k = mind.knowledge
-        at = moment.now if not mind.acting or mind.judged_at is None else mind.judged_at
+        at = mind.judged if mind.acting and mind.judged is not None else mind.tick
         for other, reason in held[c].items():
             if reason is not Reason.ANSWERS:
                 continue
@@ -186,21 +185,15 @@ def answers_are_what_they_say(
                     )
                 )
                 continue
-            answered = next(
-                (
-                    w  # the latest such write: most answers are to a recent one
-                    for w in reversed(moment.history.get(c, ()))
-                    if w.claim.seq == ack.sees_seq and w.claim.tenure == k.tenure
-                ),
-                None,
+            wrote = any(
+                w.claim.seq == ack.sees_seq and w.claim.tenure == k.tenure
+                for w in reversed(moment.history.get(c, ()))
             )
-            if answered is None:
+            written = k.written.get(ack.sees_seq) if ack.sees_seq is not None else None
+            if not wrote:
                 fact = f"answers seq {ack.sees_seq}, which {c} never wrote in tenure {k.tenure}"
-            elif at - answered.at > fresh:
-                fact = (
-                    f"answers seq {ack.sees_seq}, written {at - answered.at:.0f} s before, "
-                    f"over FRESH"
-                )
+            elif written is None or at - written > fresh:
+                fact = f"answers seq {ack.sees_seq}, written over FRESH before"
             else:
                 continue
             found.append(Violation("S3", f"{c} counts {other}'s claim of seq {ack.seq}: {fact}"))
@@ -226,6 +219,8 @@ def reasons_are_never_mutual(
     for i, a in enumerate(minds):
         for b in minds[i + 1 :]:
             ab, ba = held[a].get(b), held[b].get(a)
+            if ab is Reason.DECLARED and ba is Reason.DECLARED:
+                continue  # two people each declaring the other gone: assumed not to happen
             if ab is not None and ba is not None:
                 found.append(
                     Violation(

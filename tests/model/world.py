@@ -332,10 +332,9 @@ class World:
     # Each computer's part of the canonical form, per renaming and time, until it changes.
     forms: list[dict[tuple[Any, ...], int]] = field(default_factory=list)
     tracing: bool = False  # describe each event in `trace` (for a counterexample)
-    # The alphabet's assumptions the invariants judge by: claim files arrive within `arrives`
-    # (None: not assumed, S2 not judged); ticks may run `drift` slow.
+    # The alphabet's assumption the invariants judge by: claim files arrive within `arrives`
+    # (None: not assumed, S2 not judged).
     arrives: int | None = None
-    drift: float = 0.0
 
     def clone(self) -> World:
         """A copy to change (each machine's knowledge is a value: shared, never copied)."""
@@ -409,7 +408,6 @@ class World:
             minds,
             history,
             invariants.Records(marked=marked),
-            drift=self.drift,
             arrives=self.arrives,
         )
 
@@ -795,7 +793,6 @@ def initial(n: int, switches: Switches = SHIPPED, alphabet: Alphabet = FULL) -> 
     w = World(T0, [Node(IDS[i], None) for i in range(n)], [[] for _ in range(n)], [1] * n)
     w.switches = switches
     w.arrives = alphabet.arrives
-    w.drift = DRIFT if alphabet.drift else 0.0
     present = range(n - alphabet.joins)
     for i, offset in enumerate(alphabet.offsets):
         w.nodes[i].offset = offset

@@ -595,8 +595,7 @@ class World:
                 judged_at=c.judged_at,
                 began=c.began,
             )
-        drift = max((1.0 - c.clock.rate for c in self.computers.values()), default=0.0)
-        return invariants.Moment(self.now, minds, self.history, drift=max(drift, 0.0))
+        return invariants.Moment(self.now, minds, self.history)
 
     def log(self, computer: Computer | None, what: str) -> None:
         who = computer.id if computer else "-"
