@@ -884,9 +884,7 @@ def events(w: World, alphabet: Alphabet = FULL) -> Iterator[Event]:
                             yield ("forget", i, k, choice)
             if alphabet.crash:
                 yield ("crash", i)
-            for d in alphabet.jumps:
-                if abs(node.offset + d) <= MAX_OFFSET:
-                    yield ("jump", i, d)
+            yield from _jumps(w, i, alphabet)
             if alphabet.seals:
                 yield ("reseal", i)
         else:
@@ -916,11 +914,65 @@ def events(w: World, alphabet: Alphabet = FULL) -> Iterator[Event]:
                     yield ("seal", i, j)
     if alphabet.replicas:
         yield from deliveries(w, alphabet)
+    yield from _waits(w, alphabet)
+
+
+def _jumps(w: World, i: int, alphabet: Alphabet) -> Iterator[Event]:
+    """Computer i's wall clock set (its tray running), never past MAX_OFFSET."""
+    for d in alphabet.jumps:
+        if abs(w.nodes[i].offset + d) <= MAX_OFFSET:
+            yield ("jump", i, d)
+
+
+def _waits(w: World, alphabet: Alphabet) -> Iterator[Event]:
+    """True time passing by each quantum (with `drift`, one computer's ticks slow over it)."""
     for q in alphabet.quanta:
         yield ("wait", q)
         if alphabet.drift and q >= UNCLOSED - ALIVE:
-            for i in range(n):
+            for i in range(len(w.nodes)):
                 yield ("wait", q, i)
+
+
+# -- time passing, merged into the call that observes it ----------------------------------------
+#
+# A wait is true time passing; a jump, one computer's wall clock set. Neither is seen but by an
+# event that reads the time: a call of a running tray (renew, take, close, quit, look, forget),
+# a start (restart, join, reseal: `began`), and of a jump only a call of that computer (its wall
+# clock) or its crash (after which no jump of it is offered). Every other event (crash, the
+# sync's, seal) reads neither, and each is offered alike before and after them. So a wait or a
+# jump commutes with every event but those, and any sequence of events ends in the same state as
+# the one with each wait moved to just before the next event that reads the time and each jump
+# of computer i to just before i's next call or crash. The search takes such a run of waits and
+# jumps and the event after it as one move (checker.py, `moves`).
+
+PASSING = frozenset({"wait", "jump"})
+# The events that read true time: each may come after a run of waits.
+TIMED = frozenset({"renew", "take", "close", "quit", "look", "forget", "restart", "join", "reseal"})
+
+
+def passing(w: World, alphabet: Alphabet) -> Iterator[Event]:
+    """The waits and jumps `events` offers in `w`, alone."""
+    for i, node in enumerate(w.nodes):
+        if node.joined and node.knowledge is not None:
+            yield from _jumps(w, i, alphabet)
+    yield from _waits(w, alphabet)
+
+
+def absorbs(event: Event, waits: bool, jumped: frozenset[int]) -> bool:
+    """Whether `event` may follow a run of waits (`waits`) and of jumps of the computers
+    `jumped` as one move: it reads the time if the run passes any, and it is the next call or
+    crash of every computer the run jumps (at most one)."""
+    kind = event[0]
+    if kind in TIMED:
+        return jumped <= {event[1]}
+    if kind == "crash":
+        return not waits and jumped <= {event[1]}
+    return not waits and not jumped
+
+
+def passed(w: World) -> tuple[Any, ...]:
+    """What waits and jumps change: true time, each wall clock's offset, each computer's lag."""
+    return (w.now, *(n.offset for n in w.nodes), *(n.lag for n in w.nodes))
 
 
 def apply(w: World, event: Event) -> None:
