@@ -58,6 +58,7 @@ from .world import (
     events,
     initial,
     latest,
+    lean,
     passed,
     passing,
 )
@@ -123,6 +124,7 @@ def explore(
     report = Report(computers, alphabet, switches)
     root = initial(computers, switches, alphabet)
     checked: set[bytes] = set()
+    reads = lean(alphabet, liveness=liveness, evening=evening)  # what its events read of a world
 
     def trace(path: list[list[Event]]) -> list[str]:
         return _replay(computers, switches, alphabet, [e for run in path for e in run])
@@ -136,7 +138,7 @@ def explore(
         if not (liveness or evening):
             return False
         if key is None:
-            key = canonical(child, symmetric)
+            key = canonical(child, symmetric, reads)
         if key in checked:
             return False
         checked.add(key)
@@ -156,7 +158,7 @@ def explore(
         return False
 
     for limit in range(1, depth + 1):
-        seen: dict[bytes, int] = {canonical(root, symmetric): limit}
+        seen: dict[bytes, int] = {canonical(root, symmetric, reads): limit}
         path: list[list[Event]] = []
         stack = [(limit, moves(root, alphabet, limit))]
         finished = True
@@ -178,7 +180,7 @@ def explore(
                 finished = not judged(child, None)
                 path.pop()
                 continue
-            key = canonical(child, symmetric)
+            key = canonical(child, symmetric, reads)
             after = left - len(run)  # a move costs every event it stands for
             if seen.get(key, -1) >= after:
                 continue
@@ -268,8 +270,8 @@ def moves(w: World, alphabet: Alphabet, left: int) -> Iterator[tuple[list[Event]
     for run in runs(w, alphabet, left):
         if run.events:
             yield run.events, run.world, False
-        if len(run.events) >= left:
-            continue
+        if len(run.events) >= left or len(run.jumped) > 1:
+            continue  # the end of the depth; the clocks of two computers, no one call's
         for event in events(run.world, alphabet):
             if event[0] in PASSING or not absorbs(event, run.waits, run.jumped):
                 continue
