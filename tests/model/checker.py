@@ -22,7 +22,10 @@ checks by stepping states beside their copies moved in time; symmetry renames co
 treat alike; deliveries are chosen at the read that observes them (world.py); waits and clock
 jumps are taken with the call that observes them, as one move that costs every event it stands
 for, every state on the way judged but not stored (`moves`; tests/model/test_model.py checks
-that the states judged are exactly those the events one at a time reach); times older than
+that the states judged are exactly those the events one at a time reach); the lean form leaves
+out the parts of a world no event of the alphabet reads, and clamps the ages the rules compare
+with one constant alone (world.py, `Lean`; the tests step states beside their copies with those
+parts drawn anew); times older than
 any rule can still tell apart are written by their order alone (world.py, "Ancient times"); a
 state is merged with another only when their canonical forms are equal (each computer's part
 numbered by its exact bytes, so equal numbers mean equal parts), never by a digest that two

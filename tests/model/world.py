@@ -43,7 +43,7 @@ acting intervals overlap only if the later one starts inside the earlier one).
 States are merged by their canonical form (`canonical`), exactly: every time relative to now (and
 the ancient ones, which no rule can tell apart but by order, by their order alone), tenures by how
 many their computer drew since, and the computers other than the folder's creator
-interchangeable.
+interchangeable; a search's form leaves out what no event of its alphabet reads (`Lean`).
 """
 
 from __future__ import annotations
