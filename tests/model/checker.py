@@ -99,6 +99,8 @@ class Report:
         live = f"; liveness from {self.healed:,} states" if self.healed else ""
         if self.mornings:
             live += f"; {self.mornings:,} evenings end with the keeper acting"
+        if self.between:
+            live += f"; {self.between:,} states between waits or jumps and their call judged"
         depth = "fixpoint" if self.exhausted else f"depth {self.depth}"
         rate = self.transitions / self.seconds if self.seconds else 0.0
         return (
