@@ -19,7 +19,13 @@ morning acts within SETTLING + 2 * RENEW, without anyone declaring anything.
 Why each reduction keeps the verdict: the canonical form leaves out only what no rule reads (the
 time as such, the numbers of tenures beyond their equality), which tests/model/test_model.py
 checks by stepping states beside their copies moved in time; symmetry renames computers the rules
-treat alike; deliveries are chosen at the read that observes them (world.py); times older than
+treat alike; deliveries are chosen at the read that observes them (world.py); waits and clock
+jumps are taken with the call that observes them, as one move that costs every event it stands
+for, every state on the way judged but not stored (`moves`; tests/model/test_model.py checks
+that the states judged are exactly those the events one at a time reach); the lean form leaves
+out the parts of a world no event of the alphabet reads, and clamps the ages the rules compare
+with one constant alone (world.py, `Lean`; the tests step states beside their copies with those
+parts drawn anew); times older than
 any rule can still tell apart are written by their order alone (world.py, "Ancient times"); a
 state is merged with another only when their canonical forms are equal (each computer's part
 numbered by its exact bytes, so equal numbers mean equal parts), never by a digest that two
@@ -33,7 +39,7 @@ import itertools
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,17 +48,22 @@ from sioul_tray.lease import RENEW, SETTLING
 from .world import (
     FULL,
     NIGHT,
+    PASSING,
     SHIPPED,
     T0,
     Alphabet,
     Event,
     Switches,
     World,
+    absorbs,
     apply,
     canonical,
     events,
     initial,
     latest,
+    lean,
+    passed,
+    passing,
 )
 
 # What a run that finds nothing says: the two halves of the promise on invoices.
@@ -72,6 +83,7 @@ class Report:
     exhausted: bool = False  # a depth brought no new state: every reachable state was seen
     violation: list[str] | None = None  # the events that lead to an unsafe state (`unsafe`)
     stuck: list[str] | None = None  # the events that lead to a state the sync cannot heal
+    between: int = 0  # states judged between waits or jumps and their call, not stored
     healed: int = 0  # states whose healing was checked
     mornings: int = 0  # evenings whose morning was checked
     seq_behind: int = 0  # states left out of the liveness check (see `heal`)
@@ -87,6 +99,8 @@ class Report:
         live = f"; liveness from {self.healed:,} states" if self.healed else ""
         if self.mornings:
             live += f"; {self.mornings:,} evenings end with the keeper acting"
+        if self.between:
+            live += f"; {self.between:,} states between waits or jumps and their call judged"
         depth = "fixpoint" if self.exhausted else f"depth {self.depth}"
         rate = self.transitions / self.seconds if self.seconds else 0.0
         return (
@@ -115,53 +129,73 @@ def explore(
     report = Report(computers, alphabet, switches)
     root = initial(computers, switches, alphabet)
     checked: set[bytes] = set()
+    reads = lean(alphabet, liveness=liveness, evening=evening)  # what its events read of a world
 
-    def trace(path: list[Event]) -> list[str]:
-        return _replay(computers, switches, alphabet, path)
+    def trace(path: list[list[Event]]) -> list[str]:
+        return _replay(computers, switches, alphabet, [e for run in path for e in run])
+
+    def judged(child: World, key: bytes | None) -> bool:
+        """Whether `child`, at the end of `path`, breaks safety, or (once per state) liveness
+        or the evening: the report says so, with the trace."""
+        if child.unsafe():
+            report.violation = trace(path)
+            return True
+        if not (liveness or evening):
+            return False
+        if key is None:
+            key = canonical(child, symmetric, reads)
+        if key in checked:
+            return False
+        checked.add(key)
+        verdict = heal(child) if liveness else True
+        if verdict is None:
+            report.seq_behind += 1
+        elif liveness:
+            report.healed += 1
+        if verdict is not False and evening:
+            morning = next_morning(child)
+            if morning is not None:
+                report.mornings += 1
+                verdict = morning
+        if verdict is False:
+            report.stuck = trace(path)
+            return True
+        return False
 
     for limit in range(1, depth + 1):
-        seen: dict[bytes, int] = {canonical(root, symmetric): limit}
-        path: list[Event] = []
-        stack = [(root, limit, events(root, alphabet))]
+        seen: dict[bytes, int] = {canonical(root, symmetric, reads): limit}
+        path: list[list[Event]] = []
+        stack = [(limit, moves(root, alphabet, limit))]
         finished = True
         while stack and finished:
-            w, left, pending = stack[-1]
-            event = next(pending, None)
-            if event is None:
+            left, pending = stack[-1]
+            move = next(pending, None)
+            if move is None:
                 stack.pop()
                 if path:
                     path.pop()
                 continue
-            child = w.clone()
-            apply(child, event)
+            run, child, stored = move
             report.transitions += 1
-            key = canonical(child, symmetric)
-            if seen.get(key, -1) >= left - 1:
+            if not stored:
+                # A state between waits or jumps and the call that observes them: judged as
+                # every state is, never stored (`moves`).
+                report.between += 1
+                path.append(run)
+                finished = not judged(child, None)
+                path.pop()
                 continue
-            seen[key] = left - 1
-            path.append(event)
-            if child.unsafe():
-                report.violation = trace(path)
+            key = canonical(child, symmetric, reads)
+            after = left - len(run)  # a move costs every event it stands for
+            if seen.get(key, -1) >= after:
+                continue
+            seen[key] = after
+            path.append(run)
+            if judged(child, key):
                 finished = False
                 break
-            if (liveness or evening) and key not in checked:
-                checked.add(key)
-                verdict = heal(child) if liveness else True
-                if verdict is None:
-                    report.seq_behind += 1
-                elif liveness:
-                    report.healed += 1
-                if verdict is not False and evening:
-                    morning = next_morning(child)
-                    if morning is not None:
-                        report.mornings += 1
-                        verdict = morning
-                if verdict is False:
-                    report.stuck = trace(path)
-                    finished = False
-                    break
-            if left > 1:
-                stack.append((child, left - 1, events(child, alphabet)))
+            if after > 0:
+                stack.append((after, moves(child, alphabet, after)))
             else:
                 path.pop()
             if (
@@ -184,6 +218,71 @@ def explore(
         if report.exhausted:
             break
     return report
+
+
+@dataclass
+class Run:
+    """A run of waits and jumps, the fewest events that make its change (`passed`), and the
+    world after it."""
+
+    events: list[Event]
+    world: World
+    waits: bool = False  # it passes true time
+    jumped: frozenset[int] = frozenset()  # the computers whose clock it sets
+
+
+def runs(w: World, alphabet: Alphabet, budget: int) -> list[Run]:
+    """Every change up to `budget` waits and jumps make to `w`, each once, by the fewest events
+    (breadth first, every order: a jump is offered or not by the offset before it), the empty
+    run first."""
+    found = {passed(w)}
+    level = [Run([], w)]
+    every = list(level)
+    for _ in range(budget):
+        deeper = []
+        for run in level:
+            for event in passing(run.world, alphabet):
+                after = run.world.clone()
+                apply(after, event)
+                change = passed(after)
+                if change in found:
+                    continue
+                found.add(change)
+                jumped = run.jumped | {event[1]} if event[0] == "jump" else run.jumped
+                deeper.append(Run([*run.events, event], after, run.waits or event[0] == "wait",
+                                  jumped))  # fmt: skip
+        every += deeper
+        level = deeper
+    return every
+
+
+def moves(w: World, alphabet: Alphabet, left: int) -> Iterator[tuple[list[Event], World, bool]]:
+    """The search's moves from `w` with `left` events of depth to go: (the events, the world
+    after them, whether it is stored). Each run of waits and jumps (`runs`) with the event that
+    observes it (`absorbs`) is one move that costs every event it stands for; every state a run
+    reaches on the way, or at the end of the depth, is yielded to be judged, not stored.
+
+    Why this is exact (world.py, "Time passing"): every sequence of at most `left` events from
+    `w` ends in the state that the same events reordered end in, each wait moved to just before
+    the next event that reads the time and each jump of a computer to just before its next call
+    or crash; that sequence is a chain of these moves, then a run of waits and jumps, which
+    `runs` holds with no more events. So the states judged are exactly the states the events
+    reach within the depth, and a counterexample is found at the depth it was (its trace spells
+    out every wait and jump). Only the states between a run and its call are not stored, and no
+    rule of the search needs them stored: they are judged, every one, by `World.unsafe` (and
+    liveness), which stays exact whatever it reads, time passing included (an acting interval
+    expiring, say)."""
+    for run in runs(w, alphabet, left):
+        if run.events:
+            yield run.events, run.world, False
+        if len(run.events) >= left or len(run.jumped) > 1:
+            continue  # the end of the depth; the clocks of two computers, no one call's
+        for event in events(run.world, alphabet):
+            if event[0] in PASSING or not absorbs(event, run.waits, run.jumped):
+                continue
+            child = run.world.clone()
+            apply(child, event)
+            yield [*run.events, event], child, True
 
 
 def heal(w: World) -> bool | None:

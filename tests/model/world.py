@@ -43,7 +43,7 @@ acting intervals overlap only if the later one starts inside the earlier one).
 States are merged by their canonical form (`canonical`), exactly: every time relative to now (and
 the ancient ones, which no rule can tell apart but by order, by their order alone), tenures by how
 many their computer drew since, and the computers other than the folder's creator
-interchangeable.
+interchangeable; a search's form leaves out what no event of its alphabet reads (`Lean`).
 """
 
 from __future__ import annotations
@@ -330,7 +330,7 @@ class World:
     keys: int = 1  # keys made so far
     trace: list[str] = field(default_factory=list)
     # Each computer's part of the canonical form, per renaming and time, until it changes.
-    forms: list[dict[tuple[Any, ...], int]] = field(default_factory=list)
+    forms: list[dict[tuple[Any, ...], int]] = field(default_factory=list)  # (renaming, Lean)
     tracing: bool = False  # describe each event in `trace` (for a counterexample)
     # The alphabet's assumption the invariants judge by: claim files arrive within `arrives`
     # (None: not assumed, S2 not judged).
@@ -899,9 +899,7 @@ def events(w: World, alphabet: Alphabet = FULL) -> Iterator[Event]:
                             yield ("forget", i, k, choice)
             if alphabet.crash:
                 yield ("crash", i)
-            for d in alphabet.jumps:
-                if abs(node.offset + d) <= MAX_OFFSET:
-                    yield ("jump", i, d)
+            yield from _jumps(w, i, alphabet)
             if alphabet.seals:
                 yield ("reseal", i)
         else:
@@ -931,11 +929,65 @@ def events(w: World, alphabet: Alphabet = FULL) -> Iterator[Event]:
                     yield ("seal", i, j)
     if alphabet.replicas:
         yield from deliveries(w, alphabet)
+    yield from _waits(w, alphabet)
+
+
+def _jumps(w: World, i: int, alphabet: Alphabet) -> Iterator[Event]:
+    """Computer i's wall clock set (its tray running), never past MAX_OFFSET."""
+    for d in alphabet.jumps:
+        if abs(w.nodes[i].offset + d) <= MAX_OFFSET:
+            yield ("jump", i, d)
+
+
+def _waits(w: World, alphabet: Alphabet) -> Iterator[Event]:
+    """True time passing by each quantum (with `drift`, one computer's ticks slow over it)."""
     for q in alphabet.quanta:
         yield ("wait", q)
         if alphabet.drift and q >= UNCLOSED - ALIVE:
-            for i in range(n):
+            for i in range(len(w.nodes)):
                 yield ("wait", q, i)
+
+
+# -- time passing, merged into the call that observes it ----------------------------------------
+#
+# A wait is true time passing; a jump, one computer's wall clock set. Neither is seen but by an
+# event that reads the time: a call of a running tray (renew, take, close, quit, look, forget),
+# a start (restart, join, reseal: `began`), and of a jump only a call of that computer (its wall
+# clock) or its crash (after which no jump of it is offered). Every other event (crash, the
+# sync's, seal) reads neither, and each is offered alike before and after them. So a wait or a
+# jump commutes with every event but those, and any sequence of events ends in the same state as
+# the one with each wait moved to just before the next event that reads the time and each jump
+# of computer i to just before i's next call or crash. The search takes such a run of waits and
+# jumps and the event after it as one move (checker.py, `moves`).
+
+PASSING = frozenset({"wait", "jump"})
+# The events that read true time: each may come after a run of waits.
+TIMED = frozenset({"renew", "take", "close", "quit", "look", "forget", "restart", "join", "reseal"})
+
+
+def passing(w: World, alphabet: Alphabet) -> Iterator[Event]:
+    """The waits and jumps `events` offers in `w`, alone."""
+    for i, node in enumerate(w.nodes):
+        if node.joined and node.knowledge is not None:
+            yield from _jumps(w, i, alphabet)
+    yield from _waits(w, alphabet)
+
+
+def absorbs(event: Event, waits: bool, jumped: frozenset[int]) -> bool:
+    """Whether `event` may follow a run of waits (`waits`) and of jumps of the computers
+    `jumped` as one move: it reads the time if the run passes any, and it is the next call or
+    crash of every computer the run jumps (at most one)."""
+    kind = event[0]
+    if kind in TIMED:
+        return jumped <= {event[1]}
+    if kind == "crash":
+        return not waits and jumped <= {event[1]}
+    return not waits and not jumped
+
+
+def passed(w: World) -> tuple[Any, ...]:
+    """What waits and jumps change: true time, each wall clock's offset, each computer's lag."""
+    return (w.now, *(n.offset for n in w.nodes), *(n.lag for n in w.nodes))
 
 
 def apply(w: World, event: Event) -> None:
@@ -1296,12 +1348,22 @@ class _Renaming:
             return None
         return (self.claims(saved.claims), self.table(saved.forgets), self.tagged(saved.named))
 
-    def knowledge(self, k: Knowledge | None, tick: int) -> Any:
-        """A machine's knowledge, field by field (`JUDGED`), each value by its unit (`_Form`)."""
+    def knowledge(self, k: Knowledge | None, tick: int, lean: Lean) -> Any:
+        """A machine's knowledge, field by field (`JUDGED`), each value by its unit (`_Form`),
+        but the fields `lean` drops, and the ages clamped at the one constant each is compared
+        with (`CLAMPED`)."""
         if k is None:
             return None
         cx = _Form(self, tick, k.seat.me)
-        return tuple(f(cx, getattr(k, name)) for name, f in _FORMS)
+        dropped = lean.dropped
+        return tuple(
+            None
+            if name in dropped
+            else f(cx, getattr(k, name))
+            if name not in CLAMPED or getattr(k, name) is None
+            else CLAMPED[name](tick - getattr(k, name))
+            for name, f in _FORMS
+        )
 
 
 class _Form(_Context):
@@ -1348,10 +1410,81 @@ UNJUDGED = frozenset({"seat", "ahead", "acted", "jumped_at"})
 UNCLAIMED = frozenset({"part", "name", "acting"})
 
 
-def canonical(w: World, symmetric: bool = True) -> bytes:
+# -- the lean form -------------------------------------------------------------------------
+#
+# A search's events read less of a world than all of it: what no event of its alphabet (nor its
+# checks: `World.unsafe` at every state, liveness, the evening) ever reads, the canonical form
+# leaves out, so that states differing only there merge (`lean`). Exact still: a part is left out
+# only where nothing read later can depend on it, so two states with one lean form step alike
+# (tests/model/test_model.py checks it along random walks). A check that reads a part left out
+# here must keep it (a field of `Lean`, on where it reads it).
+
+
+@dataclass(frozen=True)
+class Lean:
+    """The parts of a world its canonical form keeps beyond what every event reads."""
+
+    # The state file written before the last (`Node.older`): read only by a restart "with an
+    # older state file" (the carry-out of a save only moves it).
+    older: bool = True
+    # The state file (`Node.saved`): read only when a tray that is down starts (a restart, the
+    # `forget` command) and by the evening's morning: never without a crash or a quit.
+    saved: bool = True
+    # When this run last read each claim (`Knowledge.observed`): read only by `declared_from`,
+    # for a computer declared gone, and only a forget event declares (or the liveness check's).
+    observed: bool = True
+    # What each version's writer knew (`Version.knew`): read by the evening check alone.
+    knew: bool = True
+    # The versions of a claim file before its last: read only when a read may find an older
+    # copy (`Alphabet.stale`), a replica may hold one (`Alphabet.replicas`), and by the
+    # liveness check (a seq that went back) and the evening's (its closes).
+    history: bool = True
+
+    @property
+    def dropped(self) -> frozenset[str]:
+        """The fields of a machine's knowledge left out."""
+        return frozenset() if self.observed else frozenset({"observed"})
+
+
+EXACT = Lean()  # every part kept (the form of a world, whatever events come next)
+
+
+def lean(alphabet: Alphabet, *, liveness: bool = False, evening: bool = False) -> Lean:
+    """The parts of a world that the events of `alphabet`, and the search's checks, read."""
+    down = alphabet.crash or "quit" in alphabet.ops  # a tray may be down, and start again
+    return Lean(
+        older=down and "older" in alphabet.restarts,
+        saved=down or evening,
+        observed=bool(alphabet.forget) or liveness,
+        knew=evening,
+        history=alphabet.stale or alphabet.replicas or liveness or evening,
+    )
+
+
+def _age(limit: int) -> Callable[[int], Any]:
+    """An age (ticks now minus a tick) that the rules compare only with `limit`, each one
+    the same as every later one (ticks only go forward): written no higher than limit + 1."""
+    return lambda age: ("age", min(age, limit + 1))
+
+
+# The fields of a machine's knowledge whose tick the rules compare with one constant alone, each
+# written by what that comparison can still tell (an age past the constant is past it for good):
+# - `saved_at`, only as `saved_at + ALIVE <= tick` (`Knowledge.save_by`, a renewal's save due);
+# - `cloned`, only as `tick - cloned > ALIVE` (`Knowledge.clone_problem`);
+# - `distrust_until`, only as `tick >= distrust_until` (and whether it is None): once passed,
+#   passed for good, written 0.
+CLAMPED: dict[str, Callable[[int], Any]] = {
+    "saved_at": _age(ALIVE),
+    "cloned": _age(ALIVE),
+    "distrust_until": lambda age: ("until", max(-age, 0)),
+}
+
+
+def canonical(w: World, symmetric: bool = True, lean: Lean = EXACT) -> bytes:
     """The world's canonical form, exactly (no digest: two states merge only when their forms are
     equal); with `symmetric`, the least over renamings of the computers other than the folder's
-    creator (aa), which the rules treat alike, so a world and its mirror image count once."""
+    creator (aa), which the rules treat alike, so a world and its mirror image count once; with
+    `lean`, without the parts of the world its events never read (`Lean`)."""
     n = len(w.nodes)
     orders: list[tuple[int, ...]] = [tuple(range(n))]
     if symmetric and n > 2:
@@ -1364,13 +1497,14 @@ def canonical(w: World, symmetric: bool = True) -> bytes:
         r = _Renaming(w, order, ancient)
         parts = []
         for i in order:
-            got = w.forms[i].get(r.key)
+            got = w.forms[i].get((r.key, lean))
             if got is None:
                 node = w.nodes[i]
-                got = w.forms[i][r.key] = _numbered((
-                    r.knowledge(node.knowledge, w.tick(i)),
-                    r.memory(node.saved),
-                    r.memory(node.older),
+                versions = w.versions[i] if lean.history else w.versions[i][-1:]
+                got = w.forms[i][r.key, lean] = _numbered((
+                    r.knowledge(node.knowledge, w.tick(i), lean),
+                    r.memory(node.saved) if lean.saved else None,
+                    r.memory(node.older) if lean.older else None,
                     node.offset,
                     node.verdict and w.now - node.called <= RENEW,
                     min(w.now - node.called, RENEW + 1),
@@ -1382,8 +1516,9 @@ def canonical(w: World, symmetric: bool = True) -> bytes:
                     node.acted,
                     w.seals[i],
                     tuple(
-                        (r.claim(v.claim), v.key, tuple(r.wall(s) for s in v.knew))
-                        for v in w.versions[i]
+                        (r.claim(v.claim), v.key,
+                         tuple(r.wall(s) for s in v.knew) if lean.knew else None)
+                        for v in versions
                     ),
                     # The replica's content, each file by its writer's new name and its place in
                     # that writer's history (`held`).
