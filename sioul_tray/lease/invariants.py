@@ -147,7 +147,10 @@ def every_act_has_its_reasons(
             continue
         judged_at = moment.now if mind.judged_at is None else mind.judged_at
         for other, versions in moment.history.items():
-            if other == c or not versions or judged_at - versions[0].at < moment.arrives:
+            if other == c or not versions:
+                continue
+            first = min(w.at for w in versions)  # its first claim reached the folder then
+            if judged_at - first < moment.arrives:
                 continue
             if other in held[c] or other in mind.knowledge.forgets:
                 continue
@@ -155,7 +158,7 @@ def every_act_has_its_reasons(
                 Violation(
                     "S2",
                     f"{c} acts holding no reason over {other}, whose claim was written "
-                    f"{judged_at - versions[0].at:.0f} s before {c} judged",
+                    f"{judged_at - first:.0f} s before {c} judged",
                 )
             )
     return found

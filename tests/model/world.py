@@ -1510,6 +1510,9 @@ def canonical(w: World, symmetric: bool = True, lean: Lean = EXACT) -> bytes:
                     min(w.now - node.called, RENEW + 1),
                     node.key,
                     min(w.now - node.began, SETTLING + 1),
+                    # How long its first claim has been in the folder: S2 compares it, less the
+                    # age of a verdict still acted on (at most RENEW), with `arrives` (< SETTLING).
+                    min(w.now - min(v.at for v in w.versions[i]), SETTLING + 1) if w.versions[i] else None,
                     node.old,
                     node.joined,
                     r.wall(node.marked),
