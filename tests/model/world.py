@@ -1500,7 +1500,8 @@ def canonical(w: World, symmetric: bool = True, lean: Lean = EXACT) -> bytes:
             got = w.forms[i].get((r.key, lean))
             if got is None:
                 node = w.nodes[i]
-                versions = w.versions[i] if lean.history else w.versions[i][-1:]
+                versions_i = w.versions[i]
+                versions = versions_i if lean.history else versions_i[-1:]
                 got = w.forms[i][r.key, lean] = _numbered((
                     r.knowledge(node.knowledge, w.tick(i), lean),
                     r.memory(node.saved) if lean.saved else None,
@@ -1512,7 +1513,7 @@ def canonical(w: World, symmetric: bool = True, lean: Lean = EXACT) -> bytes:
                     min(w.now - node.began, SETTLING + 1),
                     # How long its first claim has been in the folder: S2 compares it, less the
                     # age of a verdict still acted on (at most RENEW), with `arrives` (< SETTLING).
-                    min(w.now - min(v.at for v in w.versions[i]), SETTLING + 1) if w.versions[i] else None,
+                    min(w.now - min(v.at for v in versions_i), SETTLING + 1) if versions_i else None,
                     node.old,
                     node.joined,
                     r.wall(node.marked),
