@@ -1500,8 +1500,10 @@ def canonical(w: World, symmetric: bool = True, lean: Lean = EXACT) -> bytes:
             got = w.forms[i].get((r.key, lean))
             if got is None:
                 node = w.nodes[i]
-                versions_i = w.versions[i]
-                versions = versions_i if lean.history else versions_i[-1:]
+                versions = w.versions[i] if lean.history else w.versions[i][-1:]
+                # How long its first claim has been in the folder: S2 compares it, less the age
+                # of a verdict still acted on (at most RENEW), with `arrives` (< SETTLING).
+                first = min((v.at for v in w.versions[i]), default=None)
                 got = w.forms[i][r.key, lean] = _numbered((
                     r.knowledge(node.knowledge, w.tick(i), lean),
                     r.memory(node.saved) if lean.saved else None,
@@ -1511,9 +1513,7 @@ def canonical(w: World, symmetric: bool = True, lean: Lean = EXACT) -> bytes:
                     min(w.now - node.called, RENEW + 1),
                     node.key,
                     min(w.now - node.began, SETTLING + 1),
-                    # How long its first claim has been in the folder: S2 compares it, less the
-                    # age of a verdict still acted on (at most RENEW), with `arrives` (< SETTLING).
-                    min(w.now - min(v.at for v in versions_i), SETTLING + 1) if versions_i else None,
+                    None if first is None else min(w.now - first, SETTLING + 1),
                     node.old,
                     node.joined,
                     r.wall(node.marked),
