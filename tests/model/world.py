@@ -84,7 +84,7 @@ IDS = ("aa", "bb", "cc", "dd")
 QUANTA = (1, RENEW, SETTLING, ALIVE - SETTLING, ALIVE, UNCLOSED - ALIVE, UNCLOSED)
 JUMPS = (-(UNCLOSED + ALIVE), -(ALIVE + SETTLING), ALIVE + SETTLING, UNCLOSED + ALIVE)
 MAX_OFFSET = UNCLOSED + ALIVE  # a wall clock is never set further than this from true time
-DRIFT = 0.0035  # ticks run at rates within this of true time (docs/protocol.md, "What it assumes")
+DRIFT = 0.0027  # ticks run at rates within this of true time (docs/protocol.md, "What it assumes")
 NIGHT = 8 * 3600
 
 
