@@ -1,0 +1,86 @@
+"""Each fix switched off, caught early: the checker's search for the first invariant it breaks.
+
+``python -m tests.model.caught [FIX ...]`` searches, for each fix of `Fixes` and the shell's
+(`Switches`), the alphabets in `TRIED` at 2 computers, then 3, up to `DEPTH` events, and prints the
+table docs/reliability.md keeps ("Each fix, caught early"): the fix, the alphabet, the computers,
+the events after which an invariant of docs/protocol.md's "Why it is safe" breaks, which one, and
+the seconds the search took. tests/model/test_model.py replays each row (`CAUGHT`).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass
+
+from tests.model.checker import explore
+from tests.model.world import FAULTS, FULL, NAMES, NARROW, Alphabet, Switches
+
+DEPTH = 5  # the issue's bound: a broken joint shows within 5 events
+# The alphabets tried, narrowest first: the first that breaks an invariant within DEPTH is kept.
+TRIED: dict[str, Alphabet] = {**NARROW, "full": FULL, "faults": FAULTS}
+SECONDS = 60.0  # per alphabet and size
+
+
+@dataclass(frozen=True)
+class Caught:
+    fix: str
+    alphabet: str
+    computers: int
+    events: int
+    invariant: str
+    seconds: float
+
+
+def search(fix: str, alphabet: str, computers: int, depth: int = DEPTH) -> Caught | None:
+    """The first invariant broken with `fix` off, within `depth` events, or None."""
+    began = time.monotonic()
+    report = explore(
+        computers, depth, alphabet=TRIED[alphabet], switches=Switches.without(fix), seconds=SECONDS
+    )
+    if report.violation is None:
+        return None
+    broken = report.violation[-1].removeprefix("unsafe: ")
+    return Caught(
+        fix,
+        alphabet,
+        computers,
+        len(report.violation) - 3,  # the header, the events, who acts, the break
+        broken.split(" ", 1)[0],
+        time.monotonic() - began,
+    )
+
+
+def first(fix: str) -> Caught | None:
+    """The shortest catch of `fix` switched off over `TRIED`, 2 computers before 3."""
+    for computers in (2, 3):
+        best: Caught | None = None
+        for alphabet in TRIED:
+            found = search(fix, alphabet, computers, DEPTH if best is None else best.events - 1)
+            if found is not None and (best is None or found.events < best.events):
+                best = found
+            if best is not None and best.events <= 2:
+                break
+        if best is not None:
+            return best
+    return None
+
+
+def main(argv: list[str]) -> int:
+    print("| fix switched off | alphabet | computers | events | invariant | seconds |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for fix in argv or NAMES:
+        c = first(fix)
+        if c is None:
+            print(f"| `{fix}` | none within {DEPTH} events | | | | |", flush=True)
+        else:
+            print(
+                f"| `{c.fix}` | `{c.alphabet}` | {c.computers} | {c.events} | {c.invariant} "
+                f"| {c.seconds:.1f} |",
+                flush=True,
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
