@@ -211,17 +211,17 @@ def reasons_are_never_mutual(
     close counted must wait until each reason the other may hold has ended, closes and
     declarations included. With two computers: no two hold reasons over each other.
 
-    A tray started less than the time allowed for claims to come through ago (`arrives`) holds
-    none yet: it cannot act before SETTLING, and by then what its replica lacked has arrived
-    (its own claim from before a lost state, a newer claim of another's). Two declarations of
+    A tray whose last read came less than the time allowed for claims to come through (`arrives`)
+    after it started holds none yet: it cannot act before SETTLING, and its first read past
+    that time finds what its replica lacked (its own claim from before a lost state, a newer
+    claim of another's). Two declarations of
     each other (two people, each on one side of a cut, each declaring the other computer gone)
     are the protocol's assumption, not judged here: no rule can tell which of them is wrong."""
     others = set(moment.history) | set(moment.minds)
     complete = sorted(
         c
         for c, m in moment.minds.items()
-        if (moment.arrives is None or m.began is None or moment.now - m.began >= moment.arrives)
-        and all(o in held[c] for o in others if o != c)
+        if _settled_in(m, moment) and all(o in held[c] for o in others if o != c)
     )
     found: list[Violation] = []
     for i, a in enumerate(complete):
@@ -237,6 +237,14 @@ def reasons_are_never_mutual(
                 )
             )
     return found
+
+
+def _settled_in(mind: Mind, moment: Moment) -> bool:
+    """Its knowledge was read at least `arrives` after its tray started (S4)."""
+    if moment.arrives is None or mind.began is None:
+        return True
+    read = moment.now if mind.judged_at is None else mind.judged_at
+    return read - mind.began >= moment.arrives
 
 
 def records_reach_the_keeper(moment: Moment) -> list[Violation]:

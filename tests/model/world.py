@@ -529,9 +529,14 @@ class World:
         self.touch(i)
         if saves and ready.save_due(self.tick(i)):
             assert node.knowledge is not None
-            node.older = node.saved
-            node.saved = node.knowledge.memory
-            self.step(i, Saved())
+            if node.knowledge.mark_unknown:
+                # The shell removes the state file until the person confirms the records'
+                # mark (`Lease._save`, S6): a restart before then finds none.
+                node.saved = None
+            else:
+                node.older = node.saved
+                node.saved = node.knowledge.memory
+                self.step(i, Saved())
         m = node.knowledge
         assert m is not None
         claim = ready.claim
@@ -1513,6 +1518,7 @@ def canonical(w: World, symmetric: bool = True, lean: Lean = EXACT) -> bytes:
                     min(w.now - node.called, RENEW + 1),
                     node.key,
                     min(w.now - node.began, SETTLING + 1),
+                    min(node.called - node.began, SETTLING + 1),  # read after its start (S4)
                     None if first is None else min(w.now - first, SETTLING + 1),
                     node.old,
                     node.joined,
