@@ -27,6 +27,7 @@ KEPT = 50  # the last changes; older ones are dropped
 # the reader's language; 1: the words of the tray that saw it, read still and shown as they were.
 SCHEMA = 2
 READ_SCHEMAS = (1, 2)
+KINDS = ("here", "paused", "nobody", "moves", "made")  # `Change.kind` (`phrases.handover`)
 # KEPT changes, each a few fields (or, from schema 1, a notification's title and body: a few
 # hundred bytes in any language): the file is some 40 KiB at most. Past this it is not the
 # tray's, and is not read.
@@ -98,10 +99,13 @@ def _change(c: Any) -> Change:
     status = c.get("status")
     if status is not None and not isinstance(status, dict):
         raise TypeError("status is not an object")
+    kind = str(c.get("kind", ""))
+    if kind and kind not in KINDS or not kind and "what" not in c:
+        raise ValueError(f"no change of the kind {kind!r}")
     return Change(
         int(c["at"]),
         str(c["part"]),
-        str(c.get("kind", "")),
+        kind,
         str(c.get("computer", "")),
         bool(c.get("left", False)),
         status,

@@ -103,7 +103,7 @@ def test_a_change_is_stored_as_data_and_shown_in_the_readers_language(tmp_path: 
         ("not json", "history.json: "),
         ("[]", "TypeError"),  # a list, not our document
         ('{"changes": []}', "KeyError"),
-        ('{"schema": 2, "changes": [{"at": 1}]}', "KeyError"),
+        ('{"schema": 2, "changes": [{"at": 1, "kind": "here"}]}', "KeyError"),
         ('{"schema": 1, "changes": [{"at": "soon", "part": "x", "what": "", "why": ""}]}', "soon"),
         ('{"schema": 3, "changes": []}', "schema 3, not 2"),
     ],

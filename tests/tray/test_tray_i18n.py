@@ -123,7 +123,7 @@ def test_the_model_speaks_french(french: None, tmp_path: Path) -> None:
         idle_known=False,
     )
     texts = [item.text for item in model.menu(view, autostart=False)]
-    assert texts[2].startswith("Factures : Office PC (depuis ")
+    assert texts[2].startswith("Factures : Office PC (vu ici depuis ")
     assert "L’horloge de Laptop a 6 min d’avance sur celle-ci" in texts
     assert "1 fichier du dossier de partage est illisible" in texts
     assert "Inactivité inconnue : décompte depuis le début de la session" in texts
@@ -142,7 +142,7 @@ def test_the_model_speaks_french(french: None, tmp_path: Path) -> None:
 FRENCH = {
     "acting": "Factures : ici",
     "settling": "Factures : ici à partir de ",
-    "elsewhere": "Factures : Office PC (depuis ",
+    "elsewhere": "Factures : Office PC (vu ici depuis ",
     "nobody": "Factures : aucun ordinateur ne les tient",
     "waiting": "Factures : ici, en attente de ",
     "stalled": "(la synchronisation tourne-t-elle ?)",
