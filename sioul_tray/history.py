@@ -100,7 +100,7 @@ def _change(c: Any) -> Change:
     if status is not None and not isinstance(status, dict):
         raise TypeError("status is not an object")
     kind = str(c.get("kind", ""))
-    if kind and kind not in KINDS or not kind and "what" not in c:
+    if (kind and kind not in KINDS) or (not kind and "what" not in c):
         raise ValueError(f"no change of the kind {kind!r}")
     return Change(
         int(c["at"]),
