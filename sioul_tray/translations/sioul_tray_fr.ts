@@ -43,12 +43,12 @@ Vos ordinateurs cessent de l’attendre : ils gardent les médicaments et font l
         <translation>À propos de sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/answers.py" line="166"/>
+        <location filename="../tray/answers.py" line="168"/>
         <source>Closed: {parts}, but only until the tray quits: {path} cannot be written ({error})</source>
         <translation>Fermé : {parts}, mais seulement jusqu’à ce que l’icône quitte : impossible d’écrire {path} ({error})</translation>
     </message>
     <message>
-        <location filename="../tray/answers.py" line="180"/>
+        <location filename="../tray/answers.py" line="182"/>
         <source>{path} cannot be written ({error}): where it still lists {parts} as closed, the tray closes them again when it starts</source>
         <translation>impossible d’écrire {path} ({error}) : s’il indique encore {parts} comme fermé, l’icône les ferme de nouveau à son prochain lancement</translation>
     </message>
@@ -152,29 +152,29 @@ Inactivité lue par : {idle}</translation>
         <translation>{tool}, trouvé ; il envoie les réservations quand il les remarque</translation>
     </message>
     <message>
-        <location filename="../tray/answers.py" line="79"/>
+        <location filename="../tray/answers.py" line="81"/>
         <location filename="../tray/app.py" line="638"/>
         <location filename="../tray/copied.py" line="66"/>
         <source>sioul-tray: {error}</source>
         <translation>sioul-tray : {error}</translation>
     </message>
     <message>
-        <location filename="../tray/answers.py" line="148"/>
+        <location filename="../tray/answers.py" line="150"/>
         <source>Invoices are taken here; this computer starts once every other one has seen it.</source>
         <translation>Les factures sont prises ici ; cet ordinateur commence dès que tous les autres l’ont vu.</translation>
     </message>
     <message>
-        <location filename="../tray/answers.py" line="154"/>
+        <location filename="../tray/answers.py" line="156"/>
         <source>{computer} is declared gone for good.</source>
         <translation>{computer} est déclaré parti pour de bon.</translation>
     </message>
     <message>
-        <location filename="../tray/answers.py" line="164"/>
+        <location filename="../tray/answers.py" line="166"/>
         <source>Closed: {parts} (until `sioul-tray renew`)</source>
         <translation>Fermé : {parts} (jusqu’à `sioul-tray renew`)</translation>
     </message>
     <message>
-        <location filename="../tray/answers.py" line="74"/>
+        <location filename="../tray/answers.py" line="76"/>
         <source>sioul-tray: the running tray cannot do {request}</source>
         <translation>sioul-tray : l’icône en cours ne sait pas faire {request}</translation>
     </message>
