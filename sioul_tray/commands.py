@@ -360,13 +360,19 @@ def cmd_take(args: argparse.Namespace, inst: Installation, out: TextIO) -> int:
         keeper = lease.renew(args.part, take=True)
         _state_warning(lease)
     # Here only when no tray answered (a running one takes the request itself): nothing acts
-    # here until one starts, and saying "starts in 2 minutes" would be untrue.
+    # here until one starts, and the others stop, since this computer keeps the part: no
+    # computer numbers until a tray runs here. Said as a warning, on stderr too.
     text = CommandLine.tr(
-        "Invoices are kept here now, but no tray runs on this computer: nothing numbers them "
-        "here until sioul-tray starts (it then numbers them once it has kept them for 2 "
+        "Invoices are kept here now, but no tray runs on this computer: no computer numbers "
+        "them until sioul-tray starts here (it then numbers them once it has kept them for 2 "
         "minutes and every other computer has seen it)."
     )
     print(text, file=out)
+    warning = CommandLine.tr(
+        "sioul-tray: warning: no tray runs here, so no computer numbers invoices now: start "
+        "sioul-tray here, or choose “Make invoices here” on another computer"
+    )
+    print(warning, file=sys.stderr)
     if keeper.waiting:
         # By the names a person knows them by (with the id where two share one).
         names = names_in(lease)

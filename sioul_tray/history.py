@@ -3,7 +3,8 @@
 The tray records each change of keeper or of acting here (`tray.model.handovers`, the same ones it
 notifies, and also those it keeps quiet about just after a wake: the catch-up is not news, but it
 is history) in ``history.json`` in its state folder. ``sioul-tray history`` and the Computers
-window read it. No Qt here, no lease: a reader needs only this module.
+window read it. No Qt here: each change is data, put in words by the phrasebook when it is shown,
+in the reader's language (`Change.words`).
 
 The file is this tray's alone and a convenience: the tray starts a damaged one again, and never
 stops for it; `sioul-tray history` says that it does not read.
@@ -14,6 +15,7 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 from sioul_tray.files import NotReadable, make_folders, read_bounded, write_new
 from sioul_tray.i18n import message
@@ -21,21 +23,46 @@ from sioul_tray.timefmt import clock_time
 
 NAME = "history.json"
 KEPT = 50  # the last changes; older ones are dropped
-SCHEMA = 1
-# KEPT changes, each a notification's title and body (a few hundred bytes, in any language): the
-# file is some 40 KiB at most. Past this it is not the tray's, and is not read.
+# 2: each change as data (what happened, to which computer), put in words when it is read, in
+# the reader's language; 1: the words of the tray that saw it, read still and shown as they were.
+SCHEMA = 2
+READ_SCHEMAS = (1, 2)
+KINDS = ("here", "paused", "nobody", "moves", "made")  # `Change.kind` (`phrases.handover`)
+# KEPT changes, each a few fields (or, from schema 1, a notification's title and body: a few
+# hundred bytes in any language): the file is some 40 KiB at most. Past this it is not the
+# tray's, and is not read.
 MAX_SIZE = 256 * 1024
 
 
 @dataclass(frozen=True)
 class Change:
-    """One change as seen here: when (wall clock), the part, what happened (the notification's
-    title, in the language of the tray that saw it) and its body (empty where it has none)."""
+    """One change as seen here: when (wall clock), the part, and what happened as data: `kind`,
+    one of the handover notes' (`phrases.handover`: "here", "paused", "nobody", "moves",
+    "made"), `computer` the new keeper's name as it was shown, `left` whether this computer
+    stopped acting, `status` the part's status then (`Status.to_json`, for "paused").
+
+    `what` and `why`: a change recorded by schema 1, in the words (and the language) of the
+    tray that saw it; shown as they are."""
 
     at: int
     part: str
-    what: str
-    why: str
+    kind: str = ""
+    computer: str = ""
+    left: bool = False
+    status: dict[str, Any] | None = None
+    what: str = ""
+    why: str = ""
+
+    def words(self) -> tuple[str, str]:
+        """What happened and why, in the language installed now: the notification's title and
+        body."""
+        if not self.kind:
+            return self.what, self.why
+        from sioul_tray import phrases  # the words: read only when shown
+        from sioul_tray.lease.status import Status
+
+        status = Status.from_json(self.status) if self.status is not None else None
+        return phrases.handover(self.kind, self.part, self.computer, self.left, status)
 
 
 class Damaged(ValueError):
@@ -60,22 +87,40 @@ def read(path: Path) -> list[Change]:
         raise Damaged(f"{path}: {e}") from None
     try:
         schema = data["schema"]
-        changes = [
-            Change(int(c["at"]), str(c["part"]), str(c["what"]), str(c["why"]))
-            for c in data["changes"]
-        ]
-    except (KeyError, TypeError, ValueError) as e:
+        changes = [_change(c) for c in data["changes"]]
+    except (KeyError, TypeError, ValueError, AttributeError) as e:
         raise Damaged(f"{path}: {e!r}") from None
-    if schema != SCHEMA:
+    if schema not in READ_SCHEMAS:
         raise Damaged(f"{path}: schema {schema!r}, not {SCHEMA}")
     return changes
 
 
+def _change(c: Any) -> Change:
+    status = c.get("status")
+    if status is not None and not isinstance(status, dict):
+        raise TypeError("status is not an object")
+    kind = str(c.get("kind", ""))
+    if (kind and kind not in KINDS) or (not kind and "what" not in c):
+        raise ValueError(f"no change of the kind {kind!r}")
+    return Change(
+        int(c["at"]),
+        str(c["part"]),
+        kind,
+        str(c.get("computer", "")),
+        bool(c.get("left", False)),
+        status,
+        str(c.get("what", "")),
+        str(c.get("why", "")),
+    )
+
+
 def shown(change: Change, always_date: bool = False) -> str:
-    """A change as a person reads it: "10:32  Invoices move to Laptop… (This computer no longer
-    makes invoices.)", with the date when not today (or always)."""
-    line = f"{clock_time(change.at, always_date)}  {change.what}"
-    return line + (f" ({change.why})" if change.why else "")
+    """A change as a person reads it, in the language installed now: "10:32  Invoices move to
+    Laptop (This computer no longer makes invoices.)", with the date when not today (or
+    always)."""
+    what, why = change.words()
+    line = f"{clock_time(change.at, always_date)}  {what}"
+    return line + (f" ({why})" if why else "")
 
 
 def record(path: Path, changes: list[Change]) -> None:

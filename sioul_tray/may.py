@@ -135,8 +135,18 @@ def _asked(args: argparse.Namespace) -> client.Verdict:
 
 def why_not(found: client.Verdict) -> str:
     """Why this computer may not act on the part, as the person reads it."""
-    if found.reason == client.NOT_ACTING and found.line is not None:
-        return found.line  # the tray's menu line: why it does not act
+    if found.reason == client.NOT_ACTING:
+        # The tray's status in the menu's words, as of now, by the function `look` uses
+        # (`phrases.part_line`): a countdown written into status.json a while ago ("in 1 min")
+        # would differ from what `look` says now ("in 20 s"); and in this command's language.
+        from sioul_tray import phrases
+        from sioul_tray.lease.status import Status
+
+        status = Status.from_json(found.status) if found.status is not None else None
+        if status is not None:
+            return phrases.part_line(found.part, status, phrases.PLAIN, time.time())
+        if found.line is not None:
+            return found.line  # the tray's menu line, from a tray that wrote no status
     texts = {
         client.NO_TRAY: CommandLine.tr(
             "no tray runs here: only a running tray knows whether this computer acts"

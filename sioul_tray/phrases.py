@@ -60,20 +60,7 @@ def part_line(part: str, status: Status, names: Names = PLAIN, now: float | None
     if why is Why.NOBODY:
         return Phrase.tr("{part}: no computer keeps them").format(part=name)
     if why is Why.ELSEWHERE:
-        who = names(status.keeper, status.name)
-        if status.acts is False:  # its claim says it does not act (yet): say so, not "since"
-            if not status.live:
-                line = Phrase.tr("{part}: {computer} (sioul-tray is not running there)")
-            elif part == "invoices":  # settling there, or taken by a command with no tray
-                line = Phrase.tr("{part}: {computer} (not numbering yet)")
-            else:
-                line = Phrase.tr("{part}: {computer} (not reminding yet)")
-            return line.format(part=name, computer=who)
-        if status.since is None:
-            return Phrase.tr("{part}: {computer}").format(part=name, computer=who)
-        return Phrase.tr("{part}: {computer} (since {time})").format(
-            part=name, computer=who, time=clock_time(status.since)
-        )
+        return elsewhere_line(part, status, names)
     if why is Why.ACTING:
         return Phrase.tr("{part}: here").format(part=name)
     if why is Why.SETTLING:
@@ -108,6 +95,45 @@ def part_line(part: str, status: Status, names: Names = PLAIN, now: float | None
             part=name
         )
     return Phrase.tr("{part}: stopped, the sharing folder's seal changed").format(part=name)
+
+
+def elsewhere_line(part: str, status: Status, names: Names = PLAIN) -> str:
+    """Another computer keeps the part: whether it acts, as its claim says and as it is heard.
+
+    Silent (not heard within ALIVE) is said whatever its last claim said: a keeper whose tray
+    was killed still reads "acting" in its last claim. A keeper that does not act long after it
+    took the part (`Status.idle`: a take by the command line with no tray there, most often) is
+    not "not numbering yet": nothing numbers there until its tray runs."""
+    name = label(part)
+    who = names(status.keeper, status.name)
+    if not status.live:
+        if status.heard is None:
+            return Phrase.tr("{part}: {computer}, silent").format(part=name, computer=who)
+        return Phrase.tr("{part}: {computer}, silent since {time}").format(
+            part=name, computer=who, time=clock_time(status.heard)
+        )
+    if status.acts is False:  # its claim says it does not act: say so, not "since"
+        if status.idle:
+            line = (
+                Phrase.tr("{part}: {computer}, not numbering (is sioul-tray running there?)")
+                if part == "invoices"
+                else Phrase.tr("{part}: {computer}, not reminding (is sioul-tray running there?)")
+            )
+        elif part == "invoices":  # settling there, or taken by a command with no tray
+            line = Phrase.tr("{part}: {computer} (not numbering yet)")
+        else:
+            line = Phrase.tr("{part}: {computer} (not reminding yet)")
+        return line.format(part=name, computer=who)
+    if status.since is None:
+        return Phrase.tr("{part}: {computer}").format(part=name, computer=who)
+    if status.taken:  # the keeper's own take, by its clock
+        return Phrase.tr("{part}: {computer} (since {time})").format(
+            part=name, computer=who, time=clock_time(status.since)
+        )
+    # Kept since before this computer saw it (it started, or joined, later): say what it is.
+    return Phrase.tr("{part}: {computer} (seen since {time})").format(
+        part=name, computer=who, time=clock_time(status.since)
+    )
 
 
 def waiting_text(waiting: Iterable[Waited], names: Names = PLAIN) -> str:
@@ -203,9 +229,21 @@ def notice(kind: str, part: str) -> str:
     invoices)."""
     texts = {
         # The new keeper acts once it has kept the part SETTLING, as it sees it: not yet.
+        # It acts once its tray has kept the part SETTLING, if a tray runs there: not yet, and
+        # never for a take by the command line with no tray there (its claim does not say which).
         "moves": (
-            Notification.tr("Medicine reminders move to {computer} in about 2 minutes"),
-            Notification.tr("Invoices move to {computer} in about 2 minutes"),
+            Notification.tr("Medicine reminders move to {computer}"),
+            Notification.tr("Invoices move to {computer}"),
+        ),
+        "moves then": (
+            Notification.tr(
+                "It reminds them once its sioul-tray has kept them for 2 minutes; while no "
+                "sioul-tray runs there, nothing reminds them."
+            ),
+            Notification.tr(
+                "It numbers them once its sioul-tray has kept them for 2 minutes; while no "
+                "sioul-tray runs there, nothing numbers them."
+            ),
         ),
         # ...and once its claim says it acts.
         "made": (
@@ -240,6 +278,83 @@ def notice(kind: str, part: str) -> str:
     texts["unreadable"], texts["sealed"] = (unreadable, unreadable), (sealed, sealed)
     medicines, invoices = texts[kind]
     return medicines if part == "medicines" else invoices
+
+
+def handover(
+    kind: str, part: str, computer: str = "", left: bool = False, status: Status | None = None
+) -> tuple[str, str]:
+    """A change of hands in words, the notification's title and body, in the language installed
+    now: for the note when it happens and for the history whenever it is read (`history`).
+    `kind`: "here", "paused" (with the part's `status` then), "nobody", "moves" (to `computer`,
+    not acting there yet), "made" (acting there); `left`: this computer stopped acting."""
+    if kind == "here":
+        return notice("here", part), ""  # the title says it all
+    if kind == "paused":
+        return notice("paused", part), part_line(part, status) if status is not None else ""
+    if kind == "nobody":
+        return notice("nobody", part), notice("nobody then", part)
+    title = notice(kind, part).format(computer=computer)
+    said = [notice("left", part)] if left else []
+    if kind == "moves":
+        said.append(notice("moves then", part))
+    return title, " ".join(said)
+
+
+def silent_keeper(name: str, parts: list[str], heard: float | None) -> tuple[str, str]:
+    """The title and body of the warning that a computer keeping `parts` is silent (not heard
+    within ALIVE): its tray was killed, or its sync stopped."""
+    if len(parts) == 2:
+        body = Notification.tr(
+            "It keeps medicines and invoices and has not been heard from since {time}. Is "
+            "sioul-tray running there, and its sync? If it has stopped, nothing reminds or "
+            "numbers them: choose “Make invoices here” on the computer that should number them."
+        )
+    elif parts == ["medicines"]:
+        body = Notification.tr(
+            "It keeps medicines and has not been heard from since {time}. Is sioul-tray "
+            "running there, and its sync?"
+        )
+    else:
+        body = Notification.tr(
+            "It keeps invoices and has not been heard from since {time}. Is sioul-tray running "
+            "there, and its sync? If it has stopped, nothing numbers them: choose “Make "
+            "invoices here” on the computer that should number them."
+        )
+    title = Notification.tr("{computer} is silent").format(computer=name)
+    return title, body.format(time=clock_time(heard) if heard is not None else "?")
+
+
+def idle_keeper(name: str, part: str) -> tuple[str, str]:
+    """The title and body of the warning that a computer keeps `part` without acting on it, long
+    after it took it (a take by the command line where no tray runs, most often)."""
+    if part == "invoices":
+        title = Notification.tr("{computer} keeps invoices but does not number them")
+        body = Notification.tr(
+            "Nothing numbers invoices until sioul-tray runs on {computer}: start it there, or "
+            "choose “Make invoices here”."
+        )
+    else:
+        title = Notification.tr("{computer} keeps medicines but does not remind them")
+        body = Notification.tr(
+            "Nothing reminds medicines until sioul-tray runs on {computer}: start it there."
+        )
+    return title.format(computer=name), body.format(computer=name)
+
+
+def closed_here(parts: list[str]) -> tuple[str, str]:
+    """The title and body of the warning that parts are closed here by `sioul-tray close`: kept
+    closed across restarts until reopened."""
+    if len(parts) == 2:
+        title = Notification.tr("Medicines and invoices are closed on this computer")
+    elif parts == ["medicines"]:
+        title = Notification.tr("Medicines are closed on this computer")
+    else:
+        title = Notification.tr("Invoices are closed on this computer")
+    body = Notification.tr(
+        "Closed by “sioul-tray close”: this computer takes no part in them until you reopen "
+        "them (“Reopen … here” in the menu, or sioul-tray renew)."
+    )
+    return title, body
 
 
 def unheard(name: str, heard: float | None) -> tuple[str, str]:

@@ -100,7 +100,7 @@ def status_doc(
         "must_have": must_have or {},
         "wrote": wrote,
         "status": {"why": "acting" if acting else "nobody"},
-        "line": "Invoices: here" if acting else "Invoices: here, waiting for Laptop",
+        "line": "Invoices: here" if acting else "Invoices: no computer keeps them",
     }
     doc = {"schema": 3, "computer": "desk_1234", "pid": os.getpid(), "boot": boot_id(),
            "running": True, "at": int(time.time()),

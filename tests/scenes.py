@@ -53,7 +53,8 @@ def scene(why: Why, root: Path, part: str = "invoices", variant: str = "") -> Sc
     """This computer's view of `part` for `why`. Variants: WAITING "silent" (a computer waited
     for went quiet) or "stalled" (nothing heard from anyone); ELSEWHERE "silent" (the keeper went
     quiet), "starting" (the keeper's claim does not say it acts yet) or "commands" (the keeper
-    took them by a one-shot command and runs no tray: its claim never says it acts); BLOCKED "clone"
+    took them by a one-shot command and runs no tray: its claim never says it acts;
+    "commands-idle": and renewed them by commands for longer than settling); BLOCKED "clone"
     (another installation with this id)."""
     f = _Folder(root, creator="pc" if why in (Why.ACTING, Why.SETTLING, Why.BLOCKED) else "office")
     pc = f.lease("pc", "This PC")
@@ -83,10 +84,16 @@ def scene(why: Why, root: Path, part: str = "invoices", variant: str = "") -> Sc
         return Scene(pc.renew(part), pc, f.clock, f.share)
     office = f.lease("office", "Office PC")
     if why is Why.ELSEWHERE:  # "silent": the office went quiet, its claim still holds invoices
-        if variant == "commands":  # this computer keeps them; the office takes them by a command
+        if variant.startswith("commands"):  # this computer keeps them; the office takes them by a
+            # command
             f.run(SETTLING + RENEW, pc, part=part)
             f.lease("office", "Office PC").renew(part, take=True)  # one-shot: a Lease of its own
             f.clock.advance(RENEW)
+            if variant == "commands-idle":  # ...renewed by a timer's one-shot commands since
+                for _ in range((SETTLING + 3 * RENEW) // RENEW):
+                    f.lease("office", "Office PC").renew(part)
+                    pc.renew(part)
+                    f.clock.advance(RENEW)
             return Scene(pc.renew(part), pc, f.clock, f.share)
         other = "medicines" if part == "invoices" else "invoices"
         for p in (other, part):  # the office keeps both: the older claim, the person there

@@ -137,8 +137,11 @@ def test_a_handover_from_the_command_line(pair: tuple[Path, Path, Path]) -> None
     assert looked["invoices"]["here"] is (ids[keeper] == two)
     # The other one makes invoices there.
     (taker,) = set(ids) - {keeper}
-    taken = ok(cli(ids[taker], "take", "invoices"))
-    assert "kept here now, but no tray runs on this computer" in taken  # nothing acts here yet
+    done = cli(ids[taker], "take", "invoices")
+    taken = ok(done)
+    # Nothing acts here yet, and the keeper elsewhere stops: no computer numbers (issue 42, 5).
+    assert "kept here now, but no tray runs on this computer: no computer numbers them" in taken
+    assert "warning: no tray runs here, so no computer numbers invoices now" in done.stderr
     # The keeper has not seen the take yet: waited for, by the name a person knows it by.
     assert (
         f"Waiting for: {looked['invoices']['name']}" in taken
@@ -358,18 +361,22 @@ def test_history_says_what_changed_hands_with_when(tmp_path: Path) -> None:
     at = 1_750_000_000
     path = history.path_in(Installation(home).state_dir)
     history.record(path, [
-        history.Change(at, "invoices", "Invoices are made here now", ""),
-        history.Change(at + 600, "invoices", "Invoices move to Laptop in about 2 minutes",
-                       "This computer no longer makes invoices."),
+        history.Change(at, "invoices", "here"),
+        history.Change(at + 600, "invoices", "made", "Laptop", left=True),
     ])  # fmt: skip
     lines = ok(cli(home, "history")).splitlines()
     assert lines == [
         f"{clock_time(at, always_date=True)}  Invoices are made here now",
-        f"{clock_time(at + 600, always_date=True)}  Invoices move to Laptop in about 2 minutes "
+        f"{clock_time(at + 600, always_date=True)}  Invoices are now made on Laptop "
         "(This computer no longer makes invoices.)",
     ]
+    # In the reader's language, whatever the tray's was (issue 42, item 8).
+    french = ok(cli(home, "--lang", "fr", "history")).splitlines()
+    assert french[1].endswith("Les factures se font maintenant sur Laptop "
+                              "(Cet ordinateur ne fait plus les factures.)")  # fmt: skip
     doc = json.loads(ok(cli(home, "history", "--json")))
-    assert doc["schema"] == 1 and [c["at"] for c in doc["changes"]] == [at, at + 600]
+    assert doc["schema"] == 2 and [c["at"] for c in doc["changes"]] == [at, at + 600]
+    assert [c["kind"] for c in doc["changes"]] == ["here", "made"]
     path.write_text("[]")  # not ours: said, nothing else changed
     failed(cli(home, "history"), "the history cannot be read")
 

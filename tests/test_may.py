@@ -96,6 +96,24 @@ def test_a_tray_that_does_not_act_says_why_in_its_menu_s_words() -> None:
     assert may.why_not(found) == line
 
 
+def test_may_and_look_say_a_settling_part_the_same_at_the_same_moment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 42, item 8: `may` said "in 1 min" (the line status.json was written with) while
+    `look` said "in 20 s" for the same settling; both now say it from the status, as of now."""
+    from sioul_tray import commands
+    from sioul_tray.lease.status import Status, Why
+
+    now = 1_800_000_000.0
+    monkeypatch.setattr(time, "time", lambda: now)
+    status = Status(Why.SETTLING, "pc", "PC", until=int(now) + 20)
+    written = "Invoices: here in 1 min"  # the line as the tray wrote it 40 s before
+    found = client.Verdict("invoices", False, client.NOT_ACTING, status=status.to_json(),
+                           line=written)  # fmt: skip
+    looked = commands.line("invoices", status, True, now=now)
+    assert may.why_not(found) == looked == "Invoices: here in 20 s"
+
+
 def test_the_json_carries_the_whole_verdict() -> None:
     found = client.Verdict("invoices", True, client.ACTING, "desk.7", 1.5e9, 1234.5, {"lap": 41})
     assert may.as_json(found) == {
@@ -165,7 +183,7 @@ def test_run_without_the_verdict_runs_nothing(
     mark = home / "ran"
     command = [sys.executable, "-c", f"open({str(mark)!r}, 'w')"]
     assert may.cmd_run(asked("run", "invoices"), command, io.StringIO()) == may.MAY_NOT
-    assert capsys.readouterr().err == "Invoices: here, waiting for Laptop\n"
+    assert capsys.readouterr().err == "Invoices: no computer keeps them\n"
     assert not mark.exists()
 
 
@@ -204,7 +222,7 @@ def test_may_from_the_command_line(tmp_path: Path) -> None:
     assert done.returncode == 1 and "not renewed its verdict" in done.stderr
     write_status(tmp_path / "state", status_doc(acting=False))
     done = cli(tmp_path, "may", "invoices")
-    assert done.returncode == 1 and done.stderr == "Invoices: here, waiting for Laptop\n"
+    assert done.returncode == 1 and done.stderr == "Invoices: no computer keeps them\n"
     done = cli(tmp_path, "may", "spoons")
     assert done.returncode == 2
 

@@ -4,6 +4,8 @@ tests/tray/test_tray_model.py; this module holds the phrasebook's own choices.""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from sioul_tray import phrases
@@ -34,18 +36,46 @@ def waited(
 
 
 def test_a_keeper_elsewhere_is_said_by_what_its_claim_says() -> None:
-    status = Status(Why.ELSEWHERE, "office", "Office PC", since=int(T), live=True)
+    status = Status(Why.ELSEWHERE, "office", "Office PC", since=int(T), live=True, taken=True)
     assert phrases.part_line("invoices", status) == f"Invoices: Office PC (since {clock_time(T)})"
-    acts = Status(Why.ELSEWHERE, "office", "Office PC", since=int(T), live=True, acts=True)
+    acts = Status(Why.ELSEWHERE, "office", "Office PC", since=int(T), live=True, acts=True,
+                  taken=True)  # fmt: skip
     assert phrases.part_line("invoices", acts) == phrases.part_line("invoices", status)
     starting = Status(Why.ELSEWHERE, "office", "Office PC", since=int(T), live=True, acts=False)
     assert phrases.part_line("invoices", starting) == "Invoices: Office PC (not numbering yet)"
     assert phrases.part_line("medicines", starting) == "Medicines: Office PC (not reminding yet)"
-    silent = Status(Why.ELSEWHERE, "office", "Office PC", live=False, acts=False)
-    assert (
-        phrases.part_line("invoices", silent)
-        == "Invoices: Office PC (sioul-tray is not running there)"
-    )
+
+
+def test_since_is_the_keepers_own_take_or_says_it_is_when_this_computer_saw_it() -> None:
+    """Issue 42, item 8: "Invoices: Laptop (since 19:58)" was when this computer joined."""
+    seen = Status(Why.ELSEWHERE, "laptop", "Laptop", since=int(T), live=True, acts=True)
+    assert phrases.part_line("invoices", seen) == f"Invoices: Laptop (seen since {clock_time(T)})"
+    taken = dataclasses.replace(seen, taken=True)
+    assert phrases.part_line("invoices", taken) == f"Invoices: Laptop (since {clock_time(T)})"
+
+
+@pytest.mark.parametrize("acts", [True, False, None])
+def test_a_silent_keeper_is_said_silent_whatever_its_last_claim_said(acts: bool | None) -> None:
+    """Issue 42, item 3: "(sioul-tray is not running there)" only when its last claim said it
+    did not act; a keeper killed while acting read "Office PC (since 20:41)" for ever."""
+    silent = Status(Why.ELSEWHERE, "office", "Office PC", since=int(T), live=False, acts=acts,
+                    taken=True, heard=int(T) + 60)  # fmt: skip
+    line = phrases.part_line("invoices", silent)
+    assert line == f"Invoices: Office PC, silent since {clock_time(T + 60)}"
+    never = dataclasses.replace(silent, heard=None)
+    assert phrases.part_line("invoices", never) == "Invoices: Office PC, silent"
+
+
+def test_a_keeper_that_does_not_act_long_after_its_take_is_not_said_to_start() -> None:
+    """Issue 42, item 5: a take by the command line with no tray there read "(not numbering
+    yet)" for as long as it lasted."""
+    idle = Status(Why.ELSEWHERE, "nas", "NAS", since=int(T), live=True, acts=False, idle=True)
+    line = phrases.part_line("invoices", idle)
+    assert line == "Invoices: NAS, not numbering (is sioul-tray running there?)"
+    assert "yet" not in phrases.part_line("medicines", idle)
+    title, body = phrases.handover("moves", "invoices", "NAS")
+    assert title == "Invoices move to NAS" and "2 minutes" not in title
+    assert "while no sioul-tray runs there, nothing numbers them" in body
 
 
 def test_settling_counts_down_given_the_clock() -> None:

@@ -1235,8 +1235,30 @@ class _Draft(_Reads):
             theirs = self.best.get(keeper.computer)
             kept_since = _kept_since(theirs, shown)
             acts = None if theirs is None else theirs.acting
+            # Shown only (no rule reads these): whether `since` is the keeper's own take, when it
+            # was last heard, and whether it keeps the part past the time a tray takes to act
+            # while its claim says it does not (a take by the command line with no tray there).
+            taken = (
+                theirs is not None
+                and theirs.taken is not None
+                and kept_since is not None
+                and kept_since == max(theirs.taken, theirs.since)
+            )
+            idle = (
+                live
+                and acts is False
+                and kept_since is not None
+                and wall - kept_since > timing.settling + 2 * timing.renew
+            )
             return dataclasses.replace(
-                base, why=Why.ELSEWHERE, live=live, since=kept_since, acts=acts
+                base,
+                why=Why.ELSEWHERE,
+                live=live,
+                since=kept_since,
+                acts=acts,
+                taken=taken,
+                heard=wall_of(h, wall, tick),
+                idle=idle,
             )
         if j.blocked is not None:
             cause = (

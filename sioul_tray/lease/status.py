@@ -24,7 +24,7 @@ class Why(enum.Enum):
     WAITING = "waiting"  # kept here, settled; waits for `waiting` (`stalled`: its own sync?)
     ALONE = "alone"  # kept here, settled; has heard no other computer yet (a joiner)
     AWAY = "away"  # medicines kept here, out of touch with `waiting`: paused while you are away
-    ELSEWHERE = "elsewhere"  # `keeper` (`name`) keeps it, seen here `since`
+    ELSEWHERE = "elsewhere"  # `keeper` (`name`) keeps it since `since` (`taken`: its own take)
     NOBODY = "nobody"  # no claim holds it
     BLOCKED = "blocked"  # may not act whatever the claims say: `problem`
 
@@ -52,7 +52,9 @@ class Status:
     why: Why
     keeper: str | None = None
     name: str | None = None
-    since: int | None = None  # since when this computer has seen `keeper` keep it (wall clock)
+    # Since when `keeper` keeps it (wall clock): for ELSEWHERE with `taken`, the keeper's own take
+    # (by its clock); else since when this computer has seen it keep the part.
+    since: int | None = None
     until: int | None = None  # SETTLING: when it acts, if nothing changes (wall clock)
     waiting: tuple[Waited, ...] = ()
     stalled: bool = False  # WAITING: nothing heard from anyone lately: its own sync looks stopped
@@ -61,6 +63,14 @@ class Status:
     live: bool = False  # ELSEWHERE: the keeper's claim was heard within ALIVE
     # ELSEWHERE: the keeper's claim says it acts (`Claim.acting`); None: its version does not say.
     acts: bool | None = None
+    # ELSEWHERE: `since` is the keeper's own take, not when this computer first saw it keep it.
+    taken: bool = False
+    # ELSEWHERE: when this computer last heard the keeper's claim change (wall clock), if it did.
+    heard: int | None = None
+    # ELSEWHERE: heard within ALIVE, its claim says it does not act, and it has kept the part
+    # longer than a running tray takes to act (SETTLING and two renewals): nothing acts on the
+    # part there (no tray runs there, a take by the command line, or it waits for a computer).
+    idle: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """The status as plain JSON (the schema `SCHEMA`, documented in docs/tray.md)."""
@@ -87,6 +97,9 @@ class Status:
             "cause": self.cause,
             "live": self.live,
             "acts": self.acts,
+            "taken": self.taken,
+            "heard": self.heard,
+            "idle": self.idle,
         }
 
     @classmethod
@@ -118,6 +131,9 @@ class Status:
                 _str(data.get("cause")),
                 bool(data.get("live")),
                 _bool(data.get("acts")),
+                bool(data.get("taken")),
+                _int(data.get("heard")),
+                bool(data.get("idle")),
             )
         except (KeyError, TypeError, ValueError, AttributeError):
             return None

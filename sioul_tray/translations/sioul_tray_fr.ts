@@ -9,7 +9,7 @@
         <translation>Faire les factures ici</translation>
     </message>
     <message>
-        <location filename="../tray/listing.py" line="187"/>
+        <location filename="../tray/listing.py" line="190"/>
         <source>Treat {computer} as gone for good (given away, reinstalled, broken)?
 
 Your computers stop waiting for it: they keep medicines and make invoices without hearing from it. If {computer} comes back, it takes part again.</source>
@@ -18,17 +18,17 @@ Your computers stop waiting for it: they keep medicines and make invoices withou
 Vos ordinateurs cessent de l’attendre : ils gardent les médicaments et font les factures sans nouvelles de lui. Si {computer} revient, il reprend sa place.</translation>
     </message>
     <message>
-        <location filename="../tray/listing.py" line="193"/>
+        <location filename="../tray/listing.py" line="196"/>
         <source>For invoices it counts from {time}: until then {computer} may still be numbering them, cut off from the sync.</source>
         <translation>Pour les factures, elle compte à partir de {time} : jusque-là {computer} peut encore les numéroter, coupé de la synchronisation.</translation>
     </message>
     <message>
-        <location filename="../tray/listing.py" line="196"/>
+        <location filename="../tray/listing.py" line="199"/>
         <source>{computer} is gone for good</source>
         <translation>{computer} est parti pour de bon</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="436"/>
+        <location filename="../tray/app.py" line="446"/>
         <source>none works here: counting from the session start</source>
         <translation>aucune ne fonctionne ici : décompte depuis le début de la session</translation>
     </message>
@@ -43,27 +43,27 @@ Vos ordinateurs cessent de l’attendre : ils gardent les médicaments et font l
         <translation>À propos de sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/answers.py" line="166"/>
+        <location filename="../tray/answers.py" line="168"/>
         <source>Closed: {parts}, but only until the tray quits: {path} cannot be written ({error})</source>
         <translation>Fermé : {parts}, mais seulement jusqu’à ce que l’icône quitte : impossible d’écrire {path} ({error})</translation>
     </message>
     <message>
-        <location filename="../tray/answers.py" line="180"/>
+        <location filename="../tray/answers.py" line="182"/>
         <source>{path} cannot be written ({error}): where it still lists {parts} as closed, the tray closes them again when it starts</source>
         <translation>impossible d’écrire {path} ({error}) : s’il indique encore {parts} comme fermé, l’icône les ferme de nouveau à son prochain lancement</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="722"/>
+        <location filename="../tray/app.py" line="732"/>
         <source>Sleep and wake from: {source}</source>
         <translation>Veille et réveil lus par : {source}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="725"/>
+        <location filename="../tray/app.py" line="735"/>
         <source>Sync tool: {tool}</source>
         <translation>Outil de synchronisation : {tool}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="614"/>
+        <location filename="../tray/app.py" line="624"/>
         <source>Syncthing, asked to send each claim at once; the last request failed: {problem}</source>
         <translation>Syncthing, à qui chaque réservation est confiée aussitôt écrite ; la dernière demande a échoué : {problem}</translation>
     </message>
@@ -77,12 +77,17 @@ Vos ordinateurs cessent de l’attendre : ils gardent les médicaments et font l
 {error}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="306"/>
+        <location filename="../tray/app.py" line="293"/>
+        <source>{path} cannot be written ({error}): the parts reopen until the tray quits, and are closed again when it starts</source>
+        <translation>{path} ne peut pas être écrit ({error}) : les parties sont rouvertes jusqu’à ce que le tray quitte, et refermées à son prochain démarrage</translation>
+    </message>
+    <message>
+        <location filename="../tray/app.py" line="316"/>
         <source>Quit sioul-tray</source>
         <translation>Quitter sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="325"/>
+        <location filename="../tray/app.py" line="335"/>
         <source>No file manager opened the sharing folder. It is:
 
 {path}</source>
@@ -91,12 +96,12 @@ Vos ordinateurs cessent de l’attendre : ils gardent les médicaments et font l
 {path}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="402"/>
+        <location filename="../tray/app.py" line="412"/>
         <source>its window ended with an error</source>
         <translation>sa fenêtre s’est terminée sur une erreur</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="405"/>
+        <location filename="../tray/app.py" line="415"/>
         <source>The sharing folder was not changed: {error}
 
 sioul-tray keeps using {folder}.</source>
@@ -105,7 +110,7 @@ sioul-tray keeps using {folder}.</source>
 sioul-tray continue d’utiliser {folder}.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="438"/>
+        <location filename="../tray/app.py" line="448"/>
         <source>sioul-tray {version}
 
 Keeps Sioul&apos;s medicines and invoices on one computer at a time.
@@ -122,54 +127,54 @@ Dossier de partage : {folder}
 Inactivité lue par : {idle}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="455"/>
+        <location filename="../tray/app.py" line="465"/>
         <source>How it works, and what each line means: {docs}</source>
         <translation>Comment cela marche, et ce que dit chaque ligne : {docs}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="548"/>
+        <location filename="../tray/app.py" line="558"/>
         <source>sioul-tray is not running: it needs a sharing folder. While it does not run, this computer reminds no medicines and numbers no invoices. Start sioul-tray again to choose the folder.</source>
         <translation>sioul-tray ne tourne pas : il lui faut un dossier de partage. Tant qu’il ne tourne pas, cet ordinateur ne rappelle aucun médicament et ne numérote aucune facture. Relancez sioul-tray pour choisir le dossier.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="616"/>
+        <location filename="../tray/app.py" line="626"/>
         <source>Syncthing, asked to send each claim at once</source>
         <translation>Syncthing, à qui chaque réservation est confiée aussitôt écrite</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="619"/>
+        <location filename="../tray/app.py" line="629"/>
         <source>none found; the sync tool sends the claims when it notices them</source>
         <translation>aucun trouvé ; l’outil de synchronisation envoie les réservations quand il les remarque</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="620"/>
+        <location filename="../tray/app.py" line="630"/>
         <source>{tool}, found; it sends the claims when it notices them</source>
         <translation>{tool}, trouvé ; il envoie les réservations quand il les remarque</translation>
     </message>
     <message>
-        <location filename="../tray/answers.py" line="79"/>
-        <location filename="../tray/app.py" line="628"/>
+        <location filename="../tray/answers.py" line="81"/>
+        <location filename="../tray/app.py" line="638"/>
         <location filename="../tray/copied.py" line="66"/>
         <source>sioul-tray: {error}</source>
         <translation>sioul-tray : {error}</translation>
     </message>
     <message>
-        <location filename="../tray/answers.py" line="148"/>
+        <location filename="../tray/answers.py" line="150"/>
         <source>Invoices are taken here; this computer starts once every other one has seen it.</source>
         <translation>Les factures sont prises ici ; cet ordinateur commence dès que tous les autres l’ont vu.</translation>
     </message>
     <message>
-        <location filename="../tray/answers.py" line="154"/>
+        <location filename="../tray/answers.py" line="156"/>
         <source>{computer} is declared gone for good.</source>
         <translation>{computer} est déclaré parti pour de bon.</translation>
     </message>
     <message>
-        <location filename="../tray/answers.py" line="164"/>
+        <location filename="../tray/answers.py" line="166"/>
         <source>Closed: {parts} (until `sioul-tray renew`)</source>
         <translation>Fermé : {parts} (jusqu’à `sioul-tray renew`)</translation>
     </message>
     <message>
-        <location filename="../tray/answers.py" line="74"/>
+        <location filename="../tray/answers.py" line="76"/>
         <source>sioul-tray: the running tray cannot do {request}</source>
         <translation>sioul-tray : l’icône en cours ne sait pas faire {request}</translation>
     </message>
@@ -179,7 +184,7 @@ Inactivité lue par : {idle}</translation>
         <translation>sioul-tray : pas d’affichage ici ; utilisez la ligne de commande (sioul-tray --help)</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="668"/>
+        <location filename="../tray/app.py" line="678"/>
         <source>sioul-tray: already running</source>
         <translation>sioul-tray : déjà lancé</translation>
     </message>
@@ -240,23 +245,23 @@ Inactivité lue par : {idle}</translation>
         <translation>{name} compte comme parti pour les factures à partir de {time} : jusque-là, il peut encore les numéroter, coupé de la synchronisation.</translation>
     </message>
     <message>
-        <location filename="../tray/driver.py" line="321"/>
+        <location filename="../tray/driver.py" line="320"/>
         <source>the mark came {late:.0f} s after the asking command gave up waiting: not taken</source>
         <translation>la marque est arrivée {late:.0f} s après que la commande a cessé d’attendre : non prise</translation>
     </message>
     <message>
-        <location filename="../tray/driver.py" line="325"/>
+        <location filename="../tray/driver.py" line="324"/>
         <source>this computer does not act on {part} under {token} now: the records made after the last mark are void</source>
         <translation>cet ordinateur n’agit pas sur {part} sous {token} en ce moment : les enregistrements faits après la dernière marque sont nuls</translation>
     </message>
     <message>
-        <location filename="../tray/driver.py" line="331"/>
+        <location filename="../tray/driver.py" line="330"/>
         <source>{wrote} is below the mark this computer&apos;s claim carries ({carried})</source>
         <translation>{wrote} est en dessous de la marque que porte la réservation de cet ordinateur ({carried})</translation>
     </message>
     <message>
-        <location filename="../tray/driver.py" line="337"/>
-        <location filename="../tray/driver.py" line="354"/>
+        <location filename="../tray/driver.py" line="336"/>
+        <location filename="../tray/driver.py" line="353"/>
         <source>the mark could not be written: {error}</source>
         <translation>la marque n’a pas pu être écrite : {error}</translation>
     </message>
@@ -440,32 +445,32 @@ Inactivité lue par : {idle}</translation>
         <translation>Les autres ordinateurs affichent celui-ci sous le nom {name}.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="118"/>
+        <location filename="../commands.py" line="120"/>
         <source>Created the sharing folder {folder}; this computer is {computer}.</source>
         <translation>Dossier de partage {folder} créé ; cet ordinateur est {computer}.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="122"/>
+        <location filename="../commands.py" line="124"/>
         <source>On each other computer, run: sioul-tray setup --share &lt;its copy of it&gt;</source>
         <translation>Sur chacun des autres ordinateurs, lancez : sioul-tray setup --share &lt;sa copie du dossier&gt;</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="127"/>
+        <location filename="../commands.py" line="129"/>
         <source>Joined the sharing folder {folder}; this computer is {computer}.</source>
         <translation>Dossier de partage {folder} rejoint ; cet ordinateur est {computer}.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="171"/>
+        <location filename="../commands.py" line="173"/>
         <source>Could not close this computer&apos;s claims in {folder}: {error}</source>
         <translation>Impossible de fermer les réservations de cet ordinateur dans {folder} : {error}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="174"/>
+        <location filename="../commands.py" line="176"/>
         <source>Closed this computer&apos;s claims in {folder}.</source>
         <translation>Réservations de cet ordinateur fermées dans {folder}.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../commands.py" line="269"/>
+        <location filename="../commands.py" line="271"/>
         <source>  the clock of {computer} is %n min ahead of this one</source>
         <translation>
             <numerusform>  l’horloge de {computer} a %n min d’avance sur celle-ci</numerusform>
@@ -473,122 +478,127 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../commands.py" line="275"/>
+        <location filename="../commands.py" line="277"/>
         <source>(no tray runs here: whether this computer acts is known to the tray only)</source>
         <translation>(aucune icône ne tourne ici : seule l’icône sait si cet ordinateur agit)</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="300"/>
+        <location filename="../commands.py" line="302"/>
         <source>No change of hands seen here yet.</source>
         <translation>Aucun changement de main vu ici pour l’instant.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="320"/>
+        <location filename="../commands.py" line="322"/>
         <source>{part}:</source>
         <translation>{part} :</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="322"/>
+        <location filename="../commands.py" line="324"/>
         <source>  no claims</source>
         <translation>  aucune réservation</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="326"/>
+        <location filename="../commands.py" line="328"/>
         <source>{name} (this computer)</source>
         <translation>{name} (cet ordinateur)</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="328"/>
+        <location filename="../commands.py" line="330"/>
         <source>closed</source>
         <translation>fermée</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="328"/>
+        <location filename="../commands.py" line="330"/>
         <source>open</source>
         <translation>ouverte</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="329"/>
+        <location filename="../commands.py" line="331"/>
         <source>renewed {ago}</source>
         <translation>renouvelée {ago}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="331"/>
+        <location filename="../commands.py" line="333"/>
         <source>used {ago}</source>
         <translation>utilisé {ago}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="333"/>
+        <location filename="../commands.py" line="335"/>
         <source>never used</source>
         <translation>jamais utilisé</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="336"/>
+        <location filename="../commands.py" line="338"/>
         <source>taken {ago}</source>
         <translation>prise {ago}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="338"/>
+        <location filename="../commands.py" line="340"/>
         <source>sees {computer}</source>
         <translation>voit {computer}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="339"/>
+        <location filename="../commands.py" line="341"/>
         <source>wrote {n}</source>
         <translation>écrit {n}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="340"/>
+        <location filename="../commands.py" line="342"/>
         <source>  {computer}: {facts}</source>
         <translation>  {computer} : {facts}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="345"/>
+        <location filename="../commands.py" line="347"/>
         <source>  not read: {file}: {reason}</source>
         <translation>  illisible : {file} : {reason}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="363"/>
-        <source>Invoices are kept here now, but no tray runs on this computer: nothing numbers them here until sioul-tray starts (it then numbers them once it has kept them for 2 minutes and every other computer has seen it).</source>
-        <translation>Les factures sont tenues ici maintenant, mais aucun sioul-tray ne tourne sur cet ordinateur : rien ne les numérote ici tant que sioul-tray n’est pas lancé (il les numérote alors quand il les a tenues 2 minutes et que tous les autres ordinateurs l’ont vu).</translation>
+        <location filename="../commands.py" line="366"/>
+        <source>Invoices are kept here now, but no tray runs on this computer: no computer numbers them until sioul-tray starts here (it then numbers them once it has kept them for 2 minutes and every other computer has seen it).</source>
+        <translation>Les factures sont tenues ici maintenant, mais aucun tray ne tourne sur cet ordinateur : aucun ordinateur ne les numérote tant que sioul-tray n’y a pas démarré (il les numérote ensuite quand il les a tenues 2 minutes et que tous les autres ordinateurs l’ont vu).</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="373"/>
+        <location filename="../commands.py" line="372"/>
+        <source>sioul-tray: warning: no tray runs here, so no computer numbers invoices now: start sioul-tray here, or choose “Make invoices here” on another computer</source>
+        <translation>sioul-tray : attention : aucun tray ne tourne ici, donc aucun ordinateur ne numérote les factures maintenant : démarrez sioul-tray ici, ou choisissez « Faire les factures ici » sur un autre ordinateur</translation>
+    </message>
+    <message>
+        <location filename="../commands.py" line="381"/>
         <source>Waiting for: {computers}</source>
         <translation>En attente de : {computers}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="392"/>
+        <location filename="../commands.py" line="400"/>
         <source>Closed: {parts}</source>
         <translation>Fermé : {parts}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="402"/>
+        <location filename="../commands.py" line="410"/>
         <source>sioul-tray: warning: {problem}</source>
         <translation>sioul-tray : attention : {problem}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="427"/>
+        <location filename="../commands.py" line="435"/>
         <source>{computer} is declared gone for good; it counts again if it comes back.</source>
         <translation>{computer} est déclaré parti pour de bon ; il comptera de nouveau s’il revient.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="431"/>
+        <location filename="../commands.py" line="439"/>
         <source>For invoices it counts from {time}: until then {computer} may still be numbering them, cut off from the sync.</source>
         <translation>Pour les factures, elle compte à partir de {time} : jusque-là {computer} peut encore les numéroter, coupé de la synchronisation.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="441"/>
+        <location filename="../commands.py" line="449"/>
         <source>This computer&apos;s claims are now {new}&apos;s; {old}&apos;s stay with the computer they were made on.</source>
         <translation>Les réservations de cet ordinateur sont désormais celles de {new} ; celles de {old} restent à l’ordinateur où elles ont été faites.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="447"/>
+        <location filename="../commands.py" line="455"/>
         <source>No claim of {computer} was ever read here: nothing holds back.</source>
         <translation>Aucune réservation de {computer} n’a jamais été lue ici : rien ne retient.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="464"/>
+        <location filename="../commands.py" line="472"/>
         <source>sioul-tray: no tray runs here, so nothing acts on {part} under {token}: the mark is not taken, and the records made after the last one are void</source>
         <translation>sioul-tray : aucune icône ne tourne ici, donc rien n’agit sur {part} sous {token} : la marque n’est pas prise, et les enregistrements faits après la dernière sont nuls</translation>
     </message>
@@ -653,72 +663,72 @@ Inactivité lue par : {idle}</translation>
         <translation>{text} n’est pas un nombre de secondes</translation>
     </message>
     <message>
-        <location filename="../may.py" line="142"/>
+        <location filename="../may.py" line="152"/>
         <source>no tray runs here: only a running tray knows whether this computer acts</source>
         <translation>aucune icône ne tourne ici : seule l’icône en marche sait si cet ordinateur agit</translation>
     </message>
     <message>
-        <location filename="../may.py" line="144"/>
+        <location filename="../may.py" line="154"/>
         <source>{path} does not read as the tray writes it</source>
         <translation>{path} ne se lit pas comme l’icône l’écrit</translation>
     </message>
     <message>
-        <location filename="../may.py" line="146"/>
+        <location filename="../may.py" line="156"/>
         <source>the tray running here is older than this command: quit it and start it again</source>
         <translation>l’icône qui tourne ici est plus ancienne que cette commande : quittez-la et relancez-la</translation>
     </message>
     <message>
-        <location filename="../may.py" line="148"/>
+        <location filename="../may.py" line="158"/>
         <source>the tray has stopped (it quit, or the computer slept)</source>
         <translation>l’icône s’est arrêtée (elle a quitté, ou l’ordinateur s’est mis en veille)</translation>
     </message>
     <message>
-        <location filename="../may.py" line="149"/>
+        <location filename="../may.py" line="159"/>
         <source>the tray that wrote {path} no longer runs</source>
         <translation>l’icône qui a écrit {path} ne tourne plus</translation>
     </message>
     <message>
-        <location filename="../may.py" line="150"/>
+        <location filename="../may.py" line="160"/>
         <source>{path} was written before this computer last started</source>
         <translation>{path} a été écrit avant le dernier démarrage de cet ordinateur</translation>
     </message>
     <message>
-        <location filename="../may.py" line="152"/>
+        <location filename="../may.py" line="162"/>
         <source>the tray has not renewed its verdict in time (is it stuck?)</source>
         <translation>l’icône n’a pas renouvelé son verdict à temps (est-elle bloquée ?)</translation>
     </message>
     <message>
-        <location filename="../may.py" line="155"/>
+        <location filename="../may.py" line="165"/>
         <source>{path} or its folder belongs to another user, or is a link: not trusted</source>
         <translation>{path} ou son dossier appartient à un autre utilisateur, ou est un lien : pas digne de confiance</translation>
     </message>
     <message>
-        <location filename="../may.py" line="183"/>
+        <location filename="../may.py" line="193"/>
         <source>Invoices: this computer may number them until {time}, token {token}</source>
         <translation>Factures : cet ordinateur peut les numéroter jusqu’à {time}, jeton {token}</translation>
     </message>
     <message>
-        <location filename="../may.py" line="186"/>
+        <location filename="../may.py" line="196"/>
         <source>Medicines: this computer may remind them until {time}, token {token}</source>
         <translation>Médicaments : cet ordinateur peut les rappeler jusqu’à {time}, jeton {token}</translation>
     </message>
     <message>
-        <location filename="../may.py" line="194"/>
+        <location filename="../may.py" line="204"/>
         <source>  first, the records of {computer} up to {wrote}</source>
         <translation>  d’abord, les enregistrements de {computer} jusqu’à {wrote}</translation>
     </message>
     <message>
-        <location filename="../may.py" line="203"/>
+        <location filename="../may.py" line="213"/>
         <source>sioul-tray run: give the command after --</source>
         <translation>sioul-tray run : donnez la commande après --</translation>
     </message>
     <message>
-        <location filename="../may.py" line="247"/>
+        <location filename="../may.py" line="257"/>
         <source>the part was taken again: another tenure</source>
         <translation>la partie a été reprise : un autre mandat</translation>
     </message>
     <message>
-        <location filename="../may.py" line="250"/>
+        <location filename="../may.py" line="260"/>
         <source>sioul-tray run: stopped {command}: {reason}</source>
         <translation>sioul-tray run : {command} arrêté : {reason}</translation>
     </message>
@@ -771,67 +781,82 @@ Inactivité lue par : {idle}</translation>
         <translation>sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="171"/>
+        <location filename="../tray/computers.py" line="170"/>
+        <source>Running; not acting: it keeps a part but does not act on it; silent: not heard for 5 minutes; or closed: quit, or asleep</source>
+        <translation>En marche ; n’agit pas : il tient une partie mais n’agit pas dessus ; silencieux : pas entendu depuis 5 minutes ; ou fermé : quitté, ou en veille</translation>
+    </message>
+    <message>
+        <location filename="../tray/computers.py" line="172"/>
         <source>How far its clock is from this one&apos;s</source>
         <translation>L’écart de son horloge avec celle de cet ordinateur</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="190"/>
+        <location filename="../tray/computers.py" line="191"/>
         <source>Treat as gone for good…</source>
         <translation>Considérer comme parti pour de bon…</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="216"/>
+        <location filename="../tray/computers.py" line="217"/>
         <source>Lately, newest first:</source>
         <translation>Dernièrement, du plus récent au plus ancien :</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="262"/>
+        <location filename="../tray/computers.py" line="263"/>
         <source>{name} (this computer)</source>
         <translation>{name} (cet ordinateur)</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="266"/>
+        <location filename="../tray/computers.py" line="267"/>
         <source>not heard</source>
         <translation>sans nouvelles</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="286"/>
+        <location filename="../tray/computers.py" line="287"/>
         <source>Files in the sharing folder that cannot be read:</source>
         <translation>Fichiers du dossier de partage illisibles :</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="288"/>
+        <location filename="../tray/computers.py" line="289"/>
         <source>Every file in the sharing folder can be read.</source>
         <translation>Tous les fichiers du dossier de partage se lisent.</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="360"/>
+        <location filename="../tray/computers.py" line="368"/>
         <source>silent</source>
         <translation>muet</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="361"/>
+        <location filename="../tray/computers.py" line="369"/>
         <source>Its claims are open but were not renewed lately: sioul-tray is not running there, or its sync has stopped</source>
         <translation>Ses réservations sont ouvertes mais n’ont pas été renouvelées récemment : sioul-tray n’y tourne pas, ou sa synchronisation est arrêtée</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="364"/>
+        <location filename="../tray/computers.py" line="374"/>
+        <source>not acting</source>
+        <translation>n’agit pas</translation>
+    </message>
+    <message>
+        <location filename="../tray/computers.py" line="375"/>
+        <source>It keeps {parts} but does not act on them: its claims are renewed without sioul-tray running there (a timer&apos;s sioul-tray renew), or it waits for another computer</source>
+        <translation>Il tient {parts} mais n’agit pas dessus : ses réservations sont renouvelées sans que sioul-tray y tourne (un sioul-tray renew lancé par un minuteur), ou il attend un autre ordinateur</translation>
+    </message>
+    <message>
+        <location filename="../tray/computers.py" line="379"/>
         <source>running</source>
         <translation>en marche</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="366"/>
+        <location filename="../tray/computers.py" line="381"/>
         <source>closed</source>
         <translation>fermé</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="366"/>
+        <location filename="../tray/computers.py" line="381"/>
         <source>It quit, or the computer sleeps</source>
         <translation>Il a été quitté, ou l’ordinateur est en veille</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="368"/>
+        <location filename="../tray/computers.py" line="383"/>
         <source>closed for {parts}</source>
         <translation>fermé pour : {parts}</translation>
     </message>
@@ -846,37 +871,32 @@ Inactivité lue par : {idle}</translation>
         <translation>sioul-tray n’est pas lancé : lancez-le pour voir les ordinateurs.</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="170"/>
-        <source>Running; silent: not heard for 5 minutes; or closed: quit, or asleep</source>
-        <translation>En marche ; muet : pas entendu depuis 5 minutes ; ou fermé : quitté, ou en veille</translation>
-    </message>
-    <message>
-        <location filename="../tray/computers.py" line="171"/>
+        <location filename="../tray/computers.py" line="172"/>
         <source>Clock</source>
         <translation>Horloge</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="211"/>
+        <location filename="../tray/computers.py" line="212"/>
         <source>Show in the folder</source>
         <translation>Montrer dans le dossier</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="272"/>
+        <location filename="../tray/computers.py" line="273"/>
         <source>Invoices here wait for its confirmation</source>
         <translation>Les factures attendent ici sa confirmation</translation>
     </message>
     <message>
-        <location filename="../tray/listing.py" line="171"/>
+        <location filename="../tray/listing.py" line="174"/>
         <source>Syncthing is connected to every computer sharing the folder.</source>
         <translation>Syncthing est connecté à tous les ordinateurs qui partagent le dossier.</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="375"/>
+        <location filename="../tray/computers.py" line="390"/>
         <source>{span} ahead</source>
         <translation>{span} d’avance</translation>
     </message>
     <message>
-        <location filename="../tray/computers.py" line="376"/>
+        <location filename="../tray/computers.py" line="391"/>
         <source>{span} behind</source>
         <translation>{span} de retard</translation>
     </message>
@@ -956,7 +976,7 @@ Inactivité lue par : {idle}</translation>
     </message>
     <message>
         <location filename="../install.py" line="277"/>
-        <location filename="../share/seal.py" line="463"/>
+        <location filename="../share/seal.py" line="468"/>
         <source>{path} is damaged: not JSON</source>
         <translation>{path} est endommagé : ce n’est pas du JSON</translation>
     </message>
@@ -976,73 +996,73 @@ Inactivité lue par : {idle}</translation>
         <translation>{id} n’est pas un identifiant de dossier</translation>
     </message>
     <message>
-        <location filename="../install.py" line="370"/>
+        <location filename="../install.py" line="385"/>
         <source>no sharing folder is set up here: run `sioul-tray setup --share DIR`</source>
         <translation>aucun dossier de partage n’est configuré ici : lancez `sioul-tray setup --share DOSSIER`</translation>
     </message>
     <message>
-        <location filename="../install.py" line="383"/>
+        <location filename="../install.py" line="398"/>
         <source>this computer has no key for {folder}: run `sioul-tray setup --share {folder}`</source>
         <translation>cet ordinateur n’a pas de clé pour {folder} : lancez `sioul-tray setup --share {folder}`</translation>
     </message>
     <message>
-        <location filename="../install.py" line="393"/>
+        <location filename="../install.py" line="408"/>
         <source>{path} is damaged (its key is cut short or not base64): run `sioul-tray setup --share {folder}` to write it again</source>
         <translation>{path} est endommagé (sa clé est tronquée ou n’est pas en base64) : lancez `sioul-tray setup --share {folder}` pour l’écrire de nouveau</translation>
     </message>
     <message>
-        <location filename="../install.py" line="410"/>
+        <location filename="../install.py" line="425"/>
         <source>the key kept in {path} does not open {folder}: the folder was sealed again; run `sioul-tray setup --share {folder}`</source>
         <translation>la clé gardée dans {path} n’ouvre pas {folder} : le dossier a été scellé de nouveau ; lancez `sioul-tray setup --share {folder}`</translation>
     </message>
     <message>
-        <location filename="../install.py" line="481"/>
+        <location filename="../install.py" line="496"/>
         <source>another sioul-tray process (pid {pid}) writes this computer&apos;s claims; try again when it has quit</source>
         <translation>un autre processus sioul-tray (pid {pid}) écrit les réservations de cet ordinateur ; réessayez quand il aura quitté</translation>
     </message>
     <message>
-        <location filename="../install.py" line="503"/>
+        <location filename="../install.py" line="518"/>
         <source>the sharing folder {folder} is missing: deleted, moved, or on a disk that is not mounted now</source>
         <translation>le dossier de partage {folder} est absent : supprimé, déplacé, ou sur un disque qui n’est pas monté en ce moment</translation>
     </message>
     <message>
-        <location filename="../install.py" line="542"/>
+        <location filename="../install.py" line="557"/>
         <source>{folder} is on a read-only file system: this computer could not write its claims there; choose a folder it can write</source>
         <translation>{folder} est sur un système de fichiers en lecture seule : cet ordinateur ne pourrait pas y écrire ses réservations ; choisissez un dossier où il peut écrire</translation>
     </message>
     <message>
-        <location filename="../install.py" line="549"/>
+        <location filename="../install.py" line="564"/>
         <source>this user may not write in {folder}: this computer could not write its claims there</source>
         <translation>cet utilisateur n’a pas le droit d’écrire dans {folder} : cet ordinateur ne pourrait pas y écrire ses réservations</translation>
     </message>
     <message>
-        <location filename="../install.py" line="571"/>
+        <location filename="../install.py" line="586"/>
         <source>{path} is a link or another user&apos;s file, not this installation&apos;s lock: remove it (someone may have planted it)</source>
         <translation>{path} est un lien ou le fichier d’un autre utilisateur, pas le verrou de cette installation : supprimez-le (quelqu’un l’a peut-être placé là)</translation>
     </message>
     <message>
-        <location filename="../install.py" line="528"/>
-        <location filename="../install.py" line="600"/>
+        <location filename="../install.py" line="543"/>
+        <location filename="../install.py" line="615"/>
         <source>cannot make {path}: {error}</source>
         <translation>impossible de créer {path} : {error}</translation>
     </message>
     <message>
-        <location filename="../install.py" line="511"/>
+        <location filename="../install.py" line="526"/>
         <source>the sharing folder {folder} holds no {file} any more: is its disk mounted? If it was emptied, the sync brings the seal back from the other computers</source>
         <translation>le dossier de partage {folder} ne contient plus {file} : son disque est-il monté ? S’il a été vidé, la synchronisation ramène le sceau depuis les autres ordinateurs</translation>
     </message>
     <message>
-        <location filename="../install.py" line="597"/>
+        <location filename="../install.py" line="612"/>
         <source>{path} is not a folder (a link?): remove it</source>
         <translation>{path} n’est pas un dossier (un lien ?) : supprimez-le</translation>
     </message>
     <message>
-        <location filename="../install.py" line="612"/>
+        <location filename="../install.py" line="627"/>
         <source>{path} belongs to another user: it must be this user&apos;s own</source>
         <translation>{path} appartient à un autre utilisateur : il doit appartenir à cet utilisateur</translation>
     </message>
     <message>
-        <location filename="../install.py" line="620"/>
+        <location filename="../install.py" line="635"/>
         <source>{path} is open to other users and cannot be made private: {error}</source>
         <translation>{path} est ouvert aux autres utilisateurs et ne peut pas être rendu privé : {error}</translation>
     </message>
@@ -1063,7 +1083,7 @@ Inactivité lue par : {idle}</translation>
     </message>
     <message>
         <location filename="../lease/codec.py" line="142"/>
-        <location filename="../lease/lease.py" line="543"/>
+        <location filename="../lease/lease.py" line="546"/>
         <source>not valid: not a claim</source>
         <translation>invalide : ce n’est pas une réservation</translation>
     </message>
@@ -1265,72 +1285,72 @@ Inactivité lue par : {idle}</translation>
         <translation>{computer} n’est pas un identifiant d’ordinateur : utilisez a-z, 0-9 et _ (de 1 à 63)</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="272"/>
+        <location filename="../lease/lease.py" line="275"/>
         <source>this computer cannot declare itself gone</source>
         <translation>cet ordinateur ne peut pas se déclarer parti lui-même</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="281"/>
+        <location filename="../lease/lease.py" line="284"/>
         <source>no claim of {computer} was ever read here: nothing to forget</source>
         <translation>aucune réservation de {computer} n’a jamais été lue ici : rien à oublier</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="615"/>
+        <location filename="../lease/lease.py" line="618"/>
         <source>cannot write {path}: {reason}</source>
         <translation>impossible d’écrire {path} : {reason}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="757"/>
+        <location filename="../lease/lease.py" line="760"/>
         <source>unknown part {part}: the parts are {parts}</source>
         <translation>partie inconnue {part} : les parties sont {parts}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="485"/>
+        <location filename="../lease/lease.py" line="488"/>
         <source>overlay cannot be read: {error}</source>
         <translation>surcouche illisible : {error}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="293"/>
+        <location filename="../lease/lease.py" line="296"/>
         <source>this process reads only: the tray or a command writes this computer&apos;s claims</source>
         <translation>ce processus ne fait que lire : c’est l’icône ou une commande qui écrit les réservations de cet ordinateur</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="397"/>
+        <location filename="../lease/lease.py" line="400"/>
         <source>{file} is missing from the sharing folder: invoices wait until it is back</source>
         <translation>{file} manque dans le dossier de partage : les factures attendent son retour</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="405"/>
+        <location filename="../lease/lease.py" line="408"/>
         <source>{file} cannot be used ({error}): invoices wait until it reads again</source>
         <translation>{file} est inutilisable ({error}) : les factures attendent qu’il se lise de nouveau</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="413"/>
+        <location filename="../lease/lease.py" line="416"/>
         <source>the sharing folder was sealed again by {computer}: join it again with its passphrase</source>
         <translation>le dossier de partage a été scellé de nouveau par {computer} : rejoignez-le de nouveau avec sa phrase secrète</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="554"/>
+        <location filename="../lease/lease.py" line="557"/>
         <source>does not match its file name</source>
         <translation>ne correspond pas à son nom de fichier</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="586"/>
+        <location filename="../lease/lease.py" line="589"/>
         <source>copied from another part ({file})</source>
         <translation>copiée d’une autre partie ({file})</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="587"/>
+        <location filename="../lease/lease.py" line="590"/>
         <source>copied from another name ({file})</source>
         <translation>copiée d’un autre nom ({file})</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="848"/>
+        <location filename="../lease/machine.py" line="905"/>
         <source>stale copy: seq {seq}, already read seq {known}</source>
         <translation>copie périmée : seq {seq}, seq {known} déjà lu</translation>
     </message>
     <message numerus="yes">
-        <location filename="../lease/machine.py" line="445"/>
+        <location filename="../lease/machine.py" line="458"/>
         <source>this computer&apos;s claim has no room to declare {computer} gone: %n computers are declared gone already</source>
         <translation>
             <numerusform>la réservation de cet ordinateur n’a plus de place pour déclarer {computer} parti : %n ordinateur est déjà déclaré parti</numerusform>
@@ -1338,32 +1358,32 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="392"/>
+        <location filename="../lease/machine.py" line="405"/>
         <source>another computer writes this computer&apos;s claims ({computer}): its configuration was copied from this one; there, remove the file named computer in its configuration folder and run setup again</source>
         <translation>un autre ordinateur écrit les réservations de cet ordinateur ({computer}) : sa configuration a été copiée de celle-ci ; sur celui-là, supprimez le fichier nommé computer de son dossier de configuration et relancez setup</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="403"/>
+        <location filename="../lease/machine.py" line="416"/>
         <source>this computer&apos;s records mark on {part} is unknown (its state was lost): Sioul must not number here until the person confirms it (sioul-tray wrote {part} N --confirm)</source>
         <translation>la marque des enregistrements de cet ordinateur sur {part} est inconnue (son état a été perdu) : Sioul ne doit pas numéroter ici tant que la personne ne l’a pas confirmée (sioul-tray wrote {part} N --confirm)</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="1272"/>
+        <location filename="../lease/machine.py" line="1357"/>
         <source>this computer&apos;s clock reads {clock}, not a time between 1970 and 2514: set it</source>
         <translation>l’horloge de cet ordinateur indique {clock}, pas une heure entre 1970 et 2514 : réglez-la</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="1284"/>
+        <location filename="../lease/machine.py" line="1369"/>
         <source>active must be a time between 1970 and 2514, not {active}</source>
         <translation>active doit être une heure entre 1970 et 2514, pas {active}</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="1298"/>
+        <location filename="../lease/machine.py" line="1383"/>
         <source>wrote must be a whole number from 0 to {top}, not {wrote}</source>
         <translation>wrote doit être un nombre entier de 0 à {top}, pas {wrote}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="624"/>
+        <location filename="../lease/lease.py" line="627"/>
         <source>the sharing folder {folder} is missing</source>
         <translation>le dossier de partage {folder} est absent</translation>
     </message>
@@ -1372,15 +1392,16 @@ Inactivité lue par : {idle}</translation>
         <location filename="../install.py" line="197"/>
         <location filename="../install.py" line="241"/>
         <location filename="../install.py" line="298"/>
-        <location filename="../install.py" line="357"/>
-        <location filename="../install.py" line="578"/>
-        <location filename="../lease/lease.py" line="632"/>
-        <location filename="../share/seal.py" line="429"/>
+        <location filename="../install.py" line="354"/>
+        <location filename="../install.py" line="372"/>
+        <location filename="../install.py" line="593"/>
+        <location filename="../lease/lease.py" line="635"/>
+        <location filename="../share/seal.py" line="434"/>
         <source>cannot write {path}: {error}</source>
         <translation>impossible d’écrire {path} : {error}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="645"/>
+        <location filename="../lease/lease.py" line="648"/>
         <source>overlay cannot be written: {error}</source>
         <translation>impossible d’écrire la surcouche : {error}</translation>
     </message>
@@ -1406,7 +1427,7 @@ Inactivité lue par : {idle}</translation>
     </message>
     <message>
         <location filename="../commands.py" line="51"/>
-        <location filename="../share/seal.py" line="240"/>
+        <location filename="../share/seal.py" line="244"/>
         <location filename="../tray/setup.py" line="105"/>
         <source>the passphrase is empty</source>
         <translation>la phrase secrète est vide</translation>
@@ -1443,37 +1464,37 @@ Inactivité lue par : {idle}</translation>
         <translation>--share demande le chemin d’un dossier que votre outil de synchronisation synchronise</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="137"/>
-        <location filename="../commands.py" line="143"/>
+        <location filename="../commands.py" line="139"/>
+        <location filename="../commands.py" line="145"/>
         <source>{folder} is not a folder</source>
         <translation>{folder} n’est pas un dossier</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="146"/>
+        <location filename="../commands.py" line="148"/>
         <location filename="../tray/setup.py" line="109"/>
         <source>{folder} does not exist: choose a folder your sync tool syncs</source>
         <translation>{folder} n’existe pas : choisissez un dossier que votre outil de synchronisation synchronise</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="153"/>
+        <location filename="../commands.py" line="155"/>
         <location filename="../tray/setup.py" line="126"/>
         <source>cannot make {folder}: {error}</source>
         <translation>impossible de créer {folder} : {error}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="293"/>
+        <location filename="../commands.py" line="295"/>
         <source>the history cannot be read: {reason}</source>
         <translation>l’historique est illisible : {reason}</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="405"/>
-        <location filename="../share/seal.py" line="424"/>
+        <location filename="../share/seal.py" line="410"/>
+        <location filename="../share/seal.py" line="429"/>
         <source>{path} exists already: join it with its passphrase</source>
         <translation>{path} existe déjà : rejoignez-le avec sa phrase secrète</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="283"/>
-        <location filename="../share/seal.py" line="500"/>
+        <location filename="../share/seal.py" line="288"/>
+        <location filename="../share/seal.py" line="505"/>
         <source>the salt</source>
         <translation>le sel</translation>
     </message>
@@ -1488,165 +1509,165 @@ Inactivité lue par : {idle}</translation>
         <translation>cet ordinateur ne peut pas faire la dérivation de clé (scrypt n=2^{cost}, r={r}, p={p}) : mémoire insuffisante</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="245"/>
+        <location filename="../share/seal.py" line="249"/>
         <source>the passphrase is too short: use at least {n} characters (a few words are easy to remember)</source>
         <translation>la phrase secrète est trop courte : utilisez au moins {n} caractères (quelques mots se retiennent facilement)</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="486"/>
+        <location filename="../share/seal.py" line="491"/>
         <source>the folder id</source>
         <translation>l’identifiant du dossier</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="487"/>
+        <location filename="../share/seal.py" line="492"/>
         <source>the creator</source>
         <translation>le créateur</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="488"/>
+        <location filename="../share/seal.py" line="493"/>
         <source>the key id</source>
         <translation>l’identifiant de la clé</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="493"/>
+        <location filename="../share/seal.py" line="498"/>
         <source>{path} is damaged: {what} is not valid</source>
         <translation>{path} est endommagé : {what} n’est pas valide</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="497"/>
+        <location filename="../share/seal.py" line="502"/>
         <source>{path} is damaged: unknown key derivation</source>
         <translation>{path} est endommagé : dérivation de clé inconnue</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="294"/>
+        <location filename="../share/seal.py" line="299"/>
         <source>{path} asks for a key derivation this version does not make (scrypt n=2^{cost}, r={r}, p={p}): refused</source>
         <translation>{path} demande une dérivation de clé que cette version ne fait pas (scrypt n=2^{cost}, r={r}, p={p}) : refusé</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="302"/>
-        <location filename="../share/seal.py" line="501"/>
+        <location filename="../share/seal.py" line="307"/>
+        <location filename="../share/seal.py" line="506"/>
         <source>the check value</source>
         <translation>la valeur de contrôle</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="310"/>
+        <location filename="../share/seal.py" line="315"/>
         <source>wrong passphrase for {folder}</source>
         <translation>mauvaise phrase secrète pour {folder}</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="312"/>
-        <location filename="../share/seal.py" line="502"/>
+        <location filename="../share/seal.py" line="317"/>
+        <location filename="../share/seal.py" line="507"/>
         <source>the nonce</source>
         <translation>le nonce</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="313"/>
-        <location filename="../share/seal.py" line="503"/>
+        <location filename="../share/seal.py" line="318"/>
+        <location filename="../share/seal.py" line="508"/>
         <source>the wrapped key</source>
         <translation>la clé enveloppée</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="321"/>
+        <location filename="../share/seal.py" line="326"/>
         <source>{path} is damaged: the passphrase fits but the key does not open</source>
         <translation>{path} est endommagé : la phrase secrète convient mais la clé ne s’ouvre pas</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="330"/>
+        <location filename="../share/seal.py" line="335"/>
         <source>{path} is damaged: its key id is not its key&apos;s</source>
         <translation>{path} est endommagé : son identifiant de clé n’est pas celui de sa clé</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="356"/>
+        <location filename="../share/seal.py" line="361"/>
         <source>the key kept on this computer does not open {folder}</source>
         <translation>la clé gardée sur cet ordinateur n’ouvre pas {folder}</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="371"/>
+        <location filename="../share/seal.py" line="376"/>
         <source>truncated: still syncing or damaged</source>
         <translation>tronqué : synchronisation en cours ou fichier endommagé</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="374"/>
+        <location filename="../share/seal.py" line="379"/>
         <source>not a Sioul claim</source>
         <translation>pas une réservation Sioul</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="377"/>
+        <location filename="../share/seal.py" line="382"/>
         <source>made by a newer version of sioul-tray</source>
         <translation>fait par une version plus récente de sioul-tray</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="379"/>
+        <location filename="../share/seal.py" line="384"/>
         <source>unknown claim format {version}</source>
         <translation>format de réservation inconnu {version}</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="381"/>
+        <location filename="../share/seal.py" line="386"/>
         <source>sealed with another key (another sharing folder&apos;s seal)</source>
         <translation>scellé avec une autre clé (le sceau d’un autre dossier de partage)</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="388"/>
+        <location filename="../share/seal.py" line="393"/>
         <source>damaged or still syncing</source>
         <translation>endommagé ou synchronisation en cours</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="400"/>
+        <location filename="../share/seal.py" line="405"/>
         <source>{path} is damaged or still arriving: wait for the sync to bring it whole, then join the folder; it is never sealed over</source>
         <translation>{path} est endommagé ou encore en cours d’arrivée : attendez que la synchronisation l’apporte en entier, puis rejoignez le dossier ; il n’est jamais scellé par-dessus</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="410"/>
+        <location filename="../share/seal.py" line="415"/>
         <source>{folder} holds claims but no {file}: the sync has not brought the seal yet; wait for it, then join the folder</source>
         <translation>{folder} contient des réservations mais pas de {file} : la synchronisation n’a pas encore apporté le sceau ; attendez-le, puis rejoignez le dossier</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="442"/>
+        <location filename="../share/seal.py" line="447"/>
         <source>{folder} has no {file}: it is not a Sioul sharing folder yet</source>
         <translation>{folder} n’a pas de {file} : ce n’est pas encore un dossier de partage Sioul</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="455"/>
+        <location filename="../share/seal.py" line="460"/>
         <source>{path} is empty: the sync may still be bringing it (wait a minute); if it stays empty, a setup that failed left it: remove it, then set up again</source>
         <translation>{path} est vide : la synchronisation est peut-être encore en train de l’apporter (attendez une minute) ; s’il reste vide, c’est une configuration échouée qui l’a laissé : supprimez-le, puis configurez de nouveau</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="465"/>
+        <location filename="../share/seal.py" line="470"/>
         <source>{path} is damaged: not a Sioul seal</source>
         <translation>{path} est endommagé : ce n’est pas un sceau Sioul</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="468"/>
+        <location filename="../share/seal.py" line="473"/>
         <source>{path} is damaged: no version</source>
         <translation>{path} est endommagé : pas de version</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="472"/>
+        <location filename="../share/seal.py" line="477"/>
         <source>{path} was made by a newer version of sioul-tray: update this one</source>
         <translation>{path} a été fait par une version plus récente de sioul-tray : mettez celle-ci à jour</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="477"/>
+        <location filename="../share/seal.py" line="482"/>
         <source>{path} is damaged: {key} is missing</source>
         <translation>{path} est endommagé : {key} manque</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="499"/>
+        <location filename="../share/seal.py" line="504"/>
         <source>{path} is damaged: unknown key wrapping</source>
         <translation>{path} est endommagé : enveloppe de clé inconnue</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="513"/>
+        <location filename="../share/seal.py" line="518"/>
         <source>{path} is damaged: its timing is not valid</source>
         <translation>{path} est endommagé : sa cadence n’est pas valide</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="527"/>
+        <location filename="../share/seal.py" line="532"/>
         <source>{path} is damaged: {what} is cut short</source>
         <translation>{path} est endommagé : longueur insuffisante pour {what}</translation>
     </message>
     <message>
-        <location filename="../share/seal.py" line="529"/>
+        <location filename="../share/seal.py" line="534"/>
         <source>{path} is damaged: {what} is too long</source>
         <translation>{path} est endommagé : longueur excessive pour {what}</translation>
     </message>
@@ -1664,27 +1685,27 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>Menu</name>
     <message>
-        <location filename="../tray/model.py" line="168"/>
+        <location filename="../tray/model.py" line="171"/>
         <source>Sharing folder: {error}</source>
         <translation>Dossier de partage : {error}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="170"/>
+        <location filename="../tray/model.py" line="173"/>
         <source>This computer&apos;s state: {problem}</source>
         <translation>État de cet ordinateur : {problem}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="175"/>
+        <location filename="../tray/model.py" line="178"/>
         <source>{computer}&apos;s clock is {span} ahead of this one</source>
         <translation>L’horloge de {computer} a {span} d’avance sur celle-ci</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="177"/>
+        <location filename="../tray/model.py" line="180"/>
         <source>{computer}&apos;s clock is {span} behind this one</source>
         <translation>L’horloge de {computer} a {span} de retard sur celle-ci</translation>
     </message>
     <message numerus="yes">
-        <location filename="../tray/model.py" line="184"/>
+        <location filename="../tray/model.py" line="187"/>
         <source>%n files in the sharing folder do not read</source>
         <translation>
             <numerusform>%n fichier du dossier de partage est illisible</numerusform>
@@ -1692,28 +1713,76 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="191"/>
+        <location filename="../tray/model.py" line="194"/>
         <source>Idle time unknown: counting from the session start</source>
         <translation>Inactivité inconnue : décompte depuis le début de la session</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="237"/>
+        <location filename="../tray/model.py" line="205"/>
+        <source>Closed here by “sioul-tray close”: medicines and invoices</source>
+        <translation>Fermés ici par « sioul-tray close » : médicaments et factures</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="207"/>
+        <source>Closed here by “sioul-tray close”: medicines</source>
+        <translation>Fermés ici par « sioul-tray close » : médicaments</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="208"/>
+        <source>Closed here by “sioul-tray close”: invoices</source>
+        <translation>Fermées ici par « sioul-tray close » : factures</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="217"/>
+        <source>Reopen medicines and invoices here</source>
+        <translation>Rouvrir médicaments et factures ici</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="219"/>
+        <source>Reopen medicines here</source>
+        <translation>Rouvrir les médicaments ici</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="220"/>
+        <source>Reopen invoices here</source>
+        <translation>Rouvrir les factures ici</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="290"/>
         <source>This computer: {name}</source>
         <translation>Cet ordinateur : {name}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="249"/>
-        <location filename="../tray/model.py" line="425"/>
+        <location filename="../tray/model.py" line="308"/>
+        <location filename="../tray/model.py" line="506"/>
         <source>Make invoices here…</source>
         <translation>Faire les factures ici…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="251"/>
+        <location filename="../tray/model.py" line="310"/>
         <source>Treat {computer} as gone for good…</source>
         <translation>Considérer {computer} comme parti pour de bon…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="306"/>
+        <location filename="../tray/model.py" line="372"/>
+        <source>{computer} keeps invoices but does not number them: nothing numbers them there until sioul-tray runs there. Make them here instead?
+
+This computer starts once every other computer has confirmed it, in about 2 minutes while they are on.</source>
+        <translation>{computer} tient les factures mais ne les numérote pas : rien ne les y numérote tant que sioul-tray n’y tourne pas. Les faire ici à la place ?
+
+Cet ordinateur commence quand tous les autres ordinateurs l’ont confirmé, dans 2 minutes environ s’ils sont allumés.</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="379"/>
+        <source>{computer} keeps invoices but does not number them yet. Make them here instead?
+
+This computer starts once every other computer has confirmed it, in about 2 minutes while they are on.</source>
+        <translation>{computer} tient les factures mais ne les numérote pas encore. Les faire ici à la place ?
+
+Cet ordinateur commence quand tous les autres ordinateurs l’ont confirmé, dans 2 minutes environ s’ils sont allumés.</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="384"/>
         <source>{computer} makes invoices now. Make them here instead?
 
 {computer} stops numbering as soon as it sees this; this computer starts once every other computer has confirmed it, in about 2 minutes while they are on.</source>
@@ -1722,53 +1791,58 @@ Inactivité lue par : {idle}</translation>
 {computer} arrête de numéroter dès qu’il le voit ; cet ordinateur commence quand tous les autres ordinateurs l’ont confirmé, dans 2 minutes environ s’ils sont allumés.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="256"/>
-        <location filename="../tray/model.py" line="426"/>
+        <location filename="../tray/model.py" line="508"/>
+        <source>Reopen here</source>
+        <translation>Rouvrir ici</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="315"/>
+        <location filename="../tray/model.py" line="507"/>
         <source>Computers…</source>
         <translation>Ordinateurs…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="257"/>
+        <location filename="../tray/model.py" line="316"/>
         <source>Open sharing folder</source>
         <translation>Ouvrir le dossier de partage</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="258"/>
+        <location filename="../tray/model.py" line="317"/>
         <source>Change sharing folder…</source>
         <translation>Changer de dossier de partage…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="260"/>
+        <location filename="../tray/model.py" line="319"/>
         <source>Start at login</source>
         <translation>Lancer à l’ouverture de session</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="261"/>
+        <location filename="../tray/model.py" line="320"/>
         <source>About sioul-tray</source>
         <translation>À propos de sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="262"/>
+        <location filename="../tray/model.py" line="321"/>
         <source>Quit</source>
         <translation>Quitter</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="321"/>
+        <location filename="../tray/model.py" line="399"/>
         <source>No other computer will remind medicines or number invoices while sioul-tray is stopped here.</source>
         <translation>Aucun autre ordinateur ne rappellera les médicaments ni ne numérotera les factures tant que sioul-tray est arrêté ici.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="325"/>
+        <location filename="../tray/model.py" line="403"/>
         <source>No other computer will remind medicines while sioul-tray is stopped here.</source>
         <translation>Aucun autre ordinateur ne rappellera les médicaments tant que sioul-tray est arrêté ici.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="327"/>
+        <location filename="../tray/model.py" line="405"/>
         <source>No other computer will number invoices while sioul-tray is stopped here.</source>
         <translation>Aucun autre ordinateur ne numérotera les factures tant que sioul-tray est arrêté ici.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="328"/>
+        <location filename="../tray/model.py" line="406"/>
         <source>Quit anyway?</source>
         <translation>Quitter quand même ?</translation>
     </message>
@@ -1776,112 +1850,182 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>Notification</name>
     <message>
-        <location filename="../phrases.py" line="207"/>
-        <source>Medicine reminders move to {computer} in about 2 minutes</source>
-        <translation>Les rappels de médicaments passent sur {computer} dans 2 minutes environ</translation>
-    </message>
-    <message>
-        <location filename="../phrases.py" line="208"/>
-        <source>Invoices move to {computer} in about 2 minutes</source>
-        <translation>Les factures passent sur {computer} dans 2 minutes environ</translation>
-    </message>
-    <message>
-        <location filename="../phrases.py" line="212"/>
+        <location filename="../phrases.py" line="250"/>
         <source>Medicine reminders are now on {computer}</source>
         <translation>Les rappels de médicaments se font maintenant sur {computer}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="213"/>
+        <location filename="../phrases.py" line="251"/>
         <source>Invoices are now made on {computer}</source>
         <translation>Les factures se font maintenant sur {computer}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="216"/>
+        <location filename="../phrases.py" line="254"/>
         <source>This computer no longer reminds medicines.</source>
         <translation>Cet ordinateur ne rappelle plus les médicaments.</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="217"/>
+        <location filename="../phrases.py" line="255"/>
         <source>This computer no longer makes invoices.</source>
         <translation>Cet ordinateur ne fait plus les factures.</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="220"/>
+        <location filename="../phrases.py" line="258"/>
         <source>Medicine reminders are here now</source>
         <translation>Les rappels de médicaments sont maintenant ici</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="221"/>
+        <location filename="../phrases.py" line="259"/>
         <source>Invoices are made here now</source>
         <translation>Les factures sont maintenant faites ici</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="224"/>
+        <location filename="../phrases.py" line="262"/>
         <source>Medicine reminders paused here</source>
         <translation>Rappels de médicaments en pause ici</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="225"/>
+        <location filename="../phrases.py" line="263"/>
         <source>Invoices paused here</source>
         <translation>Factures en pause ici</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="233"/>
+        <location filename="../phrases.py" line="271"/>
         <source>The next computer you use takes them over.</source>
         <translation>Le prochain ordinateur dont vous vous servez les reprend.</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="234"/>
+        <location filename="../phrases.py" line="272"/>
         <source>Choose “Make invoices here” on the computer that should number them.</source>
         <translation>Choisissez « Faire les factures ici » sur l’ordinateur qui doit les numéroter.</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="228"/>
+        <location filename="../phrases.py" line="266"/>
         <source>No computer keeps medicines now</source>
         <translation>Aucun ordinateur ne tient les médicaments maintenant</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="229"/>
+        <location filename="../phrases.py" line="235"/>
+        <source>Medicine reminders move to {computer}</source>
+        <translation>Les rappels de médicaments passent sur {computer}</translation>
+    </message>
+    <message>
+        <location filename="../phrases.py" line="236"/>
+        <source>Invoices move to {computer}</source>
+        <translation>Les factures passent sur {computer}</translation>
+    </message>
+    <message>
+        <location filename="../phrases.py" line="240"/>
+        <source>It reminds them once its sioul-tray has kept them for 2 minutes; while no sioul-tray runs there, nothing reminds them.</source>
+        <translation>Il les rappelle quand son sioul-tray les a tenus 2 minutes ; tant qu’aucun sioul-tray n’y tourne, rien ne les rappelle.</translation>
+    </message>
+    <message>
+        <location filename="../phrases.py" line="244"/>
+        <source>It numbers them once its sioul-tray has kept them for 2 minutes; while no sioul-tray runs there, nothing numbers them.</source>
+        <translation>Il les numérote quand son sioul-tray les a tenues 2 minutes ; tant qu’aucun sioul-tray n’y tourne, rien ne les numérote.</translation>
+    </message>
+    <message>
+        <location filename="../phrases.py" line="267"/>
         <source>No computer keeps invoices now</source>
         <translation>Aucun ordinateur ne tient les factures maintenant</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="239"/>
+        <location filename="../phrases.py" line="277"/>
         <source>Invoices stopped: the seal changed</source>
         <translation>Factures arrêtées : le sceau a changé</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="249"/>
+        <location filename="../phrases.py" line="308"/>
+        <source>It keeps medicines and invoices and has not been heard from since {time}. Is sioul-tray running there, and its sync? If it has stopped, nothing reminds or numbers them: choose “Make invoices here” on the computer that should number them.</source>
+        <translation>Il tient les médicaments et les factures et n’a pas été entendu depuis {time}. sioul-tray y tourne-t-il, et sa synchronisation ? S’il s’est arrêté, rien ne les rappelle ni ne les numérote : choisissez « Faire les factures ici » sur l’ordinateur qui doit les numéroter.</translation>
+    </message>
+    <message>
+        <location filename="../phrases.py" line="314"/>
+        <source>It keeps medicines and has not been heard from since {time}. Is sioul-tray running there, and its sync?</source>
+        <translation>Il tient les médicaments et n’a pas été entendu depuis {time}. sioul-tray y tourne-t-il, et sa synchronisation ?</translation>
+    </message>
+    <message>
+        <location filename="../phrases.py" line="319"/>
+        <source>It keeps invoices and has not been heard from since {time}. Is sioul-tray running there, and its sync? If it has stopped, nothing numbers them: choose “Make invoices here” on the computer that should number them.</source>
+        <translation>Il tient les factures et n’a pas été entendu depuis {time}. sioul-tray y tourne-t-il, et sa synchronisation ? S’il s’est arrêté, rien ne les numérote : choisissez « Faire les factures ici » sur l’ordinateur qui doit les numéroter.</translation>
+    </message>
+    <message>
+        <location filename="../phrases.py" line="323"/>
+        <source>{computer} is silent</source>
+        <translation>{computer} est silencieux</translation>
+    </message>
+    <message>
+        <location filename="../phrases.py" line="331"/>
+        <source>{computer} keeps invoices but does not number them</source>
+        <translation>{computer} tient les factures mais ne les numérote pas</translation>
+    </message>
+    <message>
+        <location filename="../phrases.py" line="333"/>
+        <source>Nothing numbers invoices until sioul-tray runs on {computer}: start it there, or choose “Make invoices here”.</source>
+        <translation>Rien ne numérote les factures tant que sioul-tray ne tourne pas sur {computer} : démarrez-le là-bas, ou choisissez « Faire les factures ici ».</translation>
+    </message>
+    <message>
+        <location filename="../phrases.py" line="337"/>
+        <source>{computer} keeps medicines but does not remind them</source>
+        <translation>{computer} tient les médicaments mais ne les rappelle pas</translation>
+    </message>
+    <message>
+        <location filename="../phrases.py" line="339"/>
+        <source>Nothing reminds medicines until sioul-tray runs on {computer}: start it there.</source>
+        <translation>Rien ne rappelle les médicaments tant que sioul-tray ne tourne pas sur {computer} : démarrez-le là-bas.</translation>
+    </message>
+    <message>
+        <location filename="../phrases.py" line="348"/>
+        <source>Medicines and invoices are closed on this computer</source>
+        <translation>Médicaments et factures sont fermés sur cet ordinateur</translation>
+    </message>
+    <message>
+        <location filename="../phrases.py" line="350"/>
+        <source>Medicines are closed on this computer</source>
+        <translation>Les médicaments sont fermés sur cet ordinateur</translation>
+    </message>
+    <message>
+        <location filename="../phrases.py" line="352"/>
+        <source>Invoices are closed on this computer</source>
+        <translation>Les factures sont fermées sur cet ordinateur</translation>
+    </message>
+    <message>
+        <location filename="../phrases.py" line="354"/>
+        <source>Closed by “sioul-tray close”: this computer takes no part in them until you reopen them (“Reopen … here” in the menu, or sioul-tray renew).</source>
+        <translation>Fermés par « sioul-tray close » : cet ordinateur n’y prend plus part tant que vous ne les rouvrez pas (« Rouvrir … ici » dans le menu, ou sioul-tray renew).</translation>
+    </message>
+    <message>
+        <location filename="../phrases.py" line="364"/>
         <source>{computer} has not been heard from since {time}. If it is gone for good, say so in the menu.</source>
         <translation>Pas de nouvelles de {computer} depuis {time}. S’il est parti pour de bon, dites-le dans le menu.</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="254"/>
+        <location filename="../phrases.py" line="369"/>
         <source>{computer} has not been heard from yet. If it is gone for good, say so in the menu.</source>
         <translation>Pas encore de nouvelles de {computer}. S’il est parti pour de bon, dites-le dans le menu.</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="257"/>
+        <location filename="../phrases.py" line="372"/>
         <source>Invoices wait for {computer}</source>
         <translation>Les factures attendent {computer}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="238"/>
+        <location filename="../phrases.py" line="276"/>
         <source>A claim in the sharing folder does not read</source>
         <translation>Une réservation du dossier de partage est illisible</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="264"/>
+        <location filename="../phrases.py" line="379"/>
         <source>It is {span} ahead of this computer&apos;s clock.</source>
         <translation>Elle a {span} d’avance sur l’horloge de cet ordinateur.</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="266"/>
+        <location filename="../phrases.py" line="381"/>
         <source>It is {span} behind this computer&apos;s clock.</source>
         <translation>Elle a {span} de retard sur l’horloge de cet ordinateur.</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="268"/>
+        <location filename="../phrases.py" line="383"/>
         <source>{computer}&apos;s clock is off</source>
         <translation>L’horloge de {computer} est décalée</translation>
     </message>
@@ -1909,114 +2053,134 @@ Inactivité lue par : {idle}</translation>
         <translation>{part} : aucun ordinateur ne les tient</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="66"/>
-        <source>{part}: {computer} (sioul-tray is not running there)</source>
-        <translation>{part} : {computer} (sioul-tray n’y tourne pas)</translation>
-    </message>
-    <message>
-        <location filename="../phrases.py" line="68"/>
+        <location filename="../phrases.py" line="123"/>
         <source>{part}: {computer} (not numbering yet)</source>
         <translation>{part} : {computer} (ne numérote pas encore)</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="70"/>
+        <location filename="../phrases.py" line="125"/>
         <source>{part}: {computer} (not reminding yet)</source>
         <translation>{part} : {computer} (ne rappelle pas encore)</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="73"/>
+        <location filename="../phrases.py" line="128"/>
         <source>{part}: {computer}</source>
         <translation>{part} : {computer}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="74"/>
+        <location filename="../phrases.py" line="130"/>
         <source>{part}: {computer} (since {time})</source>
         <translation>{part} : {computer} (depuis {time})</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="78"/>
+        <location filename="../phrases.py" line="65"/>
         <source>{part}: here</source>
         <translation>{part} : ici</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="81"/>
+        <location filename="../phrases.py" line="68"/>
         <source>{part}: here (settling)</source>
         <translation>{part} : ici (stabilisation)</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="84"/>
+        <location filename="../phrases.py" line="71"/>
         <source>{part}: here in a moment</source>
         <translation>{part} : ici dans un instant</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="85"/>
+        <location filename="../phrases.py" line="72"/>
         <source>{part}: here in {left}</source>
         <translation>{part} : ici dans {left}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="88"/>
+        <location filename="../phrases.py" line="75"/>
         <source>{part}: here from {time} (settling)</source>
         <translation>{part} : ici à partir de {time} (stabilisation)</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="94"/>
+        <location filename="../phrases.py" line="81"/>
         <source>{part}: here, {waiting} (is the sync running?)</source>
         <translation>{part} : ici, {waiting} (la synchronisation tourne-t-elle ?)</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="97"/>
-        <location filename="../phrases.py" line="151"/>
+        <location filename="../phrases.py" line="84"/>
+        <location filename="../phrases.py" line="177"/>
         <source>{part}: here, {waiting}</source>
         <translation>{part} : ici, {waiting}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="99"/>
+        <location filename="../phrases.py" line="86"/>
         <source>{part}: here, waiting to hear another computer</source>
         <translation>{part} : ici, en attente de nouvelles d’un autre ordinateur</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="101"/>
+        <location filename="../phrases.py" line="88"/>
         <source>{part}: here, paused while you are away</source>
         <translation>{part} : ici, en pause pendant votre absence</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="103"/>
+        <location filename="../phrases.py" line="90"/>
         <source>{part}: stopped, this computer&apos;s records mark is unknown</source>
         <translation>{part} : arrêtées, la marque des enregistrements de cet ordinateur est inconnue</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="107"/>
+        <location filename="../phrases.py" line="94"/>
         <source>{part}: stopped, another computer uses this computer&apos;s id</source>
         <translation>{part} : arrêtées, un autre ordinateur utilise l’identifiant de celui-ci</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="110"/>
+        <location filename="../phrases.py" line="97"/>
         <source>{part}: stopped, the sharing folder&apos;s seal changed</source>
         <translation>{part} : arrêtées, le sceau du dossier de partage a changé</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="131"/>
+        <location filename="../phrases.py" line="111"/>
+        <source>{part}: {computer}, silent</source>
+        <translation>{part} : {computer}, silencieux</translation>
+    </message>
+    <message>
+        <location filename="../phrases.py" line="112"/>
+        <source>{part}: {computer}, silent since {time}</source>
+        <translation>{part} : {computer}, silencieux depuis {time}</translation>
+    </message>
+    <message>
+        <location filename="../phrases.py" line="118"/>
+        <source>{part}: {computer}, not numbering (is sioul-tray running there?)</source>
+        <translation>{part} : {computer}, ne numérote pas (sioul-tray y tourne-t-il ?)</translation>
+    </message>
+    <message>
+        <location filename="../phrases.py" line="120"/>
+        <source>{part}: {computer}, not reminding (is sioul-tray running there?)</source>
+        <translation>{part} : {computer}, ne rappelle pas (sioul-tray y tourne-t-il ?)</translation>
+    </message>
+    <message>
+        <location filename="../phrases.py" line="134"/>
+        <source>{part}: {computer} (seen since {time})</source>
+        <translation>{part} : {computer} (vu ici depuis {time})</translation>
+    </message>
+    <message>
+        <location filename="../phrases.py" line="157"/>
         <source>{name}, declared gone: counts as gone from {time}</source>
         <translation>{name}, déclaré parti : compte comme parti à partir de {time}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="136"/>
+        <location filename="../phrases.py" line="162"/>
         <source>{name}, closed: start it for a minute with its sync running</source>
         <translation>{name}, fermé : démarrez-le une minute avec sa synchronisation en marche</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="140"/>
+        <location filename="../phrases.py" line="166"/>
         <source>{name}, last heard {time}</source>
         <translation>{name}, dernières nouvelles à {time}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="141"/>
+        <location filename="../phrases.py" line="167"/>
         <source>{name}, not heard yet</source>
         <translation>{name}, pas encore de nouvelles</translation>
     </message>
     <message numerus="yes">
-        <location filename="../phrases.py" line="117"/>
-        <location filename="../phrases.py" line="158"/>
+        <location filename="../phrases.py" line="143"/>
+        <location filename="../phrases.py" line="184"/>
         <source>%n more</source>
         <translation>
             <numerusform>%n autre</numerusform>
@@ -2024,17 +2188,17 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="118"/>
+        <location filename="../phrases.py" line="144"/>
         <source>waiting for {computers}</source>
         <translation>en attente de {computers}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="126"/>
+        <location filename="../phrases.py" line="152"/>
         <source>a computer the others know ({id}), not heard here yet</source>
         <translation>un ordinateur que les autres connaissent ({id}), pas encore entendu ici</translation>
     </message>
     <message numerus="yes">
-        <location filename="../phrases.py" line="154"/>
+        <location filename="../phrases.py" line="180"/>
         <source>{part}: here, waiting for %n computers</source>
         <translation>
             <numerusform>{part} : ici, en attente de %n ordinateur</numerusform>
@@ -2042,32 +2206,32 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="160"/>
+        <location filename="../phrases.py" line="186"/>
         <source>Nothing heard from them lately: is the sync running?</source>
         <translation>Aucune nouvelle récente : la synchronisation tourne-t-elle ?</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="169"/>
+        <location filename="../phrases.py" line="195"/>
         <source>{part}: kept here; no tray runs, so nothing acts here</source>
         <translation>{part} : gardées ici ; aucune icône ne tourne, donc rien n’agit ici</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="177"/>
+        <location filename="../phrases.py" line="203"/>
         <source>Syncthing does not answer (is it running?)</source>
         <translation>Syncthing ne répond pas (est-il lancé ?)</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="180"/>
+        <location filename="../phrases.py" line="206"/>
         <source>Syncthing has paused the sharing folder</source>
         <translation>Syncthing a mis en pause le dossier de partage</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="184"/>
+        <location filename="../phrases.py" line="210"/>
         <source>Syncthing has never been connected to {device}</source>
         <translation>Syncthing n’a jamais été connecté à {device}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="190"/>
+        <location filename="../phrases.py" line="216"/>
         <source>Syncthing is not connected to {device} since {time}</source>
         <translation>Syncthing n’est plus connecté à {device} depuis {time}</translation>
     </message>
@@ -2075,12 +2239,12 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>Setup</name>
     <message>
-        <location filename="../tray/setup.py" line="183"/>
+        <location filename="../tray/setup.py" line="185"/>
         <source>Sharing folder — sioul-tray</source>
         <translation>Dossier de partage — sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="218"/>
+        <location filename="../tray/setup.py" line="220"/>
         <source>Another folder…</source>
         <translation>Un autre dossier…</translation>
     </message>
@@ -2105,77 +2269,77 @@ Inactivité lue par : {idle}</translation>
         <translation>Faible : quelques mots à vous (quatre ou plus) sont bien plus difficiles à deviner.</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="187"/>
+        <location filename="../tray/setup.py" line="189"/>
         <source>Choose the sharing folder</source>
         <translation>Choisissez le dossier de partage</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="194"/>
+        <location filename="../tray/setup.py" line="196"/>
         <source>The folder your sync tool (Syncthing, Dropbox, OneDrive, Nextcloud, iCloud Drive, Google Drive…) shares between your computers. Sioul keeps its files in it.</source>
         <translation>Le dossier que votre outil de synchronisation (Syncthing, Dropbox, OneDrive, Nextcloud, iCloud Drive, Google Drive…) partage entre vos ordinateurs. Sioul y range ses fichiers.</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="211"/>
+        <location filename="../tray/setup.py" line="213"/>
         <source>No sync tool&apos;s folder was found on this computer. Choose the folder your sync tool shares with “Another folder…”.</source>
         <translation>Aucun dossier d’outil de synchronisation n’a été trouvé sur cet ordinateur. Choisissez le dossier que votre outil partage avec « Un autre dossier… ».</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="224"/>
+        <location filename="../tray/setup.py" line="226"/>
         <source>&amp;Folder:</source>
         <translation>&amp;Dossier :</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="235"/>
+        <location filename="../tray/setup.py" line="237"/>
         <source>&amp;Passphrase:</source>
         <translation>&amp;Phrase secrète :</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="238"/>
+        <location filename="../tray/setup.py" line="240"/>
         <source>Passphrase &amp;again:</source>
         <translation>Phrase secrète, &amp;encore :</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="248"/>
+        <location filename="../tray/setup.py" line="250"/>
         <source>S&amp;how the passphrase</source>
         <translation>&amp;Montrer la phrase secrète</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="251"/>
+        <location filename="../tray/setup.py" line="253"/>
         <source>This computer&apos;s &amp;name:</source>
         <translation>&amp;Nom de cet ordinateur :</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="256"/>
+        <location filename="../tray/setup.py" line="258"/>
         <source>&amp;Start sioul-tray when I log in</source>
         <translation>&amp;Lancer sioul-tray à l’ouverture de session</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="260"/>
+        <location filename="../tray/setup.py" line="262"/>
         <source>While sioul-tray is not running on this computer, it reminds no medicines and numbers no invoices.</source>
         <translation>Tant que sioul-tray ne tourne pas sur cet ordinateur, il ne rappelle aucun médicament et ne numérote aucune facture.</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="296"/>
+        <location filename="../tray/setup.py" line="298"/>
         <source>Sharing folder</source>
         <translation>Dossier de partage</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="305"/>
+        <location filename="../tray/setup.py" line="307"/>
         <source>not needed to join</source>
         <translation>inutile pour rejoindre</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="310"/>
+        <location filename="../tray/setup.py" line="312"/>
         <source>This folder is shared already: this computer joins it with the passphrase chosen on the first computer.</source>
         <translation>Ce dossier est déjà partagé : cet ordinateur le rejoint avec la phrase secrète choisie sur le premier ordinateur.</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="314"/>
+        <location filename="../tray/setup.py" line="316"/>
         <source>A new shared folder is created here, sealed with this passphrase. Type it twice and keep it: it cannot be recovered. A second computer? First wait for this folder&apos;s sioul.seal to arrive through the sync.</source>
         <translation>Un nouveau dossier partagé est créé ici, scellé par cette phrase secrète. Tapez-la deux fois et gardez-la : elle ne peut pas être retrouvée. Un deuxième ordinateur ? Attendez d’abord que le sioul.seal de ce dossier arrive par la synchronisation.</translation>
     </message>
     <message>
-        <location filename="../tray/setup.py" line="341"/>
+        <location filename="../tray/setup.py" line="343"/>
         <source>{error}. Nothing was changed.</source>
         <translation>{error}. Rien n’a été changé.</translation>
     </message>
@@ -2305,12 +2469,17 @@ Inactivité lue par : {idle}</translation>
         <translation>Laptop est de retour</translation>
     </message>
     <message>
-        <location filename="../tray/demo.py" line="150"/>
+        <location filename="../tray/demo.py" line="86"/>
+        <source>This computer</source>
+        <translation>Cet ordinateur</translation>
+    </message>
+    <message>
+        <location filename="../tray/demo.py" line="151"/>
         <source>demo: {caption}</source>
         <translation>démo : {caption}</translation>
     </message>
     <message>
-        <location filename="../tray/demo.py" line="165"/>
+        <location filename="../tray/demo.py" line="166"/>
         <source>sioul-tray demo: a temporary folder in {folder}; quit from the menu or Ctrl+C</source>
         <translation>démo de sioul-tray : un dossier temporaire dans {folder} ; quittez par le menu ou Ctrl+C</translation>
     </message>

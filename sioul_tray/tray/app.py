@@ -285,6 +285,16 @@ class Tray(QObject):
             question = model.take_confirmation(view) if view is not None else None
             if question is None or self._confirm(App.tr("Make invoices here"), question):
                 self.controller.take("invoices")
+        elif item.action is Action.REOPEN:
+            # The parts closed by `sioul-tray close`, renewed again, as `sioul-tray renew` does.
+            failed = self.controller.unpause(sorted(self.controller.paused))
+            if failed is not None:
+                text = App.tr(
+                    "{path} cannot be written ({error}): the parts reopen until the tray quits, "
+                    "and are closed again when it starts"
+                )
+                self.warn(text.format(path=self.controller.driver.paused_path,
+                                      error=failed.strerror or failed))  # fmt: skip
         elif item.action is Action.FORGET:
             self.confirm_forget(item.data)
         elif item.action is Action.COMPUTERS:

@@ -167,7 +167,8 @@ class ComputersWindow(QDialog):
                 "When this computer last saw it renew its claims through the sync")),
             (Computers.tr("Last used"), Computers.tr("When someone last used it")),
             (Computers.tr("sioul-tray"), Computers.tr(
-                "Running; silent: not heard for 5 minutes; or closed: quit, or asleep")),
+                "Running; not acting: it keeps a part but does not act on it; silent: not "
+                "heard for 5 minutes; or closed: quit, or asleep")),
             (Computers.tr("Clock"), Computers.tr("How far its clock is from this one's")),
         ]  # fmt: skip
         self.table = QTableWidget(0, len(columns), self)
@@ -265,7 +266,7 @@ class ComputersWindow(QDialog):
                 (", ".join(phrases.label(p) for p in row.keeps), ""),
                 _when(row.heard, shown.now, Computers.tr("not heard")),
                 _when(row.active, shown.now, ""),
-                _state(row.closed, row.heard, shown.now, shown.alive),
+                _state(row.closed, row.heard, shown.now, shown.alive, row.idle),
                 (_offset(row.offset), ""),
             ]
             if row.waited:
@@ -351,16 +352,30 @@ def _when(t: int | None, now: float, never: str) -> tuple[str, str]:
     return ago(t, now), clock_time(t, always_date=True)
 
 
-def _state(closed: Sequence[str], heard: float | None, now: float, alive: float) -> tuple[str, str]:
-    """The "sioul-tray" column: running (its claims open and heard renewing), silent (open, not
-    heard within ALIVE: an open claim alone, a take by the command line, says no tray runs), or
-    closed (quit or asleep)."""
+def _state(
+    closed: Sequence[str],
+    heard: float | None,
+    now: float,
+    alive: float,
+    idle: Sequence[str] = (),
+) -> tuple[str, str]:
+    """The "sioul-tray" column: running (its claims open and heard renewing), not acting (heard,
+    but it keeps a part without acting on it long after its take: a take by the command line
+    where no tray runs, renewed by a timer), silent (open, not heard within ALIVE: an open claim
+    alone, a take by the command line, says no tray runs), or closed (quit or asleep)."""
     if not closed:
         if heard is None or now - heard > alive:
             return Computers.tr("silent"), Computers.tr(
                 "Its claims are open but were not renewed lately: sioul-tray is not running "
                 "there, or its sync has stopped"
             )
+        if idle:
+            parts = ", ".join(phrases.label(p) for p in idle)
+            return Computers.tr("not acting"), Computers.tr(
+                "It keeps {parts} but does not act on them: its claims are renewed without "
+                "sioul-tray running there (a timer's sioul-tray renew), or it waits for "
+                "another computer"
+            ).format(parts=parts)
         return Computers.tr("running"), ""
     if set(closed) >= set(PARTS):
         return Computers.tr("closed"), Computers.tr("It quit, or the computer sleeps")

@@ -82,7 +82,8 @@ class Demo(QObject):
         passphrase = secrets.token_urlsafe(16)
         share = Share.create(self.folder, passphrase, HERE)
         self.person = Person(clock)
-        self.lease = Lease(share, HERE, name="This computer", clock=clock,
+        # The person's own computer, named in the person's language (the menu's first line).
+        self.lease = Lease(share, HERE, name=Tour.tr("This computer"), clock=clock,
                            state_dir=root / "state")  # fmt: skip
         self.peers = {c: Lease(share, c, name=n, clock=clock) for c, n in PEERS.items()}
         self.running: set[str] = set()

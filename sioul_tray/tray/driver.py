@@ -160,8 +160,7 @@ class Driver:
         A convenience: a file that cannot be written loses the entry, never stops the tray."""
         if self.history_path is None or not notes:
             return
-        at = int(self.clock())
-        changes = [history.Change(at, n.key.split(":", 1)[0], n.title, n.body) for n in notes]
+        changes = [n.change for n in notes if n.change is not None]
         with contextlib.suppress(OSError):
             history.record(self.history_path, changes)
 
@@ -435,6 +434,7 @@ class Driver:
             name=getattr(self.lease, "name", ""),
             timing=self.timing,
             sync=self.sync_report(),
+            paused=frozenset(self.paused),
         )
         self.view = view
         self.notifier.update(view, self.monotonic())

@@ -42,6 +42,7 @@ class Row:
     waited: bool = False  # this computer waits for its acknowledgement
     shown: str = ""  # its name as shown: with its id where two share a name (`shown_names`)
     lines: list[str] = field(default_factory=list)  # this computer: its part lines, as the menu's
+    idle: list[str] = field(default_factory=list)  # parts it keeps without acting (`Status.idle`)
 
 
 @dataclass
@@ -110,6 +111,8 @@ def rows(computer: str, view: View | None, snapshots: Mapping[str, Snapshot]) ->
                 row.closed.append(part)
             if p is not None and p.computer == c.computer:
                 row.keeps.append(part)
+                if p.status.idle:
+                    row.idle.append(part)
             if p is not None and any(w.computer == c.computer for w in p.status.waiting):
                 row.waited = True
             row.offset = seen.offsets.get(c.computer, row.offset)

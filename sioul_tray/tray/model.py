@@ -13,7 +13,7 @@ from enum import Enum
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from sioul_tray import phrases
+from sioul_tray import history, phrases
 from sioul_tray.i18n import Menu, translated
 from sioul_tray.lease import CONTRACT, PARTS, Claim, Keeper, Timing
 from sioul_tray.lease.folder import Problem
@@ -54,6 +54,9 @@ class View:
     name: str = ""  # this computer's name
     sync: SyncReport | None = None  # what Syncthing says of the folder, where it syncs it
     timing: Timing = CONTRACT  # the folder's (`Lease.timing`)
+    # Parts closed here on request (`sioul-tray close`), kept closed across restarts until
+    # reopened (`sioul-tray renew`, or the menu's "Reopen here").
+    paused: frozenset[str] = frozenset()
 
     @cached_property
     def names(self) -> phrases.Names:
@@ -192,6 +195,55 @@ def notes(view: View) -> list[str]:
     return lines
 
 
+def paused_line(view: View) -> str | None:
+    """The menu's line for parts closed here by `sioul-tray close`: this computer takes no part
+    in them until they are reopened (a restart keeps them closed, as the person asked)."""
+    paused = [p for p in PARTS if p in view.paused]
+    if not paused:
+        return None
+    if len(paused) == 2:
+        return Menu.tr("Closed here by “sioul-tray close”: medicines and invoices")
+    if paused == ["medicines"]:
+        return Menu.tr("Closed here by “sioul-tray close”: medicines")
+    return Menu.tr("Closed here by “sioul-tray close”: invoices")
+
+
+def reopen_text(view: View) -> str | None:
+    """The menu's item that reopens the parts closed here, or None when none is."""
+    paused = [p for p in PARTS if p in view.paused]
+    if not paused:
+        return None
+    if len(paused) == 2:
+        return Menu.tr("Reopen medicines and invoices here")
+    if paused == ["medicines"]:
+        return Menu.tr("Reopen medicines here")
+    return Menu.tr("Reopen invoices here")
+
+
+def silent_keepers(view: View) -> dict[str, list[str]]:
+    """Computers that keep a part and are silent (not heard within ALIVE, whatever their last
+    claim said), with the parts each keeps."""
+    found: dict[str, list[str]] = {}
+    for part in PARTS:
+        p = view.parts.get(part)
+        if p is not None and p.status.why is Why.ELSEWHERE and not p.status.live and p.computer:
+            found.setdefault(p.computer, []).append(part)
+    return found
+
+
+def idle_keepers(view: View) -> list[str]:
+    """Parts another computer keeps, heard, without acting long after it took them
+    (`Status.idle`: nothing acts on them there, most often a take with no tray there)."""
+    return [
+        part
+        for part in PARTS
+        if part in view.parts
+        and view.parts[part].status.why is Why.ELSEWHERE
+        and view.parts[part].status.live
+        and view.parts[part].status.idle
+    ]
+
+
 def gone_candidates(view: View) -> list[str]:
     """Computers invoices wait on, silent lately (as the core says): the person may forget them."""
     p = view.parts.get("invoices")
@@ -202,6 +254,7 @@ def gone_candidates(view: View) -> list[str]:
 
 class Action(Enum):
     TAKE_INVOICES = "take-invoices"
+    REOPEN = "reopen"  # the parts closed here by `sioul-tray close`
     FORGET = "forget"
     COMPUTERS = "computers"
     OPEN_FOLDER = "open-folder"
@@ -242,8 +295,14 @@ def menu(view: View, autostart: bool) -> list[Item]:
         if p in view.parts
         for line in part_lines(view, p)
     ]
+    closed = paused_line(view)
+    if closed is not None:
+        items.append(Item(closed, Action.COMPUTERS, "paused"))
     items += [Item(line, Action.COMPUTERS, "notes") for line in notes(view)]
     items.append(SEPARATOR)
+    reopen = reopen_text(view)
+    if reopen is not None:
+        items.append(Item(reopen, Action.REOPEN))
     invoices = view.parts.get("invoices")
     if invoices is not None and not invoices.here:
         items.append(Item(Menu.tr("Make invoices here…"), Action.TAKE_INVOICES))
@@ -289,7 +348,10 @@ def icon(view: View) -> Icon:
     whys = {part: p.status.why for part, p in view.parts.items()}
     clock = any(abs(o) > CLOCK_WARNING for o in view.offsets.values())
     warned = view.seal_problem() is not None or bool(view.worrying_problems()) or clock
-    if warned or view.error or not NEEDS_YOU.isdisjoint(whys.values()):
+    # A keeper elsewhere that is silent, or that keeps a part without acting on it: nothing may
+    # act on that part anywhere, which the person should look at.
+    stopped = bool(silent_keepers(view)) or bool(idle_keepers(view))
+    if warned or view.error or stopped or not NEEDS_YOU.isdisjoint(whys.values()):
         return Icon.ATTENTION
     acting = frozenset(part for part, why in whys.items() if why is Why.ACTING)
     if acting:
@@ -298,15 +360,31 @@ def icon(view: View) -> Icon:
 
 
 def take_confirmation(view: View) -> str | None:
-    """The question before "Make invoices here", or None when nobody else keeps them alive."""
+    """The question before "Make invoices here", or None when nobody else keeps them alive. It
+    says what the keeper does, as its claim says: numbering, or only keeping them (a take by the
+    command line with no tray there numbers nothing)."""
     p = view.parts.get("invoices")
     if p is None or p.status.why is not Why.ELSEWHERE or not p.status.live:
         return None
+    who = view.names(p.computer, p.name)
+    if p.status.idle:
+        return Menu.tr(
+            "{computer} keeps invoices but does not number them: nothing numbers them there "
+            "until sioul-tray runs there. Make them here instead?\n\n"
+            "This computer starts once every other computer has confirmed it, in about 2 "
+            "minutes while they are on."
+        ).format(computer=who)
+    if p.status.acts is False:
+        return Menu.tr(
+            "{computer} keeps invoices but does not number them yet. Make them here instead?\n\n"
+            "This computer starts once every other computer has confirmed it, in about 2 "
+            "minutes while they are on."
+        ).format(computer=who)
     return Menu.tr(
         "{computer} makes invoices now. Make them here instead?\n\n"
         "{computer} stops numbering as soon as it sees this; this computer starts once every "
         "other computer has confirmed it, in about 2 minutes while they are on."
-    ).format(computer=view.names(p.computer, p.name))
+    ).format(computer=who)
 
 
 def quit_warning(view: View) -> str | None:
@@ -417,6 +495,9 @@ class Note:
     title: str
     body: str
     action: Action | None = None  # what its button does: the menu's action of that name
+    # A change of hands as data, for the history (`history.Change`), shown in the reader's
+    # language whenever it is read; None for a standing warning.
+    change: history.Change | None = None
 
 
 def note_actions(note: Note) -> list[tuple[str, str]]:
@@ -424,13 +505,14 @@ def note_actions(note: Note) -> list[tuple[str, str]]:
     labels = {
         Action.TAKE_INVOICES: Menu.tr("Make invoices here…"),
         Action.COMPUTERS: Menu.tr("Computers…"),
+        Action.REOPEN: Menu.tr("Reopen here"),
     }
     return [] if note.action is None else [(note.action.value, labels[note.action])]
 
 
 def handovers(before: View | None, after: View) -> list[Note]:
     """Notes for each change of keeper, of acting here, or of the keeper saying it acts, between
-    two views (none at start)."""
+    two views (none at start). Each carries its change as data for the history."""
     if before is None:
         return []
     out = []
@@ -438,36 +520,38 @@ def handovers(before: View | None, after: View) -> list[Note]:
         q = before.parts.get(part)
         if q is None:
             continue
+        change: history.Change | None = None
+        key = ""
+        action = None
         if p.acting and not q.acting:
-            out.append(
-                Note(f"{part}:here", phrases.notice("here", part), "")
-            )  # the title says it all
+            key, change = f"{part}:here", history.Change(int(after.now), part, "here")
         elif q.acting and not p.acting and p.here:
-            out.append(
-                Note(f"{part}:paused", phrases.notice("paused", part), part_line(after, part))
-            )
+            status = shown_status(after, part).to_json()
+            key = f"{part}:paused"
+            change = history.Change(int(after.now), part, "paused", status=status)
         elif p.computer != q.computer and not p.here:
             if p.computer is None:
-                take = Action.TAKE_INVOICES if part == "invoices" else None
-                out.append(
-                    Note(
-                        f"{part}:nobody",
-                        phrases.notice("nobody", part),
-                        phrases.notice("nobody then", part),
-                        take,
-                    )
-                )
+                key, change = f"{part}:nobody", history.Change(int(after.now), part, "nobody")
+                action = Action.TAKE_INVOICES if part == "invoices" else None
+                if part in after.paused:  # closed here by the person: the warning says it
+                    action = Action.REOPEN
             else:
                 # Already acting there (this computer heard the change late): it is made there.
+                # Else it moves there, and acts once a tray there has settled (if one runs).
                 kind = "made" if p.status.acts else "moves"
-                title = phrases.notice(kind, part).format(computer=after.names(p.computer, p.name))
-                body = phrases.notice("left", part) if q.acting else ""  # it did, not only settled
-                out.append(Note(f"{part}:{p.computer}", title, body))
+                who = after.names(p.computer, p.name)
+                key = f"{part}:{p.computer}"
+                # "This computer no longer…" when it did act, not only settled.
+                change = history.Change(int(after.now), part, kind, who, left=q.acting)
         elif not p.here and p.computer is not None and p.status.acts and q.status.acts is False:
             # The keeper's claim now says it acts: said once it is true, never for a take that
             # nothing there acts on (a command line with no tray).
-            title = phrases.notice("made", part).format(computer=after.names(p.computer, p.name))
-            out.append(Note(f"{part}:{p.computer}:acts", title, ""))
+            who = after.names(p.computer, p.name)
+            key = f"{part}:{p.computer}:acts"
+            change = history.Change(int(after.now), part, "made", who)
+        if change is not None:
+            title, body = change.words()
+            out.append(Note(key, title, body, action, change))
     return out
 
 
@@ -481,6 +565,22 @@ def warnings(view: View) -> dict[str, Note]:
     for computer in gone_candidates(view):
         title, body = phrases.unheard(view.shown_name(computer), view.heard("invoices", computer))
         out[f"unheard:{computer}"] = Note(f"unheard:{computer}", title, body, Action.COMPUTERS)
+    for computer, parts in silent_keepers(view).items():
+        # One note per silent computer, whichever parts it keeps, once while it stays silent.
+        heard = view.parts[parts[0]].status.heard
+        key = f"silent:{computer}"
+        take = Action.TAKE_INVOICES if "invoices" in parts else None
+        out[key] = Note(key, *phrases.silent_keeper(view.shown_name(computer), parts, heard),
+                        take)  # fmt: skip
+    for part in idle_keepers(view):
+        p = view.parts[part]
+        key = f"idle:{part}:{p.computer}"
+        title, body = phrases.idle_keeper(view.names(p.computer, p.name), part)
+        out[key] = Note(key, title, body, Action.TAKE_INVOICES if part == "invoices" else None)
+    paused = [p for p in PARTS if p in view.paused]
+    if paused:
+        key = f"paused:{','.join(paused)}"
+        out[key] = Note(key, *phrases.closed_here(paused), Action.REOPEN)
     for part, problem in view.worrying_problems():
         key = f"problem:{part}/{problem.file}:{problem.reason}"
         out[key] = Note(key, phrases.notice("unreadable", "invoices"),

@@ -48,7 +48,7 @@ def test_the_demo_story(qtbot: QtBot, tmp_path: Path) -> None:
     assert seen[140][:2] == ("Medicines: here", "Invoices: here")
     # Medicines follow the person; the menu says "since" once Laptop's claim says it reminds.
     assert seen[200][0] == "Medicines: Laptop (not reminding yet)"
-    assert seen[280][0].startswith("Medicines: Laptop (since ")
+    assert seen[280][0].startswith("Medicines: Laptop (seen since ")  # it took none: seen here
     assert seen[360][1] == "Invoices: Office PC (not numbering yet)"
     assert seen[440][1].startswith("Invoices: Office PC (since ")
     assert seen[440][0] == "Medicines: here"
@@ -58,10 +58,22 @@ def test_the_demo_story(qtbot: QtBot, tmp_path: Path) -> None:
     assert [title for _t, title in notes] == [
         "Medicine reminders are here now",
         "Invoices are made here now",
-        "Medicine reminders move to Laptop in about 2 minutes",
+        "Medicine reminders move to Laptop",
         "Medicine reminders are now on Laptop",
-        "Invoices move to Office PC in about 2 minutes",
+        "Invoices move to Office PC",
         "Medicine reminders are here now",
         "Invoices are now made on Office PC",
         "Invoices wait for Office PC",
     ]
+
+
+def test_the_french_demo_calls_its_computer_in_french(qtbot: QtBot, tmp_path: Path) -> None:
+    """Issue 42, item 8: the French demo called its computer "This computer"."""
+    from sioul_tray import i18n
+
+    assert i18n.install("fr")
+    try:
+        demo = Demo(tmp_path, Clock())
+    finally:
+        i18n.install("en")
+    assert demo.lease.name == "Cet ordinateur"

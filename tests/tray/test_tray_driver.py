@@ -319,9 +319,9 @@ def test_each_change_of_hands_is_kept_in_the_history_quiet_ones_too(tmp_path: Pa
     keeps quiet about just after a wake, each with when, in history.json."""
     _, driver, clock, path = alone(tmp_path)
     kept = history.read(history.path_in(path.parent))
-    assert [(c.part, c.what) for c in kept] == [
-        ("medicines", "Medicine reminders are here now"),
-        ("invoices", "Invoices are made here now"),
+    assert [(c.part, c.kind, c.words()[0]) for c in kept] == [
+        ("medicines", "here", "Medicine reminders are here now"),
+        ("invoices", "here", "Invoices are made here now"),
     ]
     assert all(c.at == T0 + 2 * RENEW for c in kept)  # the tick that settled both
     driver.suspend()  # sleep...
@@ -334,12 +334,14 @@ def test_each_change_of_hands_is_kept_in_the_history_quiet_ones_too(tmp_path: Pa
     driver.tick()
     assert notes == []
     last = history.read(history.path_in(path.parent))[-1]
-    assert (last.part, last.what, last.at) == (
+    assert (last.part, last.kind, last.computer, last.left, last.at) == (
         "invoices",
-        "Invoices move to Office in about 2 minutes",
+        "moves",
+        "Office",
+        True,
         int(clock.now),
     )
-    assert last.why == "This computer no longer makes invoices."
+    assert last.words()[1].startswith("This computer no longer makes invoices.")
 
 
 def test_a_history_that_does_not_read_starts_again(tmp_path: Path) -> None:
@@ -348,12 +350,12 @@ def test_a_history_that_does_not_read_starts_again(tmp_path: Path) -> None:
     with pytest.raises(history.Damaged):
         history.read(path)
     # Change.at is whole seconds.
-    history.record(path, [history.Change(int(T0), "invoices", "Invoices are made here now", "")])
-    assert [c.what for c in history.read(path)] == ["Invoices are made here now"]
-    many = [history.Change(int(T0) + i, "medicines", f"change {i}", "") for i in range(80)]
+    history.record(path, [history.Change(int(T0), "invoices", "here")])
+    assert [c.kind for c in history.read(path)] == ["here"]
+    many = [history.Change(int(T0) + i, "medicines", "moves", f"PC {i}") for i in range(80)]
     history.record(path, many)
     kept = history.read(path)
-    assert len(kept) == history.KEPT and kept[-1].what == "change 79"
+    assert len(kept) == history.KEPT and kept[-1].computer == "PC 79"
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs: POSIX")

@@ -123,7 +123,7 @@ def test_the_model_speaks_french(french: None, tmp_path: Path) -> None:
         idle_known=False,
     )
     texts = [item.text for item in model.menu(view, autostart=False)]
-    assert texts[2].startswith("Factures : Office PC (depuis ")
+    assert texts[2].startswith("Factures : Office PC (vu ici depuis ")
     assert "L’horloge de Laptop a 6 min d’avance sur celle-ci" in texts
     assert "1 fichier du dossier de partage est illisible" in texts
     assert "Inactivité inconnue : décompte depuis le début de la session" in texts
@@ -142,7 +142,7 @@ def test_the_model_speaks_french(french: None, tmp_path: Path) -> None:
 FRENCH = {
     "acting": "Factures : ici",
     "settling": "Factures : ici à partir de ",
-    "elsewhere": "Factures : Office PC (depuis ",
+    "elsewhere": "Factures : Office PC (vu ici depuis ",
     "nobody": "Factures : aucun ordinateur ne les tient",
     "waiting": "Factures : ici, en attente de ",
     "stalled": "(la synchronisation tourne-t-elle ?)",
@@ -176,3 +176,19 @@ def test_every_status_has_a_french_line(french: None, tmp_path: Path, kind: str)
         assert status.until is not None
         counted = phrases.part_line(part, status, now=status.until - 100)
         assert counted == "Factures : ici dans 1 min 40 s", counted
+
+
+def test_the_take_question_says_in_french_what_the_keeper_does(tmp_path: Path) -> None:
+    """Issue 42, item 5: the French take dialog said "NAS fait les factures en ce moment" of a
+    keeper that took invoices by the command line and numbered nothing."""
+    acting = make(Why.ACTING, tmp_path / "acting")
+    idle = views.view(acting, make(Why.ELSEWHERE, tmp_path / "idle", "invoices", "commands-idle"))
+    assert idle.parts["invoices"].status.idle
+    assert i18n.install("fr")
+    try:
+        question = model.take_confirmation(idle)
+    finally:
+        i18n.install("en")
+    assert question is not None
+    assert "fait les factures en ce moment" not in question
+    assert question.startswith("Office PC tient les factures mais ne les numérote pas")

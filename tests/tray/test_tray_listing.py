@@ -100,7 +100,7 @@ def test_what_is_not_a_listing_is_a_value_error(text: str) -> None:
 
 def test_the_last_changes_newest_first(tmp_path: Path) -> None:
     path = history.path_in(tmp_path)
-    changes = [Change(1_750_000_000 + 60 * n, "invoices", f"change {n}", "") for n in range(8)]
+    changes = [Change(1_750_000_000 + 60 * n, "invoices", "moves", f"PC {n}") for n in range(8)]
     history.record(path, changes)
     shown = recent(path)
     assert len(shown) == SHOWN_CHANGES

@@ -37,6 +37,8 @@ SCENES = {
     "elsewhere": (Why.ELSEWHERE, "invoices", ""),
     "starting": (Why.ELSEWHERE, "invoices", "starting"),
     "nobody": (Why.NOBODY, "invoices", ""),
+    "keeper-silent": (Why.ELSEWHERE, "invoices", "silent"),
+    "keeper-idle": (Why.ELSEWHERE, "invoices", "commands-idle"),
     "waiting": (Why.WAITING, "invoices", ""),
     "silent": (Why.WAITING, "invoices", "silent"),
     "stalled": (Why.WAITING, "invoices", "stalled"),
@@ -73,6 +75,11 @@ STATES: dict[str, Callable[[dict[str, Seen], Path], View]] = {
     "alone": lambda s, _: view(s["alone"], s["alone"]),
     "away": lambda s, _: view(s["away"], s["elsewhere"]),
     "nobody": lambda s, _: view(s["nobody"], s["nobody"]),
+    "keeper-silent": lambda s, _: view(s["acting"], s["keeper-silent"]),
+    "keeper-idle": lambda s, _: view(s["acting"], s["keeper-idle"]),
+    "closed-here": lambda s, _: view(
+        s["nobody"], s["nobody"], paused=frozenset({"medicines", "invoices"})
+    ),
     "sealed": lambda s, _: view(s["acting"], s["sealed"]),
     "clone": lambda s, _: view(s["acting"], s["clone"]),
     "notes": _notes,

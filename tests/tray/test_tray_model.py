@@ -34,6 +34,7 @@ KINDS = {
     "elsewhere-silent": (Why.ELSEWHERE, "invoices", "silent"),
     "elsewhere-starting": (Why.ELSEWHERE, "invoices", "starting"),
     "elsewhere-commands": (Why.ELSEWHERE, "invoices", "commands"),
+    "elsewhere-idle": (Why.ELSEWHERE, "invoices", "commands-idle"),
     "nobody": (Why.NOBODY, "invoices", ""),
     "waiting": (Why.WAITING, "invoices", ""),
     "silent": (Why.WAITING, "invoices", "silent"),
@@ -67,7 +68,8 @@ def test_lines_for_here_elsewhere_nobody(seen: dict[str, Seen]) -> None:
     v = view(seen["acting"], seen["elsewhere"])
     since = v.parts["invoices"].status.since
     assert since is not None
-    assert model.part_line(v, "invoices") == f"Invoices: Office PC (since {hhmm(since)})"
+    # The office kept them before this computer saw it (the oldest claim): "seen since".
+    assert model.part_line(v, "invoices") == f"Invoices: Office PC (seen since {hhmm(since)})"
     assert model.part_line(v, "medicines") == "Medicines: here"
     nobody = view(seen["nobody"], seen["nobody"])
     assert model.part_line(nobody, "invoices") == "Invoices: no computer keeps them"
@@ -318,8 +320,8 @@ def test_handover_notes_once_per_change(seen: dict[str, Seen]) -> None:
     assert sent == []  # the first view is the starting point, not a change
     n.update(starting, 1)
     n.update(starting, 2)
-    assert [s.title for s in sent] == ["Invoices move to Office PC in about 2 minutes"]
-    assert sent[0].body == "This computer no longer makes invoices."
+    assert [s.title for s in sent] == ["Invoices move to Office PC"]
+    assert sent[0].body.startswith("This computer no longer makes invoices. It numbers them once")
     n.update(office, 3)  # the office's claim now says it acts
     n.update(office, 4)
     assert [s.title for s in sent][1:] == ["Invoices are now made on Office PC"]
@@ -345,18 +347,84 @@ def test_a_take_by_commands_alone_is_never_said_made(seen: dict[str, Seen]) -> N
     status = commands.parts["invoices"].status
     assert status.acts is False and status.live
     notes = model.handovers(here, commands) + model.handovers(commands, commands)
-    assert [n.title for n in notes] == ["Invoices move to Office PC in about 2 minutes"]
+    assert [n.title for n in notes] == ["Invoices move to Office PC"]
+    assert "while no sioul-tray runs there, nothing numbers them" in notes[0].body
     assert model.part_line(commands, "invoices") == "Invoices: Office PC (not numbering yet)"
 
 
-def test_a_keeper_that_never_acted_and_went_quiet_is_said_not_running(
+def test_a_keeper_that_never_acted_and_went_quiet_is_said_silent(
     seen: dict[str, Seen],
 ) -> None:
     p = seen["elsewhere-starting"].parts["invoices"]
     quiet = dataclasses.replace(p, status=dataclasses.replace(p.status, live=False))
     v = view(seen["acting"], seen["elsewhere-starting"])
     v = dataclasses.replace(v, parts={**v.parts, "invoices": quiet})
-    assert model.part_line(v, "invoices") == "Invoices: Office PC (sioul-tray is not running there)"
+    assert model.part_line(v, "invoices").startswith("Invoices: Office PC, silent since ")
+
+
+def test_a_silent_keeper_is_shown_silent_with_one_note(seen: dict[str, Seen]) -> None:
+    """Issue 42, item 3: the keeper's tray killed while it numbered: its last claim says it acts,
+    and the menu said "Invoices: Office PC (since 20:41)" with no notification, for ever."""
+    acting = view(seen["acting"], seen["elsewhere"])
+    silent = view(seen["acting"], seen["elsewhere-silent"])
+    status = silent.parts["invoices"].status
+    assert status.acts is True and not status.live and status.heard is not None
+    assert model.part_line(silent, "invoices") == (
+        f"Invoices: Office PC, silent since {hhmm(status.heard)}"
+    )
+    assert model.icon(acting) is Icon.MEDICINES
+    assert model.icon(silent) is Icon.ATTENTION
+    sent: list[Note] = []
+    notes = model.NoteFilter(sent.append)
+    for n, v in enumerate([acting, acting, silent, silent, silent]):
+        notes.update(v, n)
+    assert [s.title for s in sent] == ["Office PC is silent"]
+    assert sent[0].action is model.Action.TAKE_INVOICES
+    assert f"since {hhmm(status.heard)}" in sent[0].body
+    assert "Make invoices here…" in [i.text for i in model.menu(silent, True)]
+
+
+def test_a_take_by_commands_that_never_acts_is_told_as_it_is(seen: dict[str, Seen]) -> None:
+    """Issue 42, item 5: a take by `sioul-tray take` where no tray runs read "(not numbering
+    yet)" in every other menu for as long as it lasted, and the take question said it "makes
+    invoices now"."""
+    commands = view(seen["acting"], seen["elsewhere-commands"])
+    idle = view(seen["acting"], seen["elsewhere-idle"])
+    status = idle.parts["invoices"].status
+    assert status.live and status.acts is False and status.idle
+    assert not commands.parts["invoices"].status.idle  # just taken: it may yet act
+    assert model.part_line(idle, "invoices") == (
+        "Invoices: Office PC, not numbering (is sioul-tray running there?)"
+    )
+    assert model.icon(idle) is Icon.ATTENTION
+    question = model.take_confirmation(idle)
+    assert question is not None and "makes invoices now" not in question
+    assert "does not number them" in question
+    sent: list[Note] = []
+    notes = model.NoteFilter(sent.append)
+    for n, v in enumerate([commands, idle, idle]):
+        notes.update(v, n)
+    assert [s.title for s in sent] == ["Office PC keeps invoices but does not number them"]
+    assert sent[0].action is model.Action.TAKE_INVOICES
+
+
+def test_parts_closed_here_are_said_and_offered_to_reopen(seen: dict[str, Seen]) -> None:
+    """Issue 42, item 6: a tray started on parts closed by `sioul-tray close` said only "no
+    computer keeps them"."""
+    v = dataclasses.replace(view(seen["nobody"], seen["nobody"]),
+                            paused=frozenset({"medicines", "invoices"}))  # fmt: skip
+    texts = [i.text for i in model.menu(v, True)]
+    assert "Closed here by “sioul-tray close”: medicines and invoices" in texts
+    reopen = [i for i in model.menu(v, True) if i.action is model.Action.REOPEN]
+    assert [i.text for i in reopen] == ["Reopen medicines and invoices here"]
+    warned = model.warnings(v)
+    assert [n.title for n in warned.values()] == [
+        "Medicines and invoices are closed on this computer"
+    ]
+    one = dataclasses.replace(v, paused=frozenset({"invoices"}))
+    assert "Reopen invoices here" in [i.text for i in model.menu(one, True)]
+    plain = view(seen["nobody"], seen["nobody"])
+    assert not any(i.action is model.Action.REOPEN for i in model.menu(plain, True))
 
 
 def test_medicines_notes(seen: dict[str, Seen]) -> None:
@@ -366,7 +434,7 @@ def test_medicines_notes(seen: dict[str, Seen]) -> None:
     keeper = elsewhere.parts["medicines"].status
     assert keeper.why is Why.ELSEWHERE
     assert [n.title for n in model.handovers(here, starting)] == [
-        f"Medicine reminders move to {keeper.name} in about 2 minutes"
+        f"Medicine reminders move to {keeper.name}"
     ]
     assert [n.title for n in model.handovers(starting, elsewhere)] == [
         f"Medicine reminders are now on {keeper.name}"
