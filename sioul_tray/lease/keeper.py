@@ -258,6 +258,7 @@ def reasons(
             trusting
             and flowing
             and rule.never_twice
+            and not seen.fixes.silence_never_counts
             and _silent(c, seen, now)
             and not (seen.fixes.keepers_declared and c.sees == c.computer)
         ) or (

@@ -152,6 +152,11 @@ class Fixes:
     has read a claim of its own from an earlier run that knew nobody: reinstalled, it is a
     joiner."""
 
+    silence_never_counts: bool = True
+    """(S4) On invoices no claim is counted gone by its silence, only by its close or a
+    declaration: any computer, cut off, may be numbering on closes it read or declarations its
+    person made after its last claim that came through (issue 39, class 2). `keepers_declared`
+    is the case of a claim that says it keeps the part; this one covers every claim."""
 
 EVERY_FIX = Fixes()  # as the tray and the command line run
 

@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
 
 from sioul_tray.lease import ALIVE, SETTLING, UNCLOSED, Claim, Rule
-from sioul_tray.lease.keeper import FRESH, Keeper, Seen, acknowledged, agreed, weigh
+from sioul_tray.lease.keeper import (
+    FRESH,
+    Keeper,
+    Seen,
+    acknowledged,
+    agreed,
+    weigh,
+)
 from sioul_tray.lease.rules import ANY_CLOSE, Fixes, tag
 from tests.helpers import NOW, claim
 from tests.lease.leasekit import Flags
@@ -81,11 +89,11 @@ ACK = [
         False,
     ),
     (
-        "gone, and another computer heard lately: sync flows",
+        "gone, and another computer heard lately: silence never counts on invoices (S4)",
         [claim("bb", renewed=NOW - UNCLOSED - 1), ack("cc")],
         Rule.STAYS,
         {},
-        True,
+        False,
     ),
     (
         "gone, but nobody else heard lately: maybe my sync stopped",
@@ -95,13 +103,41 @@ ACK = [
         False,
     ),
     (
-        "gone, other heard lately is closed: still flowing",
+        "gone, other heard lately is closed: silence never counts on invoices (S4)",
         [claim("bb", renewed=NOW - UNCLOSED - 1), claim("cc", closed=True)],
         Rule.STAYS,
         {},
+        False,
+    ),
+]
+
+# The same silences as the rule before `Fixes.silence_never_counts` judged them: gone once the
+# sync is seen flowing (as medicines still judge them).
+SILENCES = [
+    ("sync flows", [claim("bb", renewed=NOW - UNCLOSED - 1), ack("cc")], True),
+    (
+        "nobody else heard lately",
+        [claim("bb", renewed=NOW - UNCLOSED - 1), ack("kk", renewed=NOW - ALIVE - 1)],
+        False,
+    ),
+    (
+        "closed, still flowing",
+        [claim("bb", renewed=NOW - UNCLOSED - 1), claim("cc", closed=True)],
         True,
     ),
 ]
+
+
+@pytest.mark.parametrize(
+    ("view", "expected"), [c[1:] for c in SILENCES], ids=[c[0] for c in SILENCES]
+)
+def test_silence_counted_gone_only_with_the_fix_off(view: list[Claim], expected: bool) -> None:
+    keeper = [] if any(c.computer == "kk" for c in view) else [KK]
+    seen = Seen([*keeper, ack(ME), *view], fixes=Fixes(silence_never_counts=False))
+    flags: Flags = {"read_others": True, "created": False}
+    assert acknowledged("kk", ME, seen, Rule.STAYS, NOW, **flags)[0] is expected
+    every = dataclasses.replace(seen, fixes=Fixes())
+    assert not acknowledged("kk", ME, every, Rule.STAYS, NOW, **flags)[0]
 
 
 @pytest.mark.parametrize(
@@ -161,10 +197,11 @@ def test_a_computer_that_lost_its_state_trusts_only_answers() -> None:
     cannot have witnessed."""
     flags: Flags = {"read_others": True, "created": True}
     mine = ack(ME, MINE)
+    old = Fixes(silence_never_counts=False)  # silence counts on invoices only with it off (S4)
     for other in (claim("bb", closed=True), claim("bb", renewed=NOW - UNCLOSED - 1)):
-        trusting = Seen([MINE, other, ack("cc", MINE)], written=WRITTEN)
+        trusting = Seen([MINE, other, ack("cc", MINE)], written=WRITTEN, fixes=old)
         assert acknowledged(ME, ME, trusting, Rule.STAYS, NOW, **flags)[0], other
-        wary = Seen([MINE, other, ack("cc", MINE)], written=WRITTEN, trusting=False)
+        wary = Seen([MINE, other, ack("cc", MINE)], written=WRITTEN, trusting=False, fixes=old)
         assert acknowledged(ME, ME, wary, Rule.STAYS, NOW, **flags) == (False, ("bb",))
     alone: Flags = {"read_others": False, "created": True}
     assert acknowledged(ME, ME, Seen([mine]), Rule.STAYS, NOW, **alone)[0]
@@ -172,11 +209,15 @@ def test_a_computer_that_lost_its_state_trusts_only_answers() -> None:
 
 def test_gone_counts_silence_observed_in_this_run_only() -> None:
     """A first read estimates when a claim was written by its writer's clock; only silence this
-    computer observed itself makes a computer gone."""
+    computer observed itself makes a computer gone (on invoices, only with the rule before
+    `Fixes.silence_never_counts`)."""
     flags: Flags = {"read_others": True, "created": False}
     old = claim("bb", renewed=NOW - UNCLOSED - 1)
     for started, ok in ((NOW - UNCLOSED - 1, True), (NOW - UNCLOSED, False), (NOW - 60, False)):
-        seen = Seen([MINE, old, ack("cc", MINE)], written=WRITTEN, started=started)
+        seen = Seen(
+            [MINE, old, ack("cc", MINE)], written=WRITTEN, started=started,
+            fixes=Fixes(silence_never_counts=False),
+        )  # fmt: skip
         assert acknowledged(ME, ME, seen, Rule.STAYS, NOW, **flags)[0] is ok, started
 
 
@@ -286,8 +327,9 @@ def test_gone_needs_the_sync_seen_flowing_for_settling() -> None:
     flags: Flags = {"read_others": True, "created": False}
     for flowing_since, ok in ((None, False), (NOW, False), (NOW - SETTLING, True)):
         seen = Seen(
-            [mine, gone, fresh], written=WRITTEN, flowing_since=flowing_since, tracks_flow=True
-        )
+            [mine, gone, fresh], written=WRITTEN, flowing_since=flowing_since, tracks_flow=True,
+            fixes=Fixes(silence_never_counts=False),  # the rule before it (S4)
+        )  # fmt: skip
         assert acknowledged(ME, ME, seen, Rule.STAYS, NOW, **flags)[0] is ok, flowing_since
 
 
@@ -303,10 +345,13 @@ def test_a_silent_keeper_is_not_gone_on_invoices(rule_on: bool) -> None:
     for silent, ok in ((keeper, not rule_on), (follower, True)):
         seen = Seen(
             [MINE, silent, fresh], written=WRITTEN, flowing_since=NOW - SETTLING,
-            tracks_flow=True, fixes=Fixes(keepers_declared=rule_on),
+            tracks_flow=True, fixes=Fixes(keepers_declared=rule_on, silence_never_counts=False),
         )  # fmt: skip
         heard, waiting = acknowledged(ME, ME, seen, Rule.STAYS, NOW, **flags)
         assert heard is ok and (silent.computer in waiting) is not ok
+        # Its general case (S4): no silent claim is gone on invoices, a keeper's or not.
+        every = dataclasses.replace(seen, fixes=Fixes(keepers_declared=rule_on))
+        assert acknowledged(ME, ME, every, Rule.STAYS, NOW, **flags) == (False, (silent.computer,))
         # Medicines follow the person: a silent keeper of theirs is gone either way.
         assert acknowledged(ME, ME, seen, Rule.FOLLOWS, NOW, **flags)[0]
 

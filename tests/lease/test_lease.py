@@ -313,13 +313,18 @@ def test_forget_needs_a_claim(share: Share, clock: FakeClock) -> None:
         a.forget("aa")
 
 
-def test_gone_counts_as_heard_while_my_sync_flows(day_share: Share, clock: FakeClock) -> None:
+def test_a_silent_computer_waits_for_the_person(day_share: Share, clock: FakeClock) -> None:
     a, b = settled_pair(day_share, clock)
     c = computer(day_share, "cc", clock)
     run(clock, SETTLING + RENEW, a, b, c)
-    # bb crashes; after UNCLOSED it is gone for aa, which still hears cc.
+    # bb crashes; a day later aa, which still hears cc, still waits for it: on invoices silence
+    # never makes a computer gone (S4, `Fixes.silence_never_counts`: cut off, bb may be
+    # numbering on declarations its person made). The person says so: it counts at once.
     run(clock, UNCLOSED + SETTLING + 2 * RENEW, a, c)
     ka, kc = a.renew("invoices"), c.renew("invoices")
+    assert not ka.acting and ka.waiting == ("bb",) and kc.computer == "aa" and not kc.acting
+    a.forget("bb")
+    ka, kc = run(clock, SETTLING + 2 * RENEW, a, c)
     assert ka.acting and kc.computer == "aa" and not kc.acting
 
 
