@@ -71,8 +71,9 @@ class Pair:
             driver.tick()
         if sync:
             self.r.sync_all()
-        for driver in self.drivers.values():
+        for c, driver in self.drivers.items():
             driver.reread()
+            self.r.told(c, self.invoices(c)["wrote"])
 
     def status(self, c: str) -> dict[str, Any]:
         doc: dict[str, Any] = json.loads((self.state_dir(c) / "status.json").read_text())
@@ -104,9 +105,11 @@ def told_yes_for_5(root: Path, fixes: Fixes) -> tuple[Pair, bytes]:
         p.minute()
     assert p.verdict("aa").may and not p.verdict("bb").may
     assert p.drivers["aa"].mark("invoices", 2, p.token("aa")) is None
+    p.r.said_yes("aa", 2)
     at_2 = p.r.version("aa")
     p.r.advance(10)  # within ALIVE of the last save: a renewal alone is not saved yet
     assert p.drivers["aa"].mark("invoices", 5, p.token("aa")) is None
+    p.r.said_yes("aa", 5)
     assert p.invoices("aa")["wrote"] == 5
     p.r.sync("aa", "bb")
     p.drivers["bb"].reread()
@@ -140,6 +143,7 @@ def test_an_older_own_copy_back_while_the_tray_is_down(tmp_path: Path, kept: boo
         assert mine.wrote == 2 and p.invoices("aa")["wrote"] == 2
         assert p.verdict("aa").may and p.verdict("aa").wrote == 2
         assert p.invoices("bb")["must_have"] == {"aa": 2}
+        assert any(v.startswith("S6 ") for v in p.r.violations)  # the invariant it breaks
         return
     # The state file held the mark before the yes: the older copy reads as stale.
     assert mine.wrote == 5 and p.invoices("aa")["wrote"] == 5
@@ -154,6 +158,7 @@ def test_an_older_own_copy_back_and_the_state_file_lost(tmp_path: Path, kept: bo
     if not kept:
         assert p.invoices("aa")["wrote"] == 2
         assert p.invoices("bb")["must_have"] == {"aa": 2}
+        assert any(v.startswith("S6 ") for v in p.r.violations)  # the invariant it breaks
         return
     # aa cannot prove its mark: it says no to Sioul, and its mark is unknown, not 2.
     found = p.verdict("aa")
