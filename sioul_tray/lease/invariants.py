@@ -284,6 +284,19 @@ def a_mark_never_goes_back(moment: Moment) -> list[Violation]:
                     Violation("S6", f"{c} said yes to mark {mark}, then its status told {wrote}")
                 )
                 break
+        for other, mind in moment.minds.items():
+            # Another computer's `must_have` of it, from a claim of it written after the yes.
+            known = mind.knowledge.best.get(c) if other != c else None
+            if known is None or known.wrote >= mark:
+                continue
+            if any(w.at > said and w.claim.seq == known.seq for w in moment.history.get(c, ())):
+                found.append(
+                    Violation(
+                        "S6",
+                        f"{c} said yes to mark {mark}, then {other}'s must_have of it was "
+                        f"{known.wrote}",
+                    )
+                )
     return found
 
 
