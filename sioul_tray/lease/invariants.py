@@ -300,9 +300,7 @@ def a_mark_never_goes_back(moment: Moment) -> list[Violation]:
             known = mind.knowledge.best.get(c) if other != c else None
             if known is None or known.wrote >= mark:
                 continue
-            if any(
-                w.at > said and w.claim.seq == known.seq and hands_on(w.claim) for w in history
-            ):
+            if any(w.at > said and w.claim.seq == known.seq and hands_on(w.claim) for w in history):
                 found.append(
                     Violation(
                         "S6",

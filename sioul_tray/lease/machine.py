@@ -362,8 +362,8 @@ class _Reads:
         can no longer be numbering on an acknowledgement of this one's. Any this computer
         wrote answered a version it had read, in this run (by the last one it read) or before
         (by the start of this run); each counts at most FRESH after that version was written,
-        by its writer's ticks, which run within 0.27% of these (ALIVE less RENEW over a day). At once
-        where a claim says the highest declaration of it counts already (`Claim.counted`): a
+        by its writer's ticks, which run within 0.27% of these (ALIVE less RENEW over a day).
+        At once where a claim says the highest declaration of it counts already (`Claim.counted`): a
         start need not wait for that again. A computer known by its tag alone (`unheard_id`),
         whose claim this computer never read, it never acknowledged: at once
         (`Fixes.tags_declared`)."""
@@ -444,7 +444,8 @@ class _Reads:
         else:
             forgets[computer] = theirs.seq if theirs is not None else 0
         mine = self.best.get(seat.me)
-        problem = self.mark_problem() if mine is not None and mine.closed and self.unproven else None
+        unproven = mine is not None and mine.closed and self.unproven
+        problem = self.mark_problem() if unproven else None
         if problem is not None:
             # A declaration in a closed claim is a close the others may count, its mark
             # unproven (S6): the person confirms the mark first.

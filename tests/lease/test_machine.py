@@ -10,8 +10,8 @@ import dataclasses
 
 import pytest
 
-from sioul_tray.lease import ALIVE as STATE_EVERY  # renewals are saved within ALIVE
 from sioul_tray.errors import SioulError
+from sioul_tray.lease import ALIVE as STATE_EVERY  # renewals are saved within ALIVE
 from sioul_tray.lease import RENEW, SETTLING, Claim
 from sioul_tray.lease.keeper import FRESH
 from sioul_tray.lease.machine import (
