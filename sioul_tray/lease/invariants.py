@@ -271,13 +271,24 @@ def records_reach_the_keeper(moment: Moment) -> list[Violation]:
     return found
 
 
+def hands_on(claim: Claim) -> bool:
+    """Another computer may act on `claim`, its writer's latest: it acknowledges another
+    computer (or none: its silence may be counted), or it is a close. One open that
+    acknowledges its writer alone hands nothing on (`Fixes.marks_unproven`): its writer keeps
+    the part, and is never counted gone by its silence (`Fixes.keepers_declared`)."""
+    return claim.closed or claim.sees != claim.computer
+
+
 def a_mark_never_goes_back(moment: Moment) -> list[Violation]:
-    """S6: a mark said yes to is at most the `wrote` of every later claim of that computer,
-    and of every status it publishes later."""
+    """S6: a mark said yes to is at most the `wrote` of every later claim of that computer that
+    hands the part on (`hands_on`: one written while its mark is unknown hands nothing on), of
+    every status it publishes later, and of every other computer's `must_have` of it from such
+    a claim."""
     found: list[Violation] = []
     for c, (mark, said) in moment.records.said_yes.items():
-        for w in moment.history.get(c, ()):
-            if w.at > said and w.claim.wrote < mark:
+        history = moment.history.get(c, ())
+        for w in history:
+            if w.at > said and w.claim.wrote < mark and hands_on(w.claim):
                 found.append(
                     Violation(
                         "S6",
@@ -292,6 +303,19 @@ def a_mark_never_goes_back(moment: Moment) -> list[Violation]:
                     Violation("S6", f"{c} said yes to mark {mark}, then its status told {wrote}")
                 )
                 break
+        for other, mind in moment.minds.items():
+            # Another computer's `must_have` of it, from a claim of it written after the yes.
+            known = mind.knowledge.best.get(c) if other != c else None
+            if known is None or known.wrote >= mark:
+                continue
+            if any(w.at > said and w.claim.seq == known.seq and hands_on(w.claim) for w in history):
+                found.append(
+                    Violation(
+                        "S6",
+                        f"{c} said yes to mark {mark}, then {other}'s must_have of it was "
+                        f"{known.wrote}",
+                    )
+                )
     return found
 
 

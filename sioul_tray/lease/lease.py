@@ -329,6 +329,7 @@ class Lease:
             dict(k.ahead),
             self._problems(part),
             jumped,
+            k.mark_unknown,
         )
 
     def heard(self, part: str) -> dict[str, int]:
@@ -736,6 +737,9 @@ class Snapshot(NamedTuple):
     offsets: dict[str, int]
     problems: list[Problem]  # each with whether it passes by itself (a sync under way)
     jumped: bool = False  # that call saw the machine sleep without telling, or its clock set
+    # This computer's records mark cannot be proven (`Knowledge.mark_unknown`, S6): its status
+    # says it is unknown, whoever keeps the part.
+    mark_unknown: bool = False
 
 
 class Reading(NamedTuple):

@@ -419,6 +419,13 @@ class _Reads:
             part=self.seat.part,
         )
 
+    @property
+    def unproven(self) -> bool:
+        """This computer's claims hand nothing on (S6, `Fixes.marks_unproven`): its records mark
+        is unknown (`mark_unknown`), so a claim another computer could act on (an
+        acknowledgement of it, a close) might carry a `wrote` below a mark it said yes to."""
+        return self.mark_unknown and self.seat.fixes.marks_unproven
+
     def plan_forget(self, computer: str, wall: float) -> Claim | None:
         """The claim that declares `computer` gone for good, or None when this part has no
         claim of it (nor a file sealed with another key). SioulError when it does not fit."""
@@ -437,6 +444,12 @@ class _Reads:
         else:
             forgets[computer] = theirs.seq if theirs is not None else 0
         mine = self.best.get(seat.me)
+        unproven = mine is not None and mine.closed and self.unproven
+        problem = self.mark_problem() if unproven else None
+        if problem is not None:
+            # A declaration in a closed claim is a close the others may count, its mark
+            # unproven (S6): the person confirms the mark first.
+            raise SioulError(problem)
         if mine is None:
             # A closed claim carries the news without claiming the part.
             mine = Claim(seat.me, seat.part, seat.name, 0, t, t, t, closed=True)
@@ -1002,6 +1015,12 @@ class _Draft(_Reads):
             self.written = {}
         if mine is None:
             return None  # nothing of ours to close
+        if self.unproven:
+            # Its mark unknown, a close would hand the part on with a `wrote` that may be
+            # below a mark said yes to (S6): none is written. Its open claim, which
+            # acknowledges itself alone, keeps the others waiting for it (never counted gone
+            # by its silence) until the person confirms the mark or declares it gone.
+            return None
         claim = dataclasses.replace(
             mine,
             name=self.seat.name,
@@ -1145,6 +1164,11 @@ class _Draft(_Reads):
 
     def ack(self, keeper: Claim | None, mine: Claim) -> tuple[str | None, int | None, int | None]:
         seat = self.seat
+        if self.unproven:
+            # Its mark unknown, it acknowledges no other computer's tenure (S6): the others
+            # would act on this claim's `wrote`, which may be below a mark it said yes to.
+            # Itself: a claim that keeps the part is never counted gone by its silence.
+            return seat.me, mine.tenure, mine.seq
         if keeper is None:
             return None, None, None
         if keeper.computer == seat.me:

@@ -151,6 +151,13 @@ class Fixes:
     and ran on it since (its state file, begun as it sealed the folder, reads whole), or once it
     has read a claim of its own from an earlier run that knew nobody: reinstalled, it is a
     joiner."""
+    marks_unproven: bool = True
+    """(S6) While this computer's mark is unknown (`marks_kept`: its state lost), its claims
+    hand nothing on: each acknowledges its writer alone (so it is never counted gone by its
+    silence either, `keepers_declared`), it writes no close, and it makes no declaration while
+    its claim is closed. No other computer then acts on a claim of it whose `wrote` may be
+    below a mark it said yes to: each waits until the person confirms the mark (or declares
+    this computer gone)."""
 
     silence_never_counts: bool = True
     """(S4) On invoices no claim is counted gone by its silence, only by its close or a

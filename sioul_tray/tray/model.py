@@ -474,8 +474,12 @@ def status(
             # How far this computer's own records count, by its own claim (`Driver.mark`): a
             # record of its own past this mark is void, and Sioul drops it before it acts. None
             # while the mark cannot be proven (its state lost): unknown, never a lower one that
-            # would void records Sioul was told count (S6).
-            "wrote": None if p.status.cause == "mark" else mine.wrote if mine is not None else 0,
+            # would void records Sioul was told count (S6), whoever keeps the part.
+            "wrote": None
+            if p.status.cause == "mark" or (seen is not None and seen.mark_unknown)
+            else mine.wrote
+            if mine is not None
+            else 0,
             "line": part_line(view, part),  # the menu's words, for `sioul-tray may`
         }
     return {

@@ -87,6 +87,10 @@ class Replicas:
         self.calls: list[str] = []
         self.violations: list[str] = []
         self.all_fixes = True
+        # Sioul's records, where a test tracks them (S6): the highest mark each computer said
+        # yes to and when, and each `wrote` its status told.
+        self.said: dict[str, tuple[int, float]] = {}
+        self.statuses: list[tuple[str, float, int | None]] = []
         MADE.append(self)
         self.clocks = {c: FakeClock(T0 + (offsets or {}).get(c, 0.0)) for c in ids}
         self.shares: dict[str, Share] = {}
@@ -146,6 +150,14 @@ class Replicas:
                 # The first break of each invariant, with the calls that led to it.
                 self.violations.append(f"{v}\n  after:\n  " + "\n  ".join(self.calls))
 
+    def said_yes(self, c: str, mark: int) -> None:
+        """`c`'s tray said yes to Sioul for `mark` (S6 holds its later claims to it)."""
+        self.said[c] = (max(mark, self.said.get(c, (mark, 0.0))[0]), self.now)
+
+    def told(self, c: str, wrote: int | None) -> None:
+        """`c`'s status told Sioul its records count up to `wrote` (None: unknown)."""
+        self.statuses.append((c, self.now, wrote))
+
     def moment(self) -> invariants.Moment:
         """The world now, as the invariants read it."""
         minds: dict[str, invariants.Mind] = {}
@@ -163,7 +175,8 @@ class Replicas:
                 judged_at=lease.judged_at,
                 began=lease.began,
             )
-        return invariants.Moment(self.now, minds, self.history, arrives=self.arrives)
+        records = invariants.Records(said_yes=dict(self.said), statuses=tuple(self.statuses))
+        return invariants.Moment(self.now, minds, self.history, records, arrives=self.arrives)
 
     def claim_file(self, c: str, owner: str, part: str = "invoices") -> Path:
         return self.folder(c) / "leases" / part / f"{owner}.lease"

@@ -10,6 +10,7 @@ import dataclasses
 
 import pytest
 
+from sioul_tray.errors import SioulError
 from sioul_tray.lease import ALIVE as STATE_EVERY  # renewals are saved within ALIVE
 from sioul_tray.lease import RENEW, SETTLING, Claim
 from sioul_tray.lease.keeper import FRESH
@@ -244,6 +245,34 @@ def test_a_lost_state_makes_the_mark_unknown_until_the_person_confirms(kept: boo
     assert confirmed.save_due(clock.tick)
     assert confirmed.verdict is not None and confirmed.verdict.blocked is None
     assert not m.knowledge.mark_unknown
+
+
+@pytest.mark.parametrize("unproven", [True, False])
+def test_while_the_mark_is_unknown_its_claims_hand_nothing_on(unproven: bool) -> None:
+    """`Fixes.marks_unproven` (S6): bb took invoices; aa, its mark unknown, acknowledges itself
+    alone, writes no close, and declares nobody in a closed claim, until the person confirms."""
+    fixes = EVERY_FIX if unproven else Fixes(marks_unproven=False)
+    m = Machine("invoices", "aa", "AA", created=True, remembers=False, fixes=fixes)
+    clock = Clock()
+    now = int(clock.wall)
+    before = _claim("aa", seq=now - 600, renewed=now - 600, wrote=2, closed=True)
+    bb = _claim("bb", seq=now, renewed=now, taken=now, tenure=7)
+    step(m, Heard([before, bb]), (clock.wall, clock.tick))
+    assert m.knowledge.mark_unknown
+    if unproven:  # a declaration in its closed claim would be a close bb may count
+        with pytest.raises(SioulError, match="records mark on invoices is unknown"):
+            m.knowledge.plan_forget("bb", clock.wall)
+    renewed = step(m, Renew(), clock.advance(1)).claim
+    assert renewed is not None and renewed.wrote == 2
+    assert renewed.sees == ("aa" if unproven else "bb")
+    if unproven:
+        assert (renewed.sees_tenure, renewed.sees_seq) == (renewed.tenure, renewed.seq)
+    closed = step(m, Close(), clock.advance(RENEW)).claim
+    assert (closed is None) is unproven
+    step(m, Heard([bb]), clock.advance(RENEW))
+    confirmed = step(m, Renew(wrote=5, confirm=True), clock.advance(1)).claim
+    assert confirmed is not None and confirmed.sees == "bb" and confirmed.wrote == 5
+    assert confirmed.sees_tenure == 7
 
 
 def test_a_lost_state_leaves_the_medicines_mark_alone() -> None:

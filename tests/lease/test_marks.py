@@ -25,6 +25,7 @@ from sioul_tray.tray.driver import Driver
 from tests.lease.replicas import Replicas
 
 OFF = Fixes(marks_kept=False)
+HANDS_ON = Fixes(marks_unproven=False)  # marks kept, but claims hand on while a mark is unknown
 
 
 class Idle:
@@ -71,8 +72,10 @@ class Pair:
             driver.tick()
         if sync:
             self.r.sync_all()
-        for driver in self.drivers.values():
+        for c, driver in self.drivers.items():
             driver.reread()
+            if self.status(c)["running"]:  # a stopped status is read for no mark (`client`)
+                self.r.told(c, self.invoices(c)["wrote"])
 
     def status(self, c: str) -> dict[str, Any]:
         doc: dict[str, Any] = json.loads((self.state_dir(c) / "status.json").read_text())
@@ -94,9 +97,10 @@ class Pair:
         return found.token or ""
 
 
-def told_yes_for_5(root: Path, fixes: Fixes) -> tuple[Pair, bytes]:
+def told_yes_for_5(root: Path, fixes: Fixes, *, reaches: bool = True) -> tuple[Pair, bytes]:
     """aa takes invoices and acts; Sioul there is told yes for mark 2, then for mark 5, and bb
-    reads the claim that carries 5. Returns the pair and aa's claim as it was at mark 2."""
+    reads the claim that carries 5 (unless not `reaches`: it never leaves aa's replica).
+    Returns the pair and aa's claim as it was at mark 2."""
     p = Pair(root, fixes)
     p.minute()
     p.drivers["aa"].take("invoices")
@@ -104,10 +108,14 @@ def told_yes_for_5(root: Path, fixes: Fixes) -> tuple[Pair, bytes]:
         p.minute()
     assert p.verdict("aa").may and not p.verdict("bb").may
     assert p.drivers["aa"].mark("invoices", 2, p.token("aa")) is None
+    p.r.said_yes("aa", 2)
     at_2 = p.r.version("aa")
     p.r.advance(10)  # within ALIVE of the last save: a renewal alone is not saved yet
     assert p.drivers["aa"].mark("invoices", 5, p.token("aa")) is None
+    p.r.said_yes("aa", 5)
     assert p.invoices("aa")["wrote"] == 5
+    if not reaches:
+        return p, at_2
     p.r.sync("aa", "bb")
     p.drivers["bb"].reread()
     assert p.invoices("bb")["must_have"] == {"aa": 5}
@@ -140,6 +148,7 @@ def test_an_older_own_copy_back_while_the_tray_is_down(tmp_path: Path, kept: boo
         assert mine.wrote == 2 and p.invoices("aa")["wrote"] == 2
         assert p.verdict("aa").may and p.verdict("aa").wrote == 2
         assert p.invoices("bb")["must_have"] == {"aa": 2}
+        assert any(v.startswith("S6 ") for v in p.r.violations)  # the invariant it breaks
         return
     # The state file held the mark before the yes: the older copy reads as stale.
     assert mine.wrote == 5 and p.invoices("aa")["wrote"] == 5
@@ -154,6 +163,7 @@ def test_an_older_own_copy_back_and_the_state_file_lost(tmp_path: Path, kept: bo
     if not kept:
         assert p.invoices("aa")["wrote"] == 2
         assert p.invoices("bb")["must_have"] == {"aa": 2}
+        assert any(v.startswith("S6 ") for v in p.r.violations)  # the invariant it breaks
         return
     # aa cannot prove its mark: it says no to Sioul, and its mark is unknown, not 2.
     found = p.verdict("aa")
@@ -198,3 +208,46 @@ def test_a_restart_before_the_person_confirms_still_knows_no_mark(tmp_path: Path
         p.minute()
     found = p.verdict("aa")
     assert found.may and found.wrote == 5
+
+
+@pytest.mark.parametrize("unproven", [True, False], ids=["marks_unproven", "off"])
+def test_a_take_while_the_mark_is_unknown_waits_for_the_person(
+    tmp_path: Path, unproven: bool
+) -> None:
+    """The claim with mark 5 never left aa's replica before the kill; aa's state is lost and
+    its claim at mark 2 is back, so its mark is unknown. bb's person takes invoices: bb must
+    not act on an acknowledgement (or a close) of aa's whose `wrote` is 2."""
+    p, at_2 = told_yes_for_5(tmp_path, EVERY_FIX if unproven else HANDS_ON, reaches=False)
+    driver = restarted(p, at_2, lose_state=True)
+    assert p.invoices("aa")["wrote"] is None and not p.verdict("aa").may  # `marks_kept`
+    p.drivers["bb"].take("invoices")
+    for _ in range(5):  # past SETTLING
+        p.minute()
+    aa = next(c for c in p.leases["bb"].claims("invoices") if c.computer == "aa")
+    if not unproven:
+        # The bad outcome: aa acknowledged bb's take with a claim carrying 2; bb numbers 3 to
+        # 5 again, which aa's Sioul had handed out.
+        assert aa.sees == "bb" and aa.wrote == 2
+        assert p.verdict("bb").may and p.verdict("bb").must_have == {"aa": 2}
+        assert any(v.startswith("S6 ") for v in p.r.violations)  # the invariant it breaks
+        return
+    # aa acknowledges itself alone: bb waits for it, and is never told it may by its silence.
+    assert aa.sees == "aa" and not aa.closed
+    assert p.invoices("aa")["wrote"] is None  # unknown, bb keeping the part or not
+    assert not p.verdict("bb").may and "aa" in p.invoices("bb")["waiting"]
+    # aa goes to sleep and wakes: no close is written that bb could count.
+    p.drivers["aa"].suspend()
+    for _ in range(3):
+        p.minute()
+    aa = next(c for c in p.leases["bb"].claims("invoices") if c.computer == "aa")
+    assert not aa.closed and not p.verdict("bb").may
+    p.drivers["aa"].resume()
+    p.minute()
+    assert not p.verdict("bb").may
+    # The person confirms aa's mark: its claims hand the part on again, carrying 5.
+    assert driver.confirm("invoices", 5) is None
+    for _ in range(3):
+        p.minute()
+    found = p.verdict("bb")
+    assert found.may and found.must_have == {"aa": 5}
+    assert not p.verdict("aa").may

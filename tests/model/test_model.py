@@ -541,6 +541,7 @@ def test_every_fix_is_exercised_here() -> None:
     assert exercised | elsewhere == set(NAMES) - {
         "marks_while_acting",  # test_a_mark_carried_after_the_part_went_on_is_found
         "marks_kept",  # the model numbers no records: tests/lease/test_marks.py (S6)
+        "marks_unproven",  # likewise, and it confirms an unknown mark at once (S6)
         # The model's replicas never lose their own claim file, which a reinstalled creator's
         # folder downloading again does: tests/lease/test_restored.py.
         "lone_creator",

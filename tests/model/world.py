@@ -1029,7 +1029,12 @@ def apply(w: World, event: Event) -> None:
             node.began = began
         w.drawing(i)
         w.read(i, choice)
-        w.carry_out(i, w.step(i, Forget(w.nodes[k].id)))
+        m = node.knowledge
+        own = m.best.get(node.id) if m is not None else None
+        if not (m is not None and m.unproven and own is not None and own.closed):
+            # (Else refused, nothing written: a declaration in a closed claim while the mark is
+            # unknown would be a close the others may count, S6, `Fixes.marks_unproven`.)
+            w.carry_out(i, w.step(i, Forget(w.nodes[k].id)))
         if command:
             node.knowledge = None
         else:
