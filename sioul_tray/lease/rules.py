@@ -165,6 +165,7 @@ class Fixes:
     person made after its last claim that came through (issue 39, class 2). `keepers_declared`
     is the case of a claim that says it keeps the part; this one covers every claim."""
 
+
 EVERY_FIX = Fixes()  # as the tray and the command line run
 
 

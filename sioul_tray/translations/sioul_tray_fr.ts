@@ -1083,7 +1083,7 @@ Inactivité lue par : {idle}</translation>
     </message>
     <message>
         <location filename="../lease/codec.py" line="142"/>
-        <location filename="../lease/lease.py" line="546"/>
+        <location filename="../lease/lease.py" line="547"/>
         <source>not valid: not a claim</source>
         <translation>invalide : ce n’est pas une réservation</translation>
     </message>
@@ -1295,17 +1295,17 @@ Inactivité lue par : {idle}</translation>
         <translation>aucune réservation de {computer} n’a jamais été lue ici : rien à oublier</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="618"/>
+        <location filename="../lease/lease.py" line="619"/>
         <source>cannot write {path}: {reason}</source>
         <translation>impossible d’écrire {path} : {reason}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="760"/>
+        <location filename="../lease/lease.py" line="764"/>
         <source>unknown part {part}: the parts are {parts}</source>
         <translation>partie inconnue {part} : les parties sont {parts}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="488"/>
+        <location filename="../lease/lease.py" line="489"/>
         <source>overlay cannot be read: {error}</source>
         <translation>surcouche illisible : {error}</translation>
     </message>
@@ -1315,42 +1315,42 @@ Inactivité lue par : {idle}</translation>
         <translation>ce processus ne fait que lire : c’est l’icône ou une commande qui écrit les réservations de cet ordinateur</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="400"/>
+        <location filename="../lease/lease.py" line="401"/>
         <source>{file} is missing from the sharing folder: invoices wait until it is back</source>
         <translation>{file} manque dans le dossier de partage : les factures attendent son retour</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="408"/>
+        <location filename="../lease/lease.py" line="409"/>
         <source>{file} cannot be used ({error}): invoices wait until it reads again</source>
         <translation>{file} est inutilisable ({error}) : les factures attendent qu’il se lise de nouveau</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="416"/>
+        <location filename="../lease/lease.py" line="417"/>
         <source>the sharing folder was sealed again by {computer}: join it again with its passphrase</source>
         <translation>le dossier de partage a été scellé de nouveau par {computer} : rejoignez-le de nouveau avec sa phrase secrète</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="557"/>
+        <location filename="../lease/lease.py" line="558"/>
         <source>does not match its file name</source>
         <translation>ne correspond pas à son nom de fichier</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="589"/>
+        <location filename="../lease/lease.py" line="590"/>
         <source>copied from another part ({file})</source>
         <translation>copiée d’une autre partie ({file})</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="590"/>
+        <location filename="../lease/lease.py" line="591"/>
         <source>copied from another name ({file})</source>
         <translation>copiée d’un autre nom ({file})</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="905"/>
+        <location filename="../lease/machine.py" line="918"/>
         <source>stale copy: seq {seq}, already read seq {known}</source>
         <translation>copie périmée : seq {seq}, seq {known} déjà lu</translation>
     </message>
     <message numerus="yes">
-        <location filename="../lease/machine.py" line="458"/>
+        <location filename="../lease/machine.py" line="471"/>
         <source>this computer&apos;s claim has no room to declare {computer} gone: %n computers are declared gone already</source>
         <translation>
             <numerusform>la réservation de cet ordinateur n’a plus de place pour déclarer {computer} parti : %n ordinateur est déjà déclaré parti</numerusform>
@@ -1368,22 +1368,22 @@ Inactivité lue par : {idle}</translation>
         <translation>la marque des enregistrements de cet ordinateur sur {part} est inconnue (son état a été perdu) : Sioul ne doit pas numéroter ici tant que la personne ne l’a pas confirmée (sioul-tray wrote {part} N --confirm)</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="1357"/>
+        <location filename="../lease/machine.py" line="1381"/>
         <source>this computer&apos;s clock reads {clock}, not a time between 1970 and 2514: set it</source>
         <translation>l’horloge de cet ordinateur indique {clock}, pas une heure entre 1970 et 2514 : réglez-la</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="1369"/>
+        <location filename="../lease/machine.py" line="1393"/>
         <source>active must be a time between 1970 and 2514, not {active}</source>
         <translation>active doit être une heure entre 1970 et 2514, pas {active}</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="1383"/>
+        <location filename="../lease/machine.py" line="1407"/>
         <source>wrote must be a whole number from 0 to {top}, not {wrote}</source>
         <translation>wrote doit être un nombre entier de 0 à {top}, pas {wrote}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="627"/>
+        <location filename="../lease/lease.py" line="628"/>
         <source>the sharing folder {folder} is missing</source>
         <translation>le dossier de partage {folder} est absent</translation>
     </message>
@@ -1395,13 +1395,13 @@ Inactivité lue par : {idle}</translation>
         <location filename="../install.py" line="354"/>
         <location filename="../install.py" line="372"/>
         <location filename="../install.py" line="593"/>
-        <location filename="../lease/lease.py" line="635"/>
+        <location filename="../lease/lease.py" line="636"/>
         <location filename="../share/seal.py" line="434"/>
         <source>cannot write {path}: {error}</source>
         <translation>impossible d’écrire {path} : {error}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="648"/>
+        <location filename="../lease/lease.py" line="649"/>
         <source>overlay cannot be written: {error}</source>
         <translation>impossible d’écrire la surcouche : {error}</translation>
     </message>
@@ -1754,7 +1754,7 @@ Inactivité lue par : {idle}</translation>
     </message>
     <message>
         <location filename="../tray/model.py" line="308"/>
-        <location filename="../tray/model.py" line="506"/>
+        <location filename="../tray/model.py" line="510"/>
         <source>Make invoices here…</source>
         <translation>Faire les factures ici…</translation>
     </message>
@@ -1791,13 +1791,13 @@ Cet ordinateur commence quand tous les autres ordinateurs l’ont confirmé, dan
 {computer} arrête de numéroter dès qu’il le voit ; cet ordinateur commence quand tous les autres ordinateurs l’ont confirmé, dans 2 minutes environ s’ils sont allumés.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="508"/>
+        <location filename="../tray/model.py" line="512"/>
         <source>Reopen here</source>
         <translation>Rouvrir ici</translation>
     </message>
     <message>
         <location filename="../tray/model.py" line="315"/>
-        <location filename="../tray/model.py" line="507"/>
+        <location filename="../tray/model.py" line="511"/>
         <source>Computers…</source>
         <translation>Ordinateurs…</translation>
     </message>
