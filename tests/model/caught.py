@@ -13,7 +13,7 @@ import sys
 import time
 from dataclasses import dataclass
 
-from tests.model.checker import explore
+from tests.model.checker import explore, open_class
 from tests.model.world import FAULTS, FULL, NAMES, NARROW, Alphabet, Switches
 
 DEPTH = 5  # the issue's bound: a broken joint shows within 5 events
@@ -41,6 +41,8 @@ def search(fix: str, alphabet: str, computers: int, depth: int = DEPTH) -> Caugh
     if report.violation is None:
         return None
     broken = report.violation[-1].removeprefix("unsafe: ")
+    if open_class(broken) is not None:
+        return None  # a class issue 39 leaves open, met with every fix on too: no evidence
     return Caught(
         fix,
         alphabet,
