@@ -783,6 +783,15 @@ class _Draft(_Reads):
                     # Nor can it prove its records mark: this copy may be older than the
                     # highest mark it said yes to (S6). Shown as unknown, never as a lower one.
                     self.mark_unknown = True
+                if self.seat.fixes.lost_closes and self.seat.rule.never_twice:
+                    # Nor what it closed, naming anyone: a close never lapses, and the other
+                    # computer may count a forgotten one long after this distrust ends (S4).
+                    # Taken back as `recognise` does for a restored state.
+                    named = self._map("named")
+                    closed = max(claim.seq + 1, wall)
+                    for key in (ANY_CLOSE, EVERY_COMPUTER):
+                        if named.get(key, -1) < closed:
+                            named[key] = closed
             if (
                 c == me
                 and self.first_seq is not None

@@ -165,6 +165,11 @@ class Fixes:
     person made after its last claim that came through (issue 39, class 2). `keepers_declared`
     is the case of a claim that says it keeps the part; this one covers every claim."""
 
+    lost_closes: bool = True
+    """(S4) A computer whose state was lost, once a claim of its own from before this run shows,
+    takes back that it may have closed naming anyone (as `restored` does): no close answering a
+    version of its from before counts here until its writer writes anew. Its distrust alone
+    ends a day later, while the other computer, cut off, may still count a close it forgot."""
 
 EVERY_FIX = Fixes()  # as the tray and the command line run
 

@@ -19,7 +19,7 @@ from tests.model.world import FAULTS, FULL, NAMES, NARROW, Alphabet, Switches
 DEPTH = 5  # the issue's bound: a broken joint shows within 5 events
 # The alphabets tried, narrowest first: the first that breaks an invariant within DEPTH is kept.
 TRIED: dict[str, Alphabet] = {**NARROW, "full": FULL, "faults": FAULTS}
-SECONDS = 60.0  # per alphabet and size
+SECONDS = 40.0  # per alphabet and size
 
 
 @dataclass(frozen=True)
@@ -53,6 +53,12 @@ def search(fix: str, alphabet: str, computers: int, depth: int = DEPTH) -> Caugh
     )
 
 
+# The fixes no event of the model reaches: their invariants break on real replicas
+# (docs/reliability.md, "Each fix, caught early").
+ON_REPLICAS = frozenset({
+    "marks_kept", "marks_unproven", "restored", "lone_creator", "upgraded_closes",
+    "silence_never_counts", "tags_declared",
+})  # fmt: skip
 # Where each fix's defect lives: its alphabets are tried first (then every other).
 HINTS: dict[str, tuple[str, ...]] = {
     "tenure": ("reopen", "restart"),
@@ -69,13 +75,14 @@ HINTS: dict[str, tuple[str, ...]] = {
     "forget_holds": ("forget", "offline"),
     "successor": ("evening",),
     "marks_while_acting": ("full", "evening"),
+    "lost_closes": ("faults",),
 }
 
 
 def first(fix: str) -> Caught | None:
-    """The first catch of `fix` switched off within DEPTH events: its hinted alphabets first,
-    then the others, 2 computers before 3."""
-    order = [*HINTS.get(fix, ()), *(a for a in TRIED if a not in HINTS.get(fix, ()))]
+    """The first catch of `fix` switched off within DEPTH events: its own alphabets, then the
+    full one and the faults', 2 computers before 3."""
+    order = [*HINTS.get(fix, ()), *(a for a in ("full", "faults") if a not in HINTS.get(fix, ()))]
     for computers in (2, 3):
         for alphabet in order:
             found = search(fix, alphabet, computers)
@@ -87,7 +94,7 @@ def first(fix: str) -> Caught | None:
 def main(argv: list[str]) -> int:
     print("| fix switched off | alphabet | computers | events | invariant | seconds |")
     print("| --- | --- | --- | --- | --- | --- |")
-    for fix in argv or NAMES:
+    for fix in argv or [f for f in NAMES if f not in ON_REPLICAS]:
         c = first(fix)
         if c is None:
             print(f"| `{fix}` | none within {DEPTH} events | | | | |", flush=True)

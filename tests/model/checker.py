@@ -386,6 +386,7 @@ class Walks:
     longest: int = 0  # events in the longest walk
     violation: list[str] | None = None  # the shortened trace to an unsafe state
     found_after: int = 0  # events of the walk that met it, before shortening
+    path: list[Event] | None = None  # the events of the shortened trace
     # Walks ended at a class issue 39 leaves open (`OPEN`), by class, and the first such trace.
     met_open: dict[str, int] = field(default_factory=dict)
     open_trace: list[str] | None = None
@@ -425,6 +426,7 @@ def walk(
     length: tuple[int, int] = (40, 80),
     seed: int = 0,
     rare: Callable[[Event], float] | None = None,
+    past_open: bool = False,
 ) -> Walks:
     """Random walks over the same world from the initial folder, for `seconds` (or `walks` of
     them, whichever ends first), each of a random length in `length`, events drawn with weights
@@ -449,7 +451,8 @@ def walk(
             report.steps += 1
             why = w.unsafe()
             if why:
-                known = open_class(why) if switches == SHIPPED else None
+                # A class left open ends the walk, counted (with every fix on, or when asked).
+                known = open_class(why) if switches == SHIPPED or past_open else None
                 if known is not None:
                     # Not a new defect: this walk ends, counted; the search goes on.
                     report.met_open[known] = report.met_open.get(known, 0) + 1
@@ -458,6 +461,7 @@ def walk(
                     break
                 report.found_after = len(path)
                 shortest = shorten(computers, switches, alphabet, path)
+                report.path = shortest
                 report.violation = _replay(computers, switches, alphabet, shortest)
                 break
         report.longest = max(report.longest, len(path))
