@@ -171,6 +171,7 @@ class Fixes:
     version of its from before counts here until its writer writes anew. Its distrust alone
     ends a day later, while the other computer, cut off, may still count a close it forgot."""
 
+
 EVERY_FIX = Fixes()  # as the tray and the command line run
 
 
