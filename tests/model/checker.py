@@ -406,13 +406,23 @@ class Walks:
         )
 
 
-def open_class(why: str) -> str | None:
-    """The class issue 39 leaves open that a broken invariant shows, or None. 2a: a computer
-    numbers on a close (which never lapses) while its writer's declaration of it counts
-    (docs/reliability.md, "Closes never lapse: open"; tests/lease/test_reasons_never_mutual.py).
-    """
+def open_class(why: str, w: World | None = None) -> str | None:
+    """The class issue 39 leaves open that a broken invariant shows, or None.
+
+    2a: a computer numbers on a close (which never lapses) while its writer's declaration of it
+    counts (docs/reliability.md, "Closes never lapse"; tests/lease/test_reasons_never_mutual.py).
+    "lost": two computers count each other's close, one of them started without its state and
+    with no claim of its own from before in its replica (the file gone with it): nothing it
+    reads tells it that it wrote, or closed, before (docs/reliability.md, the same section)."""
     if why.startswith("S4 ") and "(closed)" in why and "(declared)" in why:
         return "2a"
+    if (
+        w is not None
+        and why.startswith("S4 ")
+        and why.count("(closed)") == 2
+        and any(n.knowledge is not None and not n.knowledge.remembers for n in w.nodes)
+    ):
+        return "lost"
     return None
 
 
@@ -452,7 +462,7 @@ def walk(
             why = w.unsafe()
             if why:
                 # A class left open ends the walk, counted (with every fix on, or when asked).
-                known = open_class(why) if switches == SHIPPED or past_open else None
+                known = open_class(why, w) if switches == SHIPPED or past_open else None
                 if known is not None:
                     # Not a new defect: this walk ends, counted; the search goes on.
                     report.met_open[known] = report.met_open.get(known, 0) + 1
