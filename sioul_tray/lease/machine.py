@@ -347,6 +347,10 @@ class _Reads:
         mine = self.best.get(me)
         if mine is None:
             return {}
+        if self.tenure is None and mine.tenure is not None:
+            # Its claim is open from an earlier run (or a look beside the tray): this run opens
+            # a tenure of its own before it acts, so no answer to that one counts here.
+            mine = dataclasses.replace(mine, tenure=None)
         view = self.view(tick)
         alive = self.seat.timing.alive
         if view.flowing_since is not None and not any(
