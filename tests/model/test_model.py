@@ -23,6 +23,7 @@ from sioul_tray.lease import ALIVE, RENEW, SETTLING, UNCLOSED
 from sioul_tray.lease.machine import Memory
 from sioul_tray.lease.rules import Claim, Fixes
 
+from .caught import TRIED
 from .checker import Report, Step, explore, moves, scripted, walk
 from .world import (
     FAULTS,
@@ -136,20 +137,33 @@ def test_merged_waits_and_jumps_judge_every_state_the_events_reach(
     assert len(stored) < len(every)
 
 
-# Each fix, switched off: (fix, alphabet, events after which an invariant of docs/protocol.md's
-# "Why it is safe" is broken, which one). Before the invariants, the same searches met two
-# computers acting after 6, 6, 5 and 4 events.
+# Each fix, switched off: (fix, alphabet, computers, events after which an invariant of
+# docs/protocol.md's "Why it is safe" breaks, which one): the table of docs/reliability.md,
+# "Each fix, caught early" (`python -m tests.model.caught`). Before the invariants, the same
+# defects showed as two computers acting after 6, 6, 5, 4, 7, 17 and 8 events.
 FOUND = [
-    ("tenure", "reopen", 1, "S3"),  # case 1: an answer from before a close counts after it
-    ("tenure", "restart", 2, "S3"),  # case 2: the same after a restart, beside a clock ahead
-    ("one_seal", "seals", 4, "S2"),  # case 3: two seals, each numbers
-    ("forget_waits", "offline", 1, "S4"),  # a keeper only cut off, declared gone
+    ("tenure", "reopen", 2, 1, "S3"),  # case 1: an answer from before a close counts after it
+    ("tenure", "restart", 2, 2, "S3"),  # case 2: the same after a restart, a clock ahead
+    ("one_seal", "seals", 2, 4, "S2"),  # case 3: two seals, each numbers
+    ("forget_waits", "offline", 2, 1, "S4"),  # a keeper only cut off, declared gone
+    ("closes", "reopen", 2, 4, "S4"),  # case 7: both closed, each counts the other's close
+    ("old_rules_closes", "upgrade", 2, 5, "S4"),  # an old peer's close counted after ours
+    ("marks_while_acting", "evening", 2, 5, "S5"),  # a mark carried after the part went on
 ]
 
 
-@pytest.mark.parametrize(("fix", "alphabet", "depth", "invariant"), FOUND, ids=str)
-def test_a_fix_switched_off_is_found(fix: str, alphabet: str, depth: int, invariant: str) -> None:
-    report = explore(2, depth, alphabet=NARROW[alphabet], switches=Switches.without(fix))
+@pytest.mark.parametrize(
+    ("fix", "alphabet", "computers", "depth", "invariant"),
+    [
+        pytest.param(*found, id=f"{found[0]}-{found[1]}",
+                     marks=[pytest.mark.slow] if found[3] > 4 else [])
+        for found in FOUND
+    ],
+)  # fmt: skip
+def test_each_fix_switched_off_breaks_its_invariant_early(
+    fix: str, alphabet: str, computers: int, depth: int, invariant: str
+) -> None:
+    report = explore(computers, depth, alphabet=TRIED[alphabet], switches=Switches.without(fix))
     assert report.violation is not None, report.summary()
     assert len(report.violation) - 3 == depth  # the header, the events, who acts, the break
     assert report.violation[-1].startswith(f"unsafe: {invariant} "), "\n".join(report.violation)
@@ -565,7 +579,6 @@ def test_every_fix_is_exercised_here() -> None:
         "silence_never_counts",
     }  # fmt: skip
     assert exercised | elsewhere == set(NAMES) - {
-        "marks_while_acting",  # test_a_mark_carried_after_the_part_went_on_is_found
         "marks_kept",  # the model numbers no records: tests/lease/test_marks.py (S6)
         "marks_unproven",  # likewise, and it confirms an unknown mark at once (S6)
         # The model's replicas never lose their own claim file, which a reinstalled creator's
