@@ -19,7 +19,7 @@ import os
 import weakref
 from pathlib import Path
 
-from sioul_tray.lease import Keeper, Lease, invariants, statefile
+from sioul_tray.lease import RENEW, Keeper, Lease, invariants, statefile
 from sioul_tray.lease.rules import EVERY_FIX, Fixes
 from sioul_tray.share import SEAL_NAME, Share
 from tests.helpers import T0, FakeClock
@@ -203,6 +203,15 @@ class Replicas:
                 for to in self.ids:
                     if to != owner:
                         self.sync(owner, to, part)
+
+
+def in_use(r: Replicas, *leases: Lease, rounds: int = 3, part: str = PART) -> None:
+    """A folder in use: each tray renews, the sync delivers everything, a minute passes."""
+    for _ in range(rounds):
+        for lease in leases:
+            lease.renew(part)
+        r.sync_all(part)
+        r.advance(RENEW)
 
 
 def acting(*keepers: Keeper) -> list[str]:

@@ -21,7 +21,7 @@ from sioul_tray.errors import SioulError
 from sioul_tray.lease import ALIVE, RENEW, SETTLING, UNCLOSED, Lease, statefile
 from sioul_tray.lease.rules import EVERY_FIX, Fixes
 from tests.lease.leasekit import seal_text
-from tests.lease.replicas import Replicas, acting
+from tests.lease.replicas import Replicas, acting, in_use
 
 INV = "invoices"
 EVENING, NIGHT = 3600, 8 * 3600
@@ -38,14 +38,6 @@ def both_number(r: Replicas, a: Lease, b: Lease, minutes: int = 10) -> list[str]
         assert len(now) < 2, f"both number invoices {minute + 1} min after waking"
         seen.update(now)
     return sorted(seen)
-
-
-def in_use(r: Replicas, *leases: Lease, rounds: int = 3) -> None:
-    for _ in range(rounds):
-        for lease in leases:
-            lease.renew(INV)
-        r.sync_all()
-        r.advance(RENEW)
 
 
 def test_1_a_forget_written_while_closed(tmp_path: Path) -> None:

@@ -16,18 +16,10 @@ import pytest
 from sioul_tray.lease import RENEW, UNCLOSED, Keeper, Lease
 from sioul_tray.lease.rules import EVERY_FIX, Fixes
 from sioul_tray.lease.status import Why
-from tests.lease.replicas import Replicas, acting
+from tests.lease.replicas import Replicas, acting, in_use
 
 INV = "invoices"
 EVENING, NIGHT = 3600, 8 * 3600
-
-
-def in_use(r: Replicas, *leases: Lease, rounds: int = 3) -> None:
-    for _ in range(rounds):
-        for lease in leases:
-            lease.renew(INV)
-        r.sync_all()
-        r.advance(RENEW)
 
 
 def who_numbers(r: Replicas, *leases: Lease, minutes: int = 6) -> tuple[set[str], list[Keeper]]:
