@@ -426,7 +426,9 @@ def test_the_signals_a_terminal_sends_are_passed_on_to_the_group(tmp_path: Path,
     run = start_tree(tmp_path, "grandchild")
     number = getattr(signal, sig)
     run.send_signal(number)
-    _, err = run.communicate(timeout=may.GRACE + 5)
+    # Its time is not the point (a loaded machine took over 10 s once): that it passes the
+    # signal on, and ends as the command did.
+    _, err = run.communicate(timeout=may.GRACE + 30)
     assert run.returncode == 128 + number, err  # the command's end, as a shell says it
     assert still_writing(tmp_path, ["child", "grandchild"]) == []
 
