@@ -216,8 +216,9 @@ def reasons(
     Each other claim must acknowledge the keeper (`unanswering`), be closed (only if that
     computer cannot, in turn, be counting a close of this one) or forgotten by a declaration
     that counts, or be gone: silent for UNCLOSED as observed in this run while this computer's
-    own sync is seen flowing, and, on a part that must never happen twice, not a claim that
-    keeps the part. `keeper_claim`: the keeper's claim in `view`, when the caller has it at hand.
+    own sync is seen flowing, on a part that follows the person only (on invoices silence never
+    counts: `Fixes.silence_never_counts`, S4). `keeper_claim`: the keeper's claim in `view`,
+    when the caller has it at hand.
     The invariants read the same answer for `keeper == me` (`Knowledge.reasons`).
     """
     seen = _seen(view)

@@ -555,16 +555,6 @@ def test_a_mark_carried_after_the_part_went_on_is_found() -> None:
     assert on[-1] == "acting now: bb", "\n".join(on)
 
 
-@pytest.mark.slow
-def test_a_random_walk_finds_a_mark_carried_late() -> None:
-    report = walk(2, switches=MARKS_ANY_TIME, walks=5000, seconds=600, seed=1)
-    assert report.violation is not None, report.summary()
-    assert (
-        "acts without aa's records" in report.violation[-1]
-        or "acts without bb's" in (report.violation[-1])
-    ), "\n".join(report.violation)
-
-
 def test_every_fix_is_exercised_here() -> None:
     # forget_holds: test_a_forget_that_lapses_is_found_stuck; successor: the evening above;
     # forget_named: test_a_forget_written_while_closed_is_kept_safe_by_either_fix. No event of
