@@ -186,11 +186,6 @@ class Reason(enum.Enum):
     DECLARED = "declared"  # declared gone for good, and the declaration counts
     SILENT = "silent"  # not heard change for UNCLOSED, observed in this run, the sync flowing
 
-    @property
-    def takeover(self) -> bool:
-        """A reason the other computer did not give: the keeper's side alone decides it."""
-        return self in (Reason.DECLARED, Reason.SILENT)
-
 
 def _flowing(seen: Seen, now: float, me: str) -> bool:
     """ "Gone" may only mean gone while this computer's own sync is seen flowing; where it is
