@@ -2,7 +2,8 @@
 
 The array form keeps a claim file well under 512 bytes with 63-character ids. Fields are in the
 contract's order, then the tenure fields (``tenure, sees_tenure, sees_seq``), then the fields of
-the closes rule (``answers, closes, knows, counted``), then ``acting``, which no rule reads. Each
+the closes rule (``answers, closes, knows, counted``), then ``acting``, which no rule reads, then
+``reads`` (the seq read of each computer in ``knows``, in its order). Each
 group was appended by a version that the versions before it ignore; a claim's `rules` says which
 rules its writer follows (the groups of rules it wrote), and a newer version may append more,
 which this one ignores. Every way the text can be wrong raises `Unreadable` with a reason, never
@@ -36,7 +37,8 @@ FIELDS = (
 )  # fmt: skip
 TENURE_FIELDS = ("tenure", "sees_tenure", "sees_seq")  # appended; absent from older claims
 CLOSES_FIELDS = ("answers", "closes", "knows", "counted")  # appended after them
-SHOWN_FIELDS = ("acting",)  # appended last: shown to the person, read by no rule
+SHOWN_FIELDS = ("acting",)  # appended after them: shown to the person, read by no rule
+READS_FIELDS = ("reads",)  # appended last: the seqs read, one per tag of `knows`
 _OLD, _ALL = len(FIELDS), len(FIELDS) + len(TENURE_FIELDS)
 _NEW = _ALL + len(CLOSES_FIELDS)
 
@@ -63,18 +65,24 @@ def encode(claim: Claim) -> str:
         claim.answers, [n for k in sorted(claim.closes) for n in (k, claim.closes[k])],
         sorted(claim.knows), sorted(claim.counted),
         claim.acting,
+        [claim.reads.get(t, 0) for t in sorted(claim.knows)],
     ]  # fmt: skip
     return json.dumps(row, ensure_ascii=False, separators=(",", ":"))
 
 
 def fitted(claim: Claim, spare: int = 0) -> Claim:
     """`claim` as it can be written within MAX_FILE (with `spare` bytes left): where its closes
-    or the computers it knows take too much room, the declarations that count already are left
-    unsaid (a start then waits for them again), the closes name every computer at once (a
+    or the computers it knows take too much room, the seqs it read are left unsaid (a computer
+    that lost its state then learns less of its past), then the declarations that count
+    already (a start then waits for them again), the closes name every computer at once (a
     computer then waits for more closes, never fewer) and the last tags it knows are left out.
     """
     if fits(encode(claim), spare):
         return claim
+    if claim.reads:  # unsaid, a computer that lost its past learns less of it
+        claim = dataclasses.replace(claim, reads={})
+        if fits(encode(claim), spare):
+            return claim
     if claim.counted:
         claim = dataclasses.replace(claim, counted=())
         if fits(encode(claim), spare):
@@ -185,6 +193,12 @@ def decode(plaintext: bytes | str) -> Claim:
     acting = row[_NEW] if len(row) > _NEW else None
     if acting is not None and type(acting) is not bool:
         raise Unreadable(Core.mark("not valid: acting is not true, false or null"))
+    reads: dict[int, int] = {}
+    if len(row) > _NEW + 1 and rules == 3:
+        seqs = row[_NEW + 1]
+        if type(seqs) is not list or len(seqs) != len(knows):
+            raise Unreadable(Core.mark("not valid: reads does not match knows"))
+        reads = {t: s for t, s in zip(knows, (_int(s, "reads") for s in seqs), strict=True) if s}
     return Claim(
         computer,
         part,
@@ -209,6 +223,7 @@ def decode(plaintext: bytes | str) -> Claim:
         knows,
         counted,
         acting,
+        reads,
         rules,
     )
 

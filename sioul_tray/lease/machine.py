@@ -763,7 +763,10 @@ class _Draft(_Reads):
         alive = self.seat.timing.alive
         known_before = len(self.best)
         restored = self.seat.fixes.restored
-        # The highest version of this computer's claim from before this run the others answer.
+        past_read = self.seat.fixes.own_past_read
+        mark = tag(me)
+        # The highest version of this computer's claim from before this run the others answer
+        # (or, `own_past_read`, say they read).
         answered, first, own = -1, self.first_seq, self.own
         for claim in claims:
             c = claim.computer
@@ -772,6 +775,10 @@ class _Draft(_Reads):
                 a = max(claim.sees_seq or -1, claim.answers or -1)
                 if a > answered and a not in own and (first is None or a < first):
                     answered = a  # (a version this run wrote beyond `own`, or a copy's: not)
+            if past_read and c != me and claim.reads:
+                a = claim.reads.get(mark, -1)
+                if a > answered and a not in own and (first is None or a < first):
+                    answered = a
             if (
                 c == me
                 and not self.remembers
@@ -1100,13 +1107,12 @@ class _Draft(_Reads):
                 if sees is not None and sees != me:
                     named[tag(sees)] = claim.seq
             gone = view.gone or {}
-            knows = tuple(
-                sorted(
-                    tag(c)
-                    for c, other in self.best.items()
-                    if c != me and gone.get(c, -1) < other.seq
-                )
-            )
+            reads: dict[int, int] = {}
+            for c, other in self.best.items():
+                if c != me and gone.get(c, -1) < other.seq:
+                    t = tag(c)  # two ids on one tag: the older read, never more than was read
+                    reads[t] = min(reads.get(t, other.seq), other.seq)
+            knows = tuple(sorted(reads))
             counted = tuple(
                 sorted(
                     {tag(c) for c in claim.forgets if self.declared_from(c) <= tick}
@@ -1115,7 +1121,11 @@ class _Draft(_Reads):
             )
             claim = codec.fitted(
                 dataclasses.replace(
-                    claim, closes=dict(sorted(self.named.items())), knows=knows, counted=counted
+                    claim,
+                    closes=dict(sorted(self.named.items())),
+                    knows=knows,
+                    counted=counted,
+                    reads=reads,
                 )
             )
         if seat.rules != RULES:
@@ -1126,6 +1136,7 @@ class _Draft(_Reads):
                 knows=(),
                 counted=(),
                 acting=None,
+                reads={},
                 rules=seat.rules,
             )
         best = self._map("best")

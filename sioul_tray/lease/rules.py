@@ -89,6 +89,11 @@ class Claim:
     # before writing this claim (others tell the person "Invoices are now made on Laptop" from
     # it). None: its writer does not say (a version before it).
     acting: bool | None = None
+    # Appended after `acting` (docs/protocol.md, "What a claim carries"), ignored by the versions
+    # before it: for each tag of `knows`, the seq of the latest claim of that computer this one
+    # had read. A computer tells from it that it wrote in this folder before a run that
+    # remembers nothing of it (`Fixes.own_past_read`). Absent: not said.
+    reads: Mapping[int, int] = field(default_factory=dict, hash=False)
     rules: int = RULES
 
 
@@ -170,6 +175,12 @@ class Fixes:
     takes back that it may have closed naming anyone (as `restored` does): no close answering a
     version of its from before counts here until its writer writes anew. Its distrust alone
     ends a day later, while the other computer, cut off, may still count a close it forgot."""
+
+    own_past_read: bool = True
+    """(S7, then S4) Another computer's claim saying it read a claim of this one that this run
+    did not write and newer than any this computer knows (`Claim.reads`) shows a past this
+    computer forgot (its state and its own claim file lost together): it distrusts and takes
+    back its closes as `restored` does (issue 39, the "lost" path)."""
 
 
 EVERY_FIX = Fixes()  # as the tray and the command line run

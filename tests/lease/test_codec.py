@@ -33,6 +33,7 @@ def crowded(**fields: object) -> Claim:
         knows=tuple(range(2**31, 2**31 + codec.MAX_KNOWS)),
         counted=(2**31, 2**31 + 1),
         acting=False,
+        reads={t: 10**15 + t for t in range(2**31, 2**31 + codec.MAX_KNOWS)},
     )
     return dataclasses.replace(base, **fields)  # type: ignore[arg-type]
 
@@ -43,12 +44,14 @@ def test_every_field_reads_back() -> None:
 
 
 def test_what_does_not_fit_is_left_out_in_order() -> None:
-    """First the declarations that count already, then the successors named one by one (all at
-    once instead), then the last computers known: never a field a rule needs to stay safe."""
+    """First the seqs read, then the declarations that count already, then the successors named
+    one by one (all at once instead), then the last computers known: never a field a rule needs
+    to stay safe."""
     c = crowded()
     assert not codec.fits(codec.encode(c))
     fitted = codec.fitted(c)
     assert codec.fits(codec.encode(fitted))
+    assert fitted.reads == {}
     assert fitted.counted == ()
     assert set(fitted.closes) == {ANY_CLOSE, EVERY_COMPUTER}
     assert fitted.closes[EVERY_COMPUTER] == max(v for k, v in c.closes.items() if k != ANY_CLOSE)
@@ -92,4 +95,15 @@ def test_acting_must_be_true_false_or_null() -> None:
     row = json.loads(codec.encode(claim()))
     row[len(codec.FIELDS + codec.TENURE_FIELDS + codec.CLOSES_FIELDS)] = "yes"
     with pytest.raises(Unreadable, match="acting"):
+        codec.decode(json.dumps(row))
+
+
+def test_reads_go_with_knows_one_seq_each() -> None:
+    """`reads` is written as one seq per tag of `knows`, in its order; 0 is "not said"."""
+    c = claim(knows=(7, 3, 9), reads={3: 120, 9: 5})
+    row = json.loads(codec.encode(c))
+    assert row[-1] == [120, 0, 5]  # knows is written sorted: 3, 7, 9
+    assert codec.decode(json.dumps(row)).reads == {3: 120, 9: 5}
+    row[-1] = [120, 5]
+    with pytest.raises(Unreadable, match="reads"):
         codec.decode(json.dumps(row))

@@ -49,7 +49,7 @@ def test_a_backup_restores_the_state_and_the_own_claim(tmp_path: Path, fixed: bo
     it knows: its memory went back. It distrusts as after a lost state and takes back that it
     may have closed after that version: it waits for aa, and still waits a day later, aa cut off
     and numbering on bb's close all along (closes never lapse)."""
-    fixes = EVERY_FIX if fixed else Fixes(restored=False)
+    fixes = EVERY_FIX if fixed else Fixes(restored=False, own_past_read=False)
     r = Replicas(tmp_path, ["aa", "bb"])
     a, b = r.lease("aa", fixes=fixes), r.lease("bb", fixes=fixes)
     in_use(r, a, b)
@@ -158,3 +158,37 @@ def test_a_reinstalled_creator_that_knew_others_waits_for_them(tmp_path: Path) -
     a = r.lease("aa")
     together, (ka, _) = who_numbers(r, a, b, minutes=10)
     assert not together and not ka.acting
+
+
+@pytest.mark.parametrize("fixed", [False, True])
+def test_a_computer_that_lost_its_state_and_its_own_claim_learns_its_past(
+    tmp_path: Path, fixed: bool
+) -> None:
+    """The "lost" path the checker's walks met (issue 39): case 7's evening (bb sleeps, its close
+    naming aa, then aa, the heir, its close naming nobody). Overnight bb loses its state
+    directory and its own claim file with it; the others' claims stay in its replica. In the
+    morning both wake while the sync is down. Nothing of its own tells bb it closed: with the
+    fix off it counts aa's close, aa counts bb's forgotten one, and both number (S4).
+
+    With the fix (`own_past_read`), aa's close says it read bb's claim at a seq this run did not
+    write (`Claim.reads`): bb had a past here it forgot. It distrusts as after a lost state and
+    takes back its closes: it waits for aa, the heir, which numbers."""
+    fixes = EVERY_FIX if fixed else Fixes(own_past_read=False)
+    r = Replicas(tmp_path, ["aa", "bb"])
+    a, b = r.lease("aa", fixes=fixes), r.lease("bb", fixes=fixes)
+    in_use(r, a, b)
+    b.close(INV)
+    r.sync_all()
+    r.advance(EVENING)
+    a.close(INV)
+    r.sync_all()
+    r.advance(NIGHT)
+    shutil.rmtree(tmp_path / "state" / "bb")
+    r.claim_file("bb", "bb").unlink()
+    a, b = r.lease("aa", fixes=fixes), r.lease("bb", fixes=fixes)
+    together, (ka, kb) = who_numbers(r, a, b)
+    if not fixed:
+        assert together == {"aa", "bb"}
+        return
+    assert not together and ka.acting and not kb.acting
+    assert [w.computer for w in kb.status.waiting] == ["aa"]

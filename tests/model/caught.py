@@ -57,7 +57,7 @@ def search(fix: str, alphabet: str, computers: int, depth: int = DEPTH) -> Caugh
 # (docs/reliability.md, "Each fix, caught early").
 ON_REPLICAS = frozenset({
     "marks_kept", "marks_unproven", "restored", "lone_creator", "upgraded_closes",
-    "silence_never_counts", "tags_declared",
+    "silence_never_counts", "tags_declared", "own_past_read",
 })  # fmt: skip
 # Where each fix's defect lives: its alphabets are tried first (then every other).
 HINTS: dict[str, tuple[str, ...]] = {
@@ -76,6 +76,7 @@ HINTS: dict[str, tuple[str, ...]] = {
     "successor": ("evening",),
     "marks_while_acting": ("full", "evening"),
     "lost_closes": ("faults",),
+    "own_past_read": ("faults",),
 }
 
 

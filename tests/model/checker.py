@@ -411,9 +411,11 @@ def open_class(why: str, w: World | None = None) -> str | None:
 
     2a: a computer numbers on a close (which never lapses) while its writer's declaration of it
     counts (docs/reliability.md, "Closes never lapse"; tests/lease/test_reasons_never_mutual.py).
-    "lost": two computers count each other's close, one of them started without its state and
-    with no claim of its own from before in its replica (the file gone with it): nothing it
-    reads tells it that it wrote, or closed, before (docs/reliability.md, the same section)."""
+    "lost": two computers count each other's close, one of them started without its state.
+    `Fixes.own_past_read` closes it where the others' claims show a version of its own this
+    run did not write (tests/lease/test_restored.py); the walks still meet it where restarts
+    within one second of its clock write the seqs of an earlier run again, so that nothing
+    read tells them apart (docs/reliability.md, the same section)."""
     if why.startswith("S4 ") and "(closed)" in why and "(declared)" in why:
         return "2a"
     if (

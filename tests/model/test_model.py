@@ -449,7 +449,10 @@ def test_a_fix_found_by_the_invariants_on_a_walk_is_needed(fix: str) -> None:
 def test_a_fix_found_by_the_walks_on_replicas_is_needed(fix: str) -> None:
     computers, alphabet, path = REPLICA_WALKS[fix]
     # `keepers_declared` is a case of `silence_never_counts` (S4): its path needs both off.
-    also = ("silence_never_counts",) if fix == "keepers_declared" else ()
+    # `own_past_read` (S7) sees the restored computer's past in the other's `reads` as well.
+    also = {"keepers_declared": ("silence_never_counts",), "restored": ("own_past_read",)}.get(
+        fix, ()
+    )
     assert broken(computers, alphabet, path, off=Switches.without(fix, *also)) is not None
     assert broken(computers, alphabet, path) is None
 
@@ -525,8 +528,8 @@ def most_acting(
 @pytest.mark.parametrize("fix", sorted(WALKED))
 def test_a_fix_found_by_the_walks_is_needed(fix: str) -> None:
     computers, alphabet, path = WALKED[fix]
-    # `lost_closes` closes this path too (S4): it needs both off.
-    also = ("lost_closes",) if fix == "vouch_waits" else ()
+    # `lost_closes` closes this path too (S4), and `own_past_read` (S7): it needs all off.
+    also = ("lost_closes", "own_past_read") if fix == "vouch_waits" else ()
     assert most_acting(computers, alphabet, path, off=Switches.without(fix, *also)) == 2
     assert most_acting(computers, alphabet, path) <= 1
 
@@ -564,9 +567,11 @@ def test_every_fix_is_exercised_here() -> None:
     exercised = {f for f, *_ in FOUND} | set(SCRIPTED) | set(WALKED) | set(REPLICA_WALKS)
     exercised |= set(INVARIANT_WALKED)
     # silence_never_counts: on real replicas (tests/lease/test_reasons_never_mutual.py).
+    # own_past_read: on real replicas (tests/lease/test_restored.py), and here beside
+    # `restored` and `vouch_waits`, whose paths it closes too.
     elsewhere = {
         "forget_holds", "successor", "forget_named", "upgraded_closes", "tags_declared",
-        "silence_never_counts",
+        "silence_never_counts", "own_past_read",
     }  # fmt: skip
     assert exercised | elsewhere == set(NAMES) - {
         "marks_kept",  # the model numbers no records: tests/lease/test_marks.py (S6)

@@ -770,6 +770,7 @@ def retimed(w: World, walls: Retime, tick: Callable[[int], Retime], now: int) ->
             answers=opt(wall, c.answers),
             forgets={k: wall(v) for k, v in c.forgets.items()},
             closes={k: wall(v) for k, v in c.closes.items()},
+            reads={k: wall(v) for k, v in c.reads.items()},
         )  # fmt: skip
 
     def memory(saved: Memory | None) -> Memory | None:
@@ -1244,6 +1245,7 @@ def claim_walls(c: Claim) -> tuple[int, ...]:
         values = [c.seq, c.since, c.renewed, c.active, c.taken, c.sees_seq, c.answers]
         values += c.forgets.values()
         values += c.closes.values()
+        values += c.reads.values()
         got = _walls[id(c)] = (c, tuple(sorted(v for v in values if v is not None)))
     return got[1]
 
@@ -1343,6 +1345,7 @@ class _Renaming:
             self.table(c.forgets), self.tagged(c.closes),
             tuple(sorted(self.tags.get(t, t) for t in c.knows)),
             tuple(sorted(self.tags.get(t, t) for t in c.counted)),
+            self.tagged(c.reads),
         )  # fmt: skip
         n = _interned.get(form)
         if n is None:
