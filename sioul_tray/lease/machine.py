@@ -548,8 +548,8 @@ class Knowledge(_Reads):
     declared_at: Mapping[Computer, Tick] = field(default_factory=dict)  # (only without a fix)
     vouched: frozenset[Computer] = frozenset()  # declared gone in this run (`Seen.vouched`)
     kept: tuple[Computer | None, Tick] | None = None  # KEPT: (keeper seen here, since)
-    # The last verdict let this computer act (`Claim.acting`).
-    acted: Annotated[bool, Role.SHOWN] = False
+    # The last verdict let this computer act (`Claim.acting`; `inherits` reads it).
+    acted: bool = False
     flowing_since: Tick | None = None  # since when other claims keep being heard
     opened: Stamp | None = None  # `since` of this computer's open claim in this run
     opened_tick: Tick | None = None  # ...and when, by ticks
@@ -1000,7 +1000,7 @@ class _Draft(_Reads):
             since=self.opened if self.opened is not None else t,
             renewed=t,
             active=t if active is None else min(_active(active), t),
-            taken=self.taken(t) if take else (mine.taken if mine else None),
+            taken=self.taken(t) if take or self.inherits(mine) else (mine.taken if mine else None),
             wrote=_wrote(mine, wrote, seat.fixes.marks_kept),
             forgets=self.declared(tick),
             tenure=self.tenure,
@@ -1014,12 +1014,36 @@ class _Draft(_Reads):
         seen = max((c.taken for c in self.best.values() if c.taken is not None), default=-1)
         return min(max(t, seen + 1), codec.MAX_TIME)
 
+    def inherits(self, mine: Claim | None) -> bool:
+        """Liveness ("the morning after", issue 42): this computer numbers invoices it did not
+        take (another's close handed them on, or nobody took them) while a closed claim would
+        outrank it were all open; it records them as its take, so that the latest take names the
+        computer that numbered last: the heir every close names once all have closed (`heir`),
+        which numbers alone the next morning, and the keeper once they are open again. No tenure
+        starts, so no acknowledgement of it lapses; and no invariant rests on who keeps the part
+        (S1 to S7 rest on acknowledgements, closes and declarations). Only on the verdict that
+        let it act (`acted`), and never over an open claim: a person's take elsewhere stands."""
+        seat = self.seat
+        if not (seat.rule.never_twice and self.acted) or mine is None or mine.closed:
+            return False
+        gone = forgotten(self.best.values())
+        ahead = [
+            c
+            for c in self.best.values()
+            if c.computer != seat.me
+            and gone.get(c.computer, -1) < c.seq
+            and picked(seat.rule, [c, mine], seat.timing) is c
+        ]
+        return bool(ahead) and all(c.closed for c in ahead)
+
     def close(self, wall: float, tick: float, wrote: int | None = None) -> Claim | None:
         """This computer's claim, closed: it marks nothing until it renews. None: no claim yet."""
         t = wall_seconds(wall)
         mine = self.best.get(self.seat.me)
         wrote = _wrote(mine, wrote, self.seat.fixes.marks_kept)
         self.time(wall, tick)
+        # It numbered up to now: the close says so, whoever it names (`inherits`).
+        taken = self.taken(t) if self.inherits(mine) else (mine.taken if mine else None)
         self.kept = None
         self.acted = False
         self.opened = self.tenure = None
@@ -1039,6 +1063,7 @@ class _Draft(_Reads):
             name=self.seat.name,
             seq=_next_seq(mine, t),
             renewed=t,
+            taken=taken,
             closed=True,
             wrote=wrote,
             forgets=self.declared(tick),
@@ -1319,6 +1344,7 @@ class _Draft(_Reads):
                 wall_of(heard.get(c), wall, tick),
                 silent=(heard.get(c) is None or tick - (heard.get(c) or 0.0) > timing.alive),
                 closed=c in self.best and view.closed(self.best[c]),
+                last=self.numbered_last(c),
                 unheard=c.startswith(UNHEARD),
                 counts_from=(
                     wall_of(view.declared_from[c], wall, tick)
@@ -1340,6 +1366,14 @@ class _Draft(_Reads):
             tick - view.when(c) > timing.alive for c in others
         )
         return dataclasses.replace(base, why=Why.WAITING, waiting=waited, stalled=stalled)
+
+    def numbered_last(self, computer: str) -> bool:
+        """Shown only: `computer` closed with a take that outranks this computer's (the heir of
+        the closes, `inherits`): it numbered last, and numbers alone when it starts."""
+        theirs, mine = self.best.get(computer), self.best.get(self.seat.me)
+        if theirs is None or mine is None or not theirs.closed:
+            return False
+        return picked(self.seat.rule, [theirs, mine], self.seat.timing) is theirs
 
     # -- time -----------------------------------------------------------------------------
 
