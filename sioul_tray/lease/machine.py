@@ -1000,7 +1000,7 @@ class _Draft(_Reads):
             since=self.opened if self.opened is not None else t,
             renewed=t,
             active=t if active is None else min(_active(active), t),
-            taken=self.taken(t) if take or self.inherits(mine) else (mine.taken if mine else None),
+            taken=self.taken(t) if take else _either(self.inherits(mine), mine),
             wrote=_wrote(mine, wrote, seat.fixes.marks_kept),
             forgets=self.declared(tick),
             tenure=self.tenure,
@@ -1014,18 +1014,21 @@ class _Draft(_Reads):
         seen = max((c.taken for c in self.best.values() if c.taken is not None), default=-1)
         return min(max(t, seen + 1), codec.MAX_TIME)
 
-    def inherits(self, mine: Claim | None) -> bool:
+    def inherits(self, mine: Claim | None) -> int | None:
         """Liveness ("the morning after", issue 42): this computer numbers invoices it did not
         take (another's close handed them on, or nobody took them) while a closed claim would
         outrank it were all open; it records them as its take, so that the latest take names the
         computer that numbered last: the heir every close names once all have closed (`heir`),
-        which numbers alone the next morning, and the keeper once they are open again. No tenure
-        starts, so no acknowledgement of it lapses; and no invariant rests on who keeps the part
-        (S1 to S7 rest on acknowledgements, closes and declarations). Only on the verdict that
-        let it act (`acted`), and never over an open claim: a person's take elsewhere stands."""
+        which numbers alone the next morning, and the keeper once they are open again. The take
+        it returns (None: none to record) is just above those closed claims' takes, not the
+        clock: a person's take on a computer cut off from this one, made before this but not
+        read yet, still stands. No tenure starts, so no acknowledgement of it lapses; no
+        invariant rests on who keeps the part (S1 to S7 rest on acknowledgements, closes and
+        declarations). Only on the verdict that let it act (`acted`), and never over an open
+        claim: a person's take read here stands."""
         seat = self.seat
         if not (seat.rule.never_twice and self.acted) or mine is None or mine.closed:
-            return False
+            return None
         gone = forgotten(self.best.values())
         ahead = [
             c
@@ -1034,7 +1037,11 @@ class _Draft(_Reads):
             and gone.get(c.computer, -1) < c.seq
             and picked(seat.rule, [c, mine], seat.timing) is c
         ]
-        return bool(ahead) and all(c.closed for c in ahead)
+        if not ahead or not all(c.closed for c in ahead):
+            return None
+        # Any take outranks a claim that took nothing (the oldest `since` then): 0 is enough.
+        top = max((c.taken for c in ahead if c.taken is not None), default=-1)
+        return min(top + 1, codec.MAX_TIME)
 
     def close(self, wall: float, tick: float, wrote: int | None = None) -> Claim | None:
         """This computer's claim, closed: it marks nothing until it renews. None: no claim yet."""
@@ -1043,7 +1050,7 @@ class _Draft(_Reads):
         wrote = _wrote(mine, wrote, self.seat.fixes.marks_kept)
         self.time(wall, tick)
         # It numbered up to now: the close says so, whoever it names (`inherits`).
-        taken = self.taken(t) if self.inherits(mine) else (mine.taken if mine else None)
+        taken = _either(self.inherits(mine), mine)
         self.kept = None
         self.acted = False
         self.opened = self.tenure = None
@@ -1405,6 +1412,11 @@ def _first_heard(claim: Claim, wall: int, tick: float) -> float:
 def _next_seq(mine: Claim | None, t: int) -> int:
     # The clock makes seq go up across reinstalls that lost the state, too.
     return max(mine.seq + 1 if mine else 0, t)
+
+
+def _either(inherited: int | None, mine: Claim | None) -> int | None:
+    # The take a claim carries: the one inherited now (`Knowledge.inherits`), else its own.
+    return inherited if inherited is not None else mine.taken if mine else None
 
 
 def _kept_since(keeper: Claim | None, seen: int | None) -> int | None:

@@ -127,3 +127,27 @@ def test_both_woken_offline_never_both_number(tmp_path: Path, first: str, last: 
         assert len(now) < 2
         seen.update(now)
     assert seen == {last}
+
+
+def test_a_take_inherited_never_outranks_a_persons_take_not_read_yet(tmp_path: Path) -> None:
+    """aa and bb in use, nobody took invoices; aa quits, bb numbers on its close and records
+    them as its take. Meanwhile the person took invoices on cc, whose claim has not reached bb
+    yet. When it does, cc's take stands: the take bb inherited is just above the closed claims'
+    (none here), not the clock's."""
+    r = Replicas(tmp_path, ["aa", "bb", "cc"])
+    a, b = r.lease("aa"), r.lease("bb")
+    in_use(r, a, b)
+    c = r.lease("cc")
+    c.renew(INV, take=True)  # the person's take, cut off from bb
+    r.advance(RENEW)
+    a.close(INV)
+    r.sync("aa", "bb")
+    keeper = keep_renewing(r, b)
+    assert keeper.acting
+    mine = b.knowledge(INV).best["bb"]
+    assert mine.taken is not None and mine.taken < r.clocks["cc"].now - 3 * RENEW
+    r.sync("cc", "bb")
+    r.sync("bb", "cc")
+    r.advance(RENEW)
+    kb, kc = b.renew(INV), c.renew(INV)
+    assert kb.computer == "cc" and kc.computer == "cc" and not kb.acting
