@@ -201,8 +201,8 @@ INDENT = "    "  # the menu's lines under a part's line
 
 def morning_line(part: str, status: Status, names: Names = PLAIN) -> str | None:
     """The morning after, in one line: this computer started alone and waits for the one computer
-    that numbered last before every computer closed ("Invoices: waiting for Laptop, which
-    numbered last: start it for a minute with its sync running"). None for any other wait."""
+    that numbered last before every computer closed ("Invoices: waiting for Laptop, last to
+    number: start it with its sync"). None for any other wait."""
     if status.why is not Why.WAITING or len(status.waiting) != 1 or status.stalled:
         return None
     (w,) = status.waiting
