@@ -76,6 +76,9 @@ def part_line(part: str, status: Status, names: Names = PLAIN, now: float | None
             part=name, time=clock_time(status.until)
         )
     if why is Why.WAITING:
+        morning = morning_line(part, status, names)
+        if morning is not None:
+            return morning
         waiting = waiting_text(status.waiting, names)
         if status.stalled:
             return Phrase.tr("{part}: here, {waiting} (is the sync running?)").format(
@@ -157,6 +160,9 @@ def waited_text(w: Waited, names: Names = PLAIN) -> str:
         return Phrase.tr("{name}, declared gone: counts as gone from {time}").format(
             name=who, time=clock_time(w.counts_from)
         )
+    if w.closed and w.last:
+        # It numbered last before every computer closed: it numbers alone when it starts.
+        return Phrase.tr("{name}, last to number: start it with its sync").format(name=who)
     if w.closed:
         # Asleep or quit, and it may count this computer's close: both woken apart would act.
         return Phrase.tr("{name}, closed: start it for a minute with its sync running").format(
@@ -173,7 +179,10 @@ def waiting_lines(part: str, status: Status, names: Names = PLAIN) -> list[str]:
     run off a small screen, in French first)."""
     waiting = status.waiting
     lines = []
-    if len(waiting) == 1:
+    morning = morning_line(part, status, names)
+    if morning is not None:
+        lines.append(morning)
+    elif len(waiting) == 1:
         text = Phrase.tr("{part}: here, {waiting}")
         lines.append(text.format(part=label(part), waiting=waiting_text(waiting, names)))
     else:
@@ -188,6 +197,21 @@ def waiting_lines(part: str, status: Status, names: Names = PLAIN) -> list[str]:
 
 
 INDENT = "    "  # the menu's lines under a part's line
+
+
+def morning_line(part: str, status: Status, names: Names = PLAIN) -> str | None:
+    """The morning after, in one line: this computer started alone and waits for the one computer
+    that numbered last before every computer closed ("Invoices: waiting for Laptop, last to
+    number: start it with its sync"). None for any other wait."""
+    if status.why is not Why.WAITING or len(status.waiting) != 1 or status.stalled:
+        return None
+    (w,) = status.waiting
+    if not (w.closed and w.last):
+        return None
+    # One line, short enough for a small screen's menu in French too (tests/tray, the shots).
+    return Phrase.tr(
+        "{part}: waiting for {computer}, last to number: start it with its sync"
+    ).format(part=label(part), computer=names(w.computer, w.name))
 
 
 def unattended_line(part: str) -> str:

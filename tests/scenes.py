@@ -55,12 +55,32 @@ def scene(why: Why, root: Path, part: str = "invoices", variant: str = "") -> Sc
     quiet), "starting" (the keeper's claim does not say it acts yet) or "commands" (the keeper
     took them by a one-shot command and runs no tray: its claim never says it acts;
     "commands-idle": and renewed them by commands for longer than settling); BLOCKED "clone"
-    (another installation with this id)."""
+    (another installation with this id); WAITING "morning" (pc took invoices and quit first, the
+    office numbered last and quit; the next morning pc started alone); ACTING "last" (the office
+    ran beside pc and quit: pc is the last tray); SETTLING "handed" (the office numbered on its
+    take, then quit naming pc)."""
     f = _Folder(root, creator="pc" if why in (Why.ACTING, Why.SETTLING, Why.BLOCKED) else "office")
     pc = f.lease("pc", "This PC")
     if why is Why.NOBODY:
         return Scene(pc.look(part), pc, f.clock, f.share)
     if why is Why.SETTLING:
+        if variant == "handed":  # the office numbered (its take); it quit, naming pc
+            office = f.lease("office", "Office PC")
+            pc.renew(part)
+            office.renew(part, take=True)
+            f.run(SETTLING + 2 * RENEW, office, pc, part=part)
+            office.close(part)
+            f.clock.advance(RENEW)
+        return Scene(pc.renew(part), pc, f.clock, f.share)
+    if why is Why.ACTING and variant == "last":  # the office ran beside pc and quit
+        office = f.lease("office", "Office PC")
+        pc.renew(part)  # the older claim: pc keeps invoices
+        f.clock.advance(1)
+        f.run(RENEW, pc, office, part="medicines")
+        f.run(SETTLING + 2 * RENEW, pc, office, part=part)
+        for other in ("medicines", "invoices"):
+            office.close(other)
+        f.run(RENEW, pc, part="medicines")
         return Scene(pc.renew(part), pc, f.clock, f.share)
     if why is Why.ACTING:  # both parts, alone in the folder this computer made
         for other in ("medicines", "invoices"):
@@ -122,6 +142,15 @@ def scene(why: Why, root: Path, part: str = "invoices", variant: str = "") -> Sc
             f.clock.advance(RENEW)
             keeper = pc.renew("medicines", active=left)
         return Scene(keeper, pc, f.clock, f.share)
+    if variant == "morning":  # pc took invoices and quit first; the office numbered last
+        pc.renew(part, take=True)
+        f.run(SETTLING + 2 * RENEW, pc, office, part=part)
+        pc.close(part)
+        f.run(SETTLING + 2 * RENEW, office, part=part)
+        office.close(part)
+        f.clock.advance(10 * 3600)
+        f.run(ALIVE + 2 * RENEW, pc, part=part)  # the next morning, pc alone: silence
+        return Scene(pc.renew(part), pc, f.clock, f.share)
     # WAITING: pc takes invoices; office and laptop have not answered yet.
     f.run(SETTLING, office, laptop, pc, part=part)
     if variant == "silent":  # the laptop stops renewing: it may be gone

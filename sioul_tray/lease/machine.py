@@ -548,8 +548,8 @@ class Knowledge(_Reads):
     declared_at: Mapping[Computer, Tick] = field(default_factory=dict)  # (only without a fix)
     vouched: frozenset[Computer] = frozenset()  # declared gone in this run (`Seen.vouched`)
     kept: tuple[Computer | None, Tick] | None = None  # KEPT: (keeper seen here, since)
-    # The last verdict let this computer act (`Claim.acting`).
-    acted: Annotated[bool, Role.SHOWN] = False
+    # The last verdict let this computer act (`Claim.acting`; `inherits` reads it).
+    acted: bool = False
     flowing_since: Tick | None = None  # since when other claims keep being heard
     opened: Stamp | None = None  # `since` of this computer's open claim in this run
     opened_tick: Tick | None = None  # ...and when, by ticks
@@ -1007,7 +1007,7 @@ class _Draft(_Reads):
             since=self.opened if self.opened is not None else t,
             renewed=t,
             active=t if active is None else min(_active(active), t),
-            taken=self.taken(t) if take else (mine.taken if mine else None),
+            taken=self.taken(t) if take else _either(self.inherits(mine), mine),
             wrote=_wrote(mine, wrote, seat.fixes.marks_kept),
             forgets=self.declared(tick),
             tenure=self.tenure,
@@ -1021,12 +1021,43 @@ class _Draft(_Reads):
         seen = max((c.taken for c in self.best.values() if c.taken is not None), default=-1)
         return min(max(t, seen + 1), codec.MAX_TIME)
 
+    def inherits(self, mine: Claim | None) -> int | None:
+        """Liveness ("the morning after", issue 42): this computer numbers invoices it did not
+        take (another's close handed them on, or nobody took them) while a closed claim would
+        outrank it were all open; it records them as its take, so that the latest take names the
+        computer that numbered last: the heir every close names once all have closed (`heir`),
+        which numbers alone the next morning, and the keeper once they are open again. The take
+        it returns (None: none to record) is just above those closed claims' takes, not the
+        clock: a person's take on a computer cut off from this one, made before this but not
+        read yet, still stands. No tenure starts, so no acknowledgement of it lapses; no
+        invariant rests on who keeps the part (S1 to S7 rest on acknowledgements, closes and
+        declarations). Only on the verdict that let it act (`acted`), and never over an open
+        claim: a person's take read here stands."""
+        seat = self.seat
+        if not (seat.rule.never_twice and self.acted) or mine is None or mine.closed:
+            return None
+        gone = forgotten(self.best.values())
+        ahead = [
+            c
+            for c in self.best.values()
+            if c.computer != seat.me
+            and gone.get(c.computer, -1) < c.seq
+            and picked(seat.rule, [c, mine], seat.timing) is c
+        ]
+        if not ahead or not all(c.closed for c in ahead):
+            return None
+        # Any take outranks a claim that took nothing (the oldest `since` then): 0 is enough.
+        top = max((c.taken for c in ahead if c.taken is not None), default=-1)
+        return min(top + 1, codec.MAX_TIME)
+
     def close(self, wall: float, tick: float, wrote: int | None = None) -> Claim | None:
         """This computer's claim, closed: it marks nothing until it renews. None: no claim yet."""
         t = wall_seconds(wall)
         mine = self.best.get(self.seat.me)
         wrote = _wrote(mine, wrote, self.seat.fixes.marks_kept)
         self.time(wall, tick)
+        # It numbered up to now: the close says so, whoever it names (`inherits`).
+        taken = _either(self.inherits(mine), mine)
         self.kept = None
         self.acted = False
         self.opened = self.tenure = None
@@ -1046,6 +1077,7 @@ class _Draft(_Reads):
             name=self.seat.name,
             seq=_next_seq(mine, t),
             renewed=t,
+            taken=taken,
             closed=True,
             wrote=wrote,
             forgets=self.declared(tick),
@@ -1330,6 +1362,7 @@ class _Draft(_Reads):
                 wall_of(heard.get(c), wall, tick),
                 silent=(heard.get(c) is None or tick - (heard.get(c) or 0.0) > timing.alive),
                 closed=c in self.best and view.closed(self.best[c]),
+                last=self.numbered_last(c),
                 unheard=c.startswith(UNHEARD),
                 counts_from=(
                     wall_of(view.declared_from[c], wall, tick)
@@ -1351,6 +1384,14 @@ class _Draft(_Reads):
             tick - view.when(c) > timing.alive for c in others
         )
         return dataclasses.replace(base, why=Why.WAITING, waiting=waited, stalled=stalled)
+
+    def numbered_last(self, computer: str) -> bool:
+        """Shown only: `computer` closed with a take that outranks this computer's (the heir of
+        the closes, `inherits`): it numbered last, and numbers alone when it starts."""
+        theirs, mine = self.best.get(computer), self.best.get(self.seat.me)
+        if theirs is None or mine is None or not theirs.closed:
+            return False
+        return picked(self.seat.rule, [theirs, mine], self.seat.timing) is theirs
 
     # -- time -----------------------------------------------------------------------------
 
@@ -1382,6 +1423,11 @@ def _first_heard(claim: Claim, wall: int, tick: float) -> float:
 def _next_seq(mine: Claim | None, t: int) -> int:
     # The clock makes seq go up across reinstalls that lost the state, too.
     return max(mine.seq + 1 if mine else 0, t)
+
+
+def _either(inherited: int | None, mine: Claim | None) -> int | None:
+    # The take a claim carries: the one inherited now (`Knowledge.inherits`), else its own.
+    return inherited if inherited is not None else mine.taken if mine else None
 
 
 def _kept_since(keeper: Claim | None, seen: int | None) -> int | None:

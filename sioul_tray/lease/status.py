@@ -45,6 +45,9 @@ class Waited:
     # Declared gone: the declaration counts from then (wall clock), once it can no longer be
     # numbering on this computer's answers.
     counts_from: int | None = None
+    # Closed, and its take outranks this computer's: it numbered last before all closed (the
+    # heir the closes name), and numbers alone when it starts ("the morning after").
+    last: bool = False
 
 
 @dataclass(frozen=True)
@@ -89,6 +92,7 @@ class Status:
                     "closed": w.closed,
                     "unheard": w.unheard,
                     "counts_from": w.counts_from,
+                    "last": w.last,
                 }
                 for w in self.waiting
             ],
@@ -116,6 +120,7 @@ class Status:
                     bool(w.get("closed")),
                     bool(w.get("unheard")),
                     _int(w.get("counts_from")),
+                    bool(w.get("last")),
                 )
                 for w in data.get("waiting") or ()
             )

@@ -28,7 +28,7 @@ Vos ordinateurs cessent de l’attendre : ils gardent les médicaments et font l
         <translation>{computer} est parti pour de bon</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="446"/>
+        <location filename="../tray/app.py" line="471"/>
         <source>none works here: counting from the session start</source>
         <translation>aucune ne fonctionne ici : décompte depuis le début de la session</translation>
     </message>
@@ -53,17 +53,17 @@ Vos ordinateurs cessent de l’attendre : ils gardent les médicaments et font l
         <translation>impossible d’écrire {path} ({error}) : s’il indique encore {parts} comme fermé, l’icône les ferme de nouveau à son prochain lancement</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="732"/>
+        <location filename="../tray/app.py" line="757"/>
         <source>Sleep and wake from: {source}</source>
         <translation>Veille et réveil lus par : {source}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="735"/>
+        <location filename="../tray/app.py" line="760"/>
         <source>Sync tool: {tool}</source>
         <translation>Outil de synchronisation : {tool}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="624"/>
+        <location filename="../tray/app.py" line="649"/>
         <source>Syncthing, asked to send each claim at once; the last request failed: {problem}</source>
         <translation>Syncthing, à qui chaque réservation est confiée aussitôt écrite ; la dernière demande a échoué : {problem}</translation>
     </message>
@@ -82,12 +82,13 @@ Vos ordinateurs cessent de l’attendre : ils gardent les médicaments et font l
         <translation>{path} ne peut pas être écrit ({error}) : les parties sont rouvertes jusqu’à ce que le tray quitte, et refermées à son prochain démarrage</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="316"/>
+        <location filename="../tray/app.py" line="326"/>
+        <location filename="../tray/app.py" line="380"/>
         <source>Quit sioul-tray</source>
         <translation>Quitter sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="335"/>
+        <location filename="../tray/app.py" line="345"/>
         <source>No file manager opened the sharing folder. It is:
 
 {path}</source>
@@ -96,12 +97,17 @@ Vos ordinateurs cessent de l’attendre : ils gardent les médicaments et font l
 {path}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="412"/>
+        <location filename="../tray/app.py" line="382"/>
+        <source>Make them here, then quit</source>
+        <translation>Les faire ici, puis quitter</translation>
+    </message>
+    <message>
+        <location filename="../tray/app.py" line="437"/>
         <source>its window ended with an error</source>
         <translation>sa fenêtre s’est terminée sur une erreur</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="415"/>
+        <location filename="../tray/app.py" line="440"/>
         <source>The sharing folder was not changed: {error}
 
 sioul-tray keeps using {folder}.</source>
@@ -110,7 +116,7 @@ sioul-tray keeps using {folder}.</source>
 sioul-tray continue d’utiliser {folder}.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="448"/>
+        <location filename="../tray/app.py" line="473"/>
         <source>sioul-tray {version}
 
 Keeps Sioul&apos;s medicines and invoices on one computer at a time.
@@ -127,33 +133,33 @@ Dossier de partage : {folder}
 Inactivité lue par : {idle}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="465"/>
+        <location filename="../tray/app.py" line="490"/>
         <source>How it works, and what each line means: {docs}</source>
         <translation>Comment cela marche, et ce que dit chaque ligne : {docs}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="558"/>
+        <location filename="../tray/app.py" line="583"/>
         <source>sioul-tray is not running: it needs a sharing folder. While it does not run, this computer reminds no medicines and numbers no invoices. Start sioul-tray again to choose the folder.</source>
         <translation>sioul-tray ne tourne pas : il lui faut un dossier de partage. Tant qu’il ne tourne pas, cet ordinateur ne rappelle aucun médicament et ne numérote aucune facture. Relancez sioul-tray pour choisir le dossier.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="626"/>
+        <location filename="../tray/app.py" line="651"/>
         <source>Syncthing, asked to send each claim at once</source>
         <translation>Syncthing, à qui chaque réservation est confiée aussitôt écrite</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="629"/>
+        <location filename="../tray/app.py" line="654"/>
         <source>none found; the sync tool sends the claims when it notices them</source>
         <translation>aucun trouvé ; l’outil de synchronisation envoie les réservations quand il les remarque</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="630"/>
+        <location filename="../tray/app.py" line="655"/>
         <source>{tool}, found; it sends the claims when it notices them</source>
         <translation>{tool}, trouvé ; il envoie les réservations quand il les remarque</translation>
     </message>
     <message>
         <location filename="../tray/answers.py" line="81"/>
-        <location filename="../tray/app.py" line="638"/>
+        <location filename="../tray/app.py" line="663"/>
         <location filename="../tray/copied.py" line="66"/>
         <source>sioul-tray: {error}</source>
         <translation>sioul-tray : {error}</translation>
@@ -184,7 +190,7 @@ Inactivité lue par : {idle}</translation>
         <translation>sioul-tray : pas d’affichage ici ; utilisez la ligne de commande (sioul-tray --help)</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="678"/>
+        <location filename="../tray/app.py" line="703"/>
         <source>sioul-tray: already running</source>
         <translation>sioul-tray : déjà lancé</translation>
     </message>
@@ -235,6 +241,7 @@ Inactivité lue par : {idle}</translation>
         <translation>Celui-ci remplace {name} pour de bon</translation>
     </message>
     <message>
+        <location filename="../tray/app.py" line="383"/>
         <location filename="../tray/copied.py" line="44"/>
         <source>Quit</source>
         <translation>Quitter</translation>
@@ -1373,17 +1380,17 @@ Inactivité lue par : {idle}</translation>
         <translation>la marque des enregistrements de cet ordinateur sur {part} est inconnue (son état a été perdu) : Sioul ne doit pas numéroter ici tant que la personne ne l’a pas confirmée (sioul-tray wrote {part} N --confirm)</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="1405"/>
+        <location filename="../lease/machine.py" line="1451"/>
         <source>this computer&apos;s clock reads {clock}, not a time between 1970 and 2514: set it</source>
         <translation>l’horloge de cet ordinateur indique {clock}, pas une heure entre 1970 et 2514 : réglez-la</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="1417"/>
+        <location filename="../lease/machine.py" line="1463"/>
         <source>active must be a time between 1970 and 2514, not {active}</source>
         <translation>active doit être une heure entre 1970 et 2514, pas {active}</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="1431"/>
+        <location filename="../lease/machine.py" line="1477"/>
         <source>wrote must be a whole number from 0 to {top}, not {wrote}</source>
         <translation>wrote doit être un nombre entier de 0 à {top}, pas {wrote}</translation>
     </message>
@@ -1690,27 +1697,27 @@ Inactivité lue par : {idle}</translation>
 <context>
     <name>Menu</name>
     <message>
-        <location filename="../tray/model.py" line="171"/>
+        <location filename="../tray/model.py" line="172"/>
         <source>Sharing folder: {error}</source>
         <translation>Dossier de partage : {error}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="173"/>
+        <location filename="../tray/model.py" line="174"/>
         <source>This computer&apos;s state: {problem}</source>
         <translation>État de cet ordinateur : {problem}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="178"/>
+        <location filename="../tray/model.py" line="179"/>
         <source>{computer}&apos;s clock is {span} ahead of this one</source>
         <translation>L’horloge de {computer} a {span} d’avance sur celle-ci</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="180"/>
+        <location filename="../tray/model.py" line="181"/>
         <source>{computer}&apos;s clock is {span} behind this one</source>
         <translation>L’horloge de {computer} a {span} de retard sur celle-ci</translation>
     </message>
     <message numerus="yes">
-        <location filename="../tray/model.py" line="187"/>
+        <location filename="../tray/model.py" line="188"/>
         <source>%n files in the sharing folder do not read</source>
         <translation>
             <numerusform>%n fichier du dossier de partage est illisible</numerusform>
@@ -1718,58 +1725,67 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="194"/>
+        <location filename="../tray/model.py" line="195"/>
         <source>Idle time unknown: counting from the session start</source>
         <translation>Inactivité inconnue : décompte depuis le début de la session</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="205"/>
+        <location filename="../tray/model.py" line="206"/>
         <source>Closed here by “sioul-tray close”: medicines and invoices</source>
         <translation>Fermés ici par « sioul-tray close » : médicaments et factures</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="207"/>
+        <location filename="../tray/model.py" line="208"/>
         <source>Closed here by “sioul-tray close”: medicines</source>
         <translation>Fermés ici par « sioul-tray close » : médicaments</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="208"/>
+        <location filename="../tray/model.py" line="209"/>
         <source>Closed here by “sioul-tray close”: invoices</source>
         <translation>Fermées ici par « sioul-tray close » : factures</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="217"/>
+        <location filename="../tray/model.py" line="218"/>
         <source>Reopen medicines and invoices here</source>
         <translation>Rouvrir médicaments et factures ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="219"/>
+        <location filename="../tray/model.py" line="220"/>
         <source>Reopen medicines here</source>
         <translation>Rouvrir les médicaments ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="220"/>
+        <location filename="../tray/model.py" line="221"/>
         <source>Reopen invoices here</source>
         <translation>Rouvrir les factures ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="290"/>
+        <location filename="../tray/model.py" line="302"/>
         <source>This computer: {name}</source>
         <translation>Cet ordinateur : {name}</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="308"/>
-        <location filename="../tray/model.py" line="510"/>
+        <location filename="../tray/model.py" line="322"/>
+        <location filename="../tray/model.py" line="600"/>
         <source>Make invoices here…</source>
         <translation>Faire les factures ici…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="310"/>
+        <location filename="../tray/model.py" line="324"/>
         <source>Treat {computer} as gone for good…</source>
         <translation>Considérer {computer} comme parti pour de bon…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="372"/>
+        <location filename="../tray/model.py" line="383"/>
+        <source>{computer} numbered last: started, it numbers invoices. Make them here instead?
+
+This computer then numbers them once it has heard {computer}: start it for a minute with its sync running.</source>
+        <translation>{computer} a numéroté en dernier : une fois démarré, il numérote les factures. Les faire ici à la place ?
+
+Cet ordinateur les numérote alors dès qu’il a entendu {computer} : démarrez-le une minute avec sa synchronisation en marche.</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="393"/>
         <source>{computer} keeps invoices but does not number them: nothing numbers them there until sioul-tray runs there. Make them here instead?
 
 This computer starts once every other computer has confirmed it, in about 2 minutes while they are on.</source>
@@ -1778,7 +1794,7 @@ This computer starts once every other computer has confirmed it, in about 2 minu
 Cet ordinateur commence quand tous les autres ordinateurs l’ont confirmé, dans 2 minutes environ s’ils sont allumés.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="379"/>
+        <location filename="../tray/model.py" line="400"/>
         <source>{computer} keeps invoices but does not number them yet. Make them here instead?
 
 This computer starts once every other computer has confirmed it, in about 2 minutes while they are on.</source>
@@ -1787,7 +1803,7 @@ This computer starts once every other computer has confirmed it, in about 2 minu
 Cet ordinateur commence quand tous les autres ordinateurs l’ont confirmé, dans 2 minutes environ s’ils sont allumés.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="384"/>
+        <location filename="../tray/model.py" line="405"/>
         <source>{computer} makes invoices now. Make them here instead?
 
 {computer} stops numbering as soon as it sees this; this computer starts once every other computer has confirmed it, in about 2 minutes while they are on.</source>
@@ -1796,58 +1812,78 @@ Cet ordinateur commence quand tous les autres ordinateurs l’ont confirmé, dan
 {computer} arrête de numéroter dès qu’il le voit ; cet ordinateur commence quand tous les autres ordinateurs l’ont confirmé, dans 2 minutes environ s’ils sont allumés.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="512"/>
+        <location filename="../tray/model.py" line="437"/>
+        <source>Tomorrow, invoices are numbered here once this computer has heard the others: start them with their sync running.</source>
+        <translation>Demain, les factures sont numérotées ici dès que cet ordinateur a entendu les autres : démarrez-les avec leur synchronisation en marche.</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="441"/>
+        <source>Tomorrow, invoices are numbered on this computer: the others wait for it to start.</source>
+        <translation>Demain, les factures sont numérotées sur cet ordinateur : les autres attendent qu’il démarre.</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="448"/>
+        <source>Tomorrow, invoices are numbered on {computer}, which numbered last: this computer waits for it.</source>
+        <translation>Demain, les factures sont numérotées sur {computer}, qui a numéroté en dernier : cet ordinateur l’attend.</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="453"/>
+        <source>Tomorrow, invoices are numbered on {computer}: this computer waits for it. Make them here instead?</source>
+        <translation>Demain, les factures sont numérotées sur {computer} : cet ordinateur l’attend. Les faire ici à la place ?</translation>
+    </message>
+    <message>
+        <location filename="../tray/model.py" line="602"/>
         <source>Reopen here</source>
         <translation>Rouvrir ici</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="315"/>
-        <location filename="../tray/model.py" line="511"/>
+        <location filename="../tray/model.py" line="329"/>
+        <location filename="../tray/model.py" line="601"/>
         <source>Computers…</source>
         <translation>Ordinateurs…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="316"/>
+        <location filename="../tray/model.py" line="330"/>
         <source>Open sharing folder</source>
         <translation>Ouvrir le dossier de partage</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="317"/>
+        <location filename="../tray/model.py" line="331"/>
         <source>Change sharing folder…</source>
         <translation>Changer de dossier de partage…</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="319"/>
+        <location filename="../tray/model.py" line="333"/>
         <source>Start at login</source>
         <translation>Lancer à l’ouverture de session</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="320"/>
+        <location filename="../tray/model.py" line="334"/>
         <source>About sioul-tray</source>
         <translation>À propos de sioul-tray</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="321"/>
+        <location filename="../tray/model.py" line="335"/>
         <source>Quit</source>
         <translation>Quitter</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="399"/>
+        <location filename="../tray/model.py" line="489"/>
         <source>No other computer will remind medicines or number invoices while sioul-tray is stopped here.</source>
         <translation>Aucun autre ordinateur ne rappellera les médicaments ni ne numérotera les factures tant que sioul-tray est arrêté ici.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="403"/>
+        <location filename="../tray/model.py" line="493"/>
         <source>No other computer will remind medicines while sioul-tray is stopped here.</source>
         <translation>Aucun autre ordinateur ne rappellera les médicaments tant que sioul-tray est arrêté ici.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="405"/>
+        <location filename="../tray/model.py" line="495"/>
         <source>No other computer will number invoices while sioul-tray is stopped here.</source>
         <translation>Aucun autre ordinateur ne numérotera les factures tant que sioul-tray est arrêté ici.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="406"/>
+        <location filename="../tray/model.py" line="496"/>
         <source>Quit anyway?</source>
         <translation>Quitter quand même ?</translation>
     </message>
@@ -1855,182 +1891,182 @@ Cet ordinateur commence quand tous les autres ordinateurs l’ont confirmé, dan
 <context>
     <name>Notification</name>
     <message>
-        <location filename="../phrases.py" line="250"/>
+        <location filename="../phrases.py" line="274"/>
         <source>Medicine reminders are now on {computer}</source>
         <translation>Les rappels de médicaments se font maintenant sur {computer}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="251"/>
+        <location filename="../phrases.py" line="275"/>
         <source>Invoices are now made on {computer}</source>
         <translation>Les factures se font maintenant sur {computer}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="254"/>
+        <location filename="../phrases.py" line="278"/>
         <source>This computer no longer reminds medicines.</source>
         <translation>Cet ordinateur ne rappelle plus les médicaments.</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="255"/>
+        <location filename="../phrases.py" line="279"/>
         <source>This computer no longer makes invoices.</source>
         <translation>Cet ordinateur ne fait plus les factures.</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="258"/>
+        <location filename="../phrases.py" line="282"/>
         <source>Medicine reminders are here now</source>
         <translation>Les rappels de médicaments sont maintenant ici</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="259"/>
+        <location filename="../phrases.py" line="283"/>
         <source>Invoices are made here now</source>
         <translation>Les factures sont maintenant faites ici</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="262"/>
+        <location filename="../phrases.py" line="286"/>
         <source>Medicine reminders paused here</source>
         <translation>Rappels de médicaments en pause ici</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="263"/>
+        <location filename="../phrases.py" line="287"/>
         <source>Invoices paused here</source>
         <translation>Factures en pause ici</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="271"/>
+        <location filename="../phrases.py" line="295"/>
         <source>The next computer you use takes them over.</source>
         <translation>Le prochain ordinateur dont vous vous servez les reprend.</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="272"/>
+        <location filename="../phrases.py" line="296"/>
         <source>Choose “Make invoices here” on the computer that should number them.</source>
         <translation>Choisissez « Faire les factures ici » sur l’ordinateur qui doit les numéroter.</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="266"/>
+        <location filename="../phrases.py" line="290"/>
         <source>No computer keeps medicines now</source>
         <translation>Aucun ordinateur ne tient les médicaments maintenant</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="235"/>
+        <location filename="../phrases.py" line="259"/>
         <source>Medicine reminders move to {computer}</source>
         <translation>Les rappels de médicaments passent sur {computer}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="236"/>
+        <location filename="../phrases.py" line="260"/>
         <source>Invoices move to {computer}</source>
         <translation>Les factures passent sur {computer}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="240"/>
+        <location filename="../phrases.py" line="264"/>
         <source>It reminds them once its sioul-tray has kept them for 2 minutes; while no sioul-tray runs there, nothing reminds them.</source>
         <translation>Il les rappelle quand son sioul-tray les a tenus 2 minutes ; tant qu’aucun sioul-tray n’y tourne, rien ne les rappelle.</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="244"/>
+        <location filename="../phrases.py" line="268"/>
         <source>It numbers them once its sioul-tray has kept them for 2 minutes; while no sioul-tray runs there, nothing numbers them.</source>
         <translation>Il les numérote quand son sioul-tray les a tenues 2 minutes ; tant qu’aucun sioul-tray n’y tourne, rien ne les numérote.</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="267"/>
+        <location filename="../phrases.py" line="291"/>
         <source>No computer keeps invoices now</source>
         <translation>Aucun ordinateur ne tient les factures maintenant</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="277"/>
+        <location filename="../phrases.py" line="301"/>
         <source>Invoices stopped: the seal changed</source>
         <translation>Factures arrêtées : le sceau a changé</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="308"/>
+        <location filename="../phrases.py" line="332"/>
         <source>It keeps medicines and invoices and has not been heard from since {time}. Is sioul-tray running there, and its sync? If it has stopped, nothing reminds or numbers them: choose “Make invoices here” on the computer that should number them.</source>
         <translation>Il tient les médicaments et les factures et n’a pas été entendu depuis {time}. sioul-tray y tourne-t-il, et sa synchronisation ? S’il s’est arrêté, rien ne les rappelle ni ne les numérote : choisissez « Faire les factures ici » sur l’ordinateur qui doit les numéroter.</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="314"/>
+        <location filename="../phrases.py" line="338"/>
         <source>It keeps medicines and has not been heard from since {time}. Is sioul-tray running there, and its sync?</source>
         <translation>Il tient les médicaments et n’a pas été entendu depuis {time}. sioul-tray y tourne-t-il, et sa synchronisation ?</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="319"/>
+        <location filename="../phrases.py" line="343"/>
         <source>It keeps invoices and has not been heard from since {time}. Is sioul-tray running there, and its sync? If it has stopped, nothing numbers them: choose “Make invoices here” on the computer that should number them.</source>
         <translation>Il tient les factures et n’a pas été entendu depuis {time}. sioul-tray y tourne-t-il, et sa synchronisation ? S’il s’est arrêté, rien ne les numérote : choisissez « Faire les factures ici » sur l’ordinateur qui doit les numéroter.</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="323"/>
+        <location filename="../phrases.py" line="347"/>
         <source>{computer} is silent</source>
         <translation>{computer} est silencieux</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="331"/>
+        <location filename="../phrases.py" line="355"/>
         <source>{computer} keeps invoices but does not number them</source>
         <translation>{computer} tient les factures mais ne les numérote pas</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="333"/>
+        <location filename="../phrases.py" line="357"/>
         <source>Nothing numbers invoices until sioul-tray runs on {computer}: start it there, or choose “Make invoices here”.</source>
         <translation>Rien ne numérote les factures tant que sioul-tray ne tourne pas sur {computer} : démarrez-le là-bas, ou choisissez « Faire les factures ici ».</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="337"/>
+        <location filename="../phrases.py" line="361"/>
         <source>{computer} keeps medicines but does not remind them</source>
         <translation>{computer} tient les médicaments mais ne les rappelle pas</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="339"/>
+        <location filename="../phrases.py" line="363"/>
         <source>Nothing reminds medicines until sioul-tray runs on {computer}: start it there.</source>
         <translation>Rien ne rappelle les médicaments tant que sioul-tray ne tourne pas sur {computer} : démarrez-le là-bas.</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="348"/>
+        <location filename="../phrases.py" line="372"/>
         <source>Medicines and invoices are closed on this computer</source>
         <translation>Médicaments et factures sont fermés sur cet ordinateur</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="350"/>
+        <location filename="../phrases.py" line="374"/>
         <source>Medicines are closed on this computer</source>
         <translation>Les médicaments sont fermés sur cet ordinateur</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="352"/>
+        <location filename="../phrases.py" line="376"/>
         <source>Invoices are closed on this computer</source>
         <translation>Les factures sont fermées sur cet ordinateur</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="354"/>
+        <location filename="../phrases.py" line="378"/>
         <source>Closed by “sioul-tray close”: this computer takes no part in them until you reopen them (“Reopen … here” in the menu, or sioul-tray renew).</source>
         <translation>Fermés par « sioul-tray close » : cet ordinateur n’y prend plus part tant que vous ne les rouvrez pas (« Rouvrir … ici » dans le menu, ou sioul-tray renew).</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="364"/>
+        <location filename="../phrases.py" line="388"/>
         <source>{computer} has not been heard from since {time}. If it is gone for good, say so in the menu.</source>
         <translation>Pas de nouvelles de {computer} depuis {time}. S’il est parti pour de bon, dites-le dans le menu.</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="369"/>
+        <location filename="../phrases.py" line="393"/>
         <source>{computer} has not been heard from yet. If it is gone for good, say so in the menu.</source>
         <translation>Pas encore de nouvelles de {computer}. S’il est parti pour de bon, dites-le dans le menu.</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="372"/>
+        <location filename="../phrases.py" line="396"/>
         <source>Invoices wait for {computer}</source>
         <translation>Les factures attendent {computer}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="276"/>
+        <location filename="../phrases.py" line="300"/>
         <source>A claim in the sharing folder does not read</source>
         <translation>Une réservation du dossier de partage est illisible</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="379"/>
+        <location filename="../phrases.py" line="403"/>
         <source>It is {span} ahead of this computer&apos;s clock.</source>
         <translation>Elle a {span} d’avance sur l’horloge de cet ordinateur.</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="381"/>
+        <location filename="../phrases.py" line="405"/>
         <source>It is {span} behind this computer&apos;s clock.</source>
         <translation>Elle a {span} de retard sur l’horloge de cet ordinateur.</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="383"/>
+        <location filename="../phrases.py" line="407"/>
         <source>{computer}&apos;s clock is off</source>
         <translation>L’horloge de {computer} est décalée</translation>
     </message>
@@ -2058,22 +2094,22 @@ Cet ordinateur commence quand tous les autres ordinateurs l’ont confirmé, dan
         <translation>{part} : aucun ordinateur ne les tient</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="123"/>
+        <location filename="../phrases.py" line="126"/>
         <source>{part}: {computer} (not numbering yet)</source>
         <translation>{part} : {computer} (ne numérote pas encore)</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="125"/>
+        <location filename="../phrases.py" line="128"/>
         <source>{part}: {computer} (not reminding yet)</source>
         <translation>{part} : {computer} (ne rappelle pas encore)</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="128"/>
+        <location filename="../phrases.py" line="131"/>
         <source>{part}: {computer}</source>
         <translation>{part} : {computer}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="130"/>
+        <location filename="../phrases.py" line="133"/>
         <source>{part}: {computer} (since {time})</source>
         <translation>{part} : {computer} (depuis {time})</translation>
     </message>
@@ -2103,89 +2139,94 @@ Cet ordinateur commence quand tous les autres ordinateurs l’ont confirmé, dan
         <translation>{part} : ici à partir de {time} (stabilisation)</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="81"/>
+        <location filename="../phrases.py" line="84"/>
         <source>{part}: here, {waiting} (is the sync running?)</source>
         <translation>{part} : ici, {waiting} (la synchronisation tourne-t-elle ?)</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="84"/>
-        <location filename="../phrases.py" line="177"/>
+        <location filename="../phrases.py" line="87"/>
+        <location filename="../phrases.py" line="186"/>
         <source>{part}: here, {waiting}</source>
         <translation>{part} : ici, {waiting}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="86"/>
+        <location filename="../phrases.py" line="89"/>
         <source>{part}: here, waiting to hear another computer</source>
         <translation>{part} : ici, en attente de nouvelles d’un autre ordinateur</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="88"/>
+        <location filename="../phrases.py" line="91"/>
         <source>{part}: here, paused while you are away</source>
         <translation>{part} : ici, en pause pendant votre absence</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="90"/>
+        <location filename="../phrases.py" line="93"/>
         <source>{part}: stopped, this computer&apos;s records mark is unknown</source>
         <translation>{part} : arrêtées, la marque des enregistrements de cet ordinateur est inconnue</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="94"/>
+        <location filename="../phrases.py" line="97"/>
         <source>{part}: stopped, another computer uses this computer&apos;s id</source>
         <translation>{part} : arrêtées, un autre ordinateur utilise l’identifiant de celui-ci</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="97"/>
+        <location filename="../phrases.py" line="100"/>
         <source>{part}: stopped, the sharing folder&apos;s seal changed</source>
         <translation>{part} : arrêtées, le sceau du dossier de partage a changé</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="111"/>
+        <location filename="../phrases.py" line="114"/>
         <source>{part}: {computer}, silent</source>
         <translation>{part} : {computer}, silencieux</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="112"/>
+        <location filename="../phrases.py" line="115"/>
         <source>{part}: {computer}, silent since {time}</source>
         <translation>{part} : {computer}, silencieux depuis {time}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="118"/>
+        <location filename="../phrases.py" line="121"/>
         <source>{part}: {computer}, not numbering (is sioul-tray running there?)</source>
         <translation>{part} : {computer}, ne numérote pas (sioul-tray y tourne-t-il ?)</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="120"/>
+        <location filename="../phrases.py" line="123"/>
         <source>{part}: {computer}, not reminding (is sioul-tray running there?)</source>
         <translation>{part} : {computer}, ne rappelle pas (sioul-tray y tourne-t-il ?)</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="134"/>
+        <location filename="../phrases.py" line="137"/>
         <source>{part}: {computer} (seen since {time})</source>
         <translation>{part} : {computer} (vu ici depuis {time})</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="157"/>
+        <location filename="../phrases.py" line="160"/>
         <source>{name}, declared gone: counts as gone from {time}</source>
         <translation>{name}, déclaré parti : compte comme parti à partir de {time}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="162"/>
+        <location filename="../phrases.py" line="213"/>
+        <source>{part}: waiting for {computer}, last to number: start it with its sync</source>
+        <translation>{part} : lancez {computer} avec sa synchro, il a numéroté en dernier</translation>
+    </message>
+    <message>
+        <location filename="../phrases.py" line="168"/>
         <source>{name}, closed: start it for a minute with its sync running</source>
         <translation>{name}, fermé : démarrez-le une minute avec sa synchronisation en marche</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="166"/>
+        <location filename="../phrases.py" line="172"/>
         <source>{name}, last heard {time}</source>
         <translation>{name}, dernières nouvelles à {time}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="167"/>
+        <location filename="../phrases.py" line="173"/>
         <source>{name}, not heard yet</source>
         <translation>{name}, pas encore de nouvelles</translation>
     </message>
     <message numerus="yes">
-        <location filename="../phrases.py" line="143"/>
-        <location filename="../phrases.py" line="184"/>
+        <location filename="../phrases.py" line="146"/>
+        <location filename="../phrases.py" line="193"/>
         <source>%n more</source>
         <translation>
             <numerusform>%n autre</numerusform>
@@ -2193,17 +2234,22 @@ Cet ordinateur commence quand tous les autres ordinateurs l’ont confirmé, dan
         </translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="144"/>
+        <location filename="../phrases.py" line="147"/>
         <source>waiting for {computers}</source>
         <translation>en attente de {computers}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="152"/>
+        <location filename="../phrases.py" line="155"/>
         <source>a computer the others know ({id}), not heard here yet</source>
         <translation>un ordinateur que les autres connaissent ({id}), pas encore entendu ici</translation>
     </message>
+    <message>
+        <location filename="../phrases.py" line="165"/>
+        <source>{name}, last to number: start it with its sync</source>
+        <translation>{name}, dernier à numéroter : lancez-le avec sa synchro</translation>
+    </message>
     <message numerus="yes">
-        <location filename="../phrases.py" line="180"/>
+        <location filename="../phrases.py" line="189"/>
         <source>{part}: here, waiting for %n computers</source>
         <translation>
             <numerusform>{part} : ici, en attente de %n ordinateur</numerusform>
@@ -2211,32 +2257,32 @@ Cet ordinateur commence quand tous les autres ordinateurs l’ont confirmé, dan
         </translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="186"/>
+        <location filename="../phrases.py" line="195"/>
         <source>Nothing heard from them lately: is the sync running?</source>
         <translation>Aucune nouvelle récente : la synchronisation tourne-t-elle ?</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="195"/>
+        <location filename="../phrases.py" line="219"/>
         <source>{part}: kept here; no tray runs, so nothing acts here</source>
         <translation>{part} : gardées ici ; aucune icône ne tourne, donc rien n’agit ici</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="203"/>
+        <location filename="../phrases.py" line="227"/>
         <source>Syncthing does not answer (is it running?)</source>
         <translation>Syncthing ne répond pas (est-il lancé ?)</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="206"/>
+        <location filename="../phrases.py" line="230"/>
         <source>Syncthing has paused the sharing folder</source>
         <translation>Syncthing a mis en pause le dossier de partage</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="210"/>
+        <location filename="../phrases.py" line="234"/>
         <source>Syncthing has never been connected to {device}</source>
         <translation>Syncthing n’a jamais été connecté à {device}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="216"/>
+        <location filename="../phrases.py" line="240"/>
         <source>Syncthing is not connected to {device} since {time}</source>
         <translation>Syncthing n’est plus connecté à {device} depuis {time}</translation>
     </message>

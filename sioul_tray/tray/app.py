@@ -312,8 +312,18 @@ class Tray(QObject):
         elif item.action is Action.ABOUT:
             self.about()
         elif item.action is Action.QUIT:
-            question = model.quit_warning(view) if view is not None else None
-            if question is None or self._confirm(App.tr("Quit sioul-tray"), question):
+            asked = model.quit_question(view) if view is not None else None
+            if asked is None:
+                QApplication.quit()
+            elif asked.offers_take:
+                answer = self._ask_quit(asked.text)
+                if answer == "take":
+                    # Taken before the close that quitting writes: that close then names no
+                    # other computer, and this one numbers first tomorrow.
+                    self.controller.take("invoices")
+                if answer is not None:
+                    QApplication.quit()
+            elif self._confirm(App.tr("Quit sioul-tray"), asked.text):
                 QApplication.quit()
 
     def open_folder(self) -> None:
@@ -361,6 +371,21 @@ class Tray(QObject):
         from PySide6.QtWidgets import QMessageBox
 
         QMessageBox.warning(None, "sioul-tray", text)
+
+    def _ask_quit(self, text: str) -> str | None:
+        """The last tray's Quit question: "take" (make invoices here, then quit), "quit", or
+        None (Cancel, the default: nothing changes)."""
+        from PySide6.QtWidgets import QMessageBox
+
+        box = QMessageBox(QMessageBox.Icon.Question, App.tr("Quit sioul-tray"), text)
+        box.setObjectName("quit")
+        take = box.addButton(App.tr("Make them here, then quit"), QMessageBox.ButtonRole.YesRole)
+        leave = box.addButton(App.tr("Quit"), QMessageBox.ButtonRole.NoRole)
+        cancel = box.addButton(QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(cancel)
+        box.exec()
+        clicked = box.clickedButton()
+        return "take" if clicked is take else "quit" if clicked is leave else None
 
     def _confirm(self, title: str, text: str, risky: bool = False) -> bool:
         """Ask yes or no; for a `risky` step, No is the default (Return keeps things as they

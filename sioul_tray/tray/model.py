@@ -18,6 +18,7 @@ from sioul_tray.i18n import Menu, translated
 from sioul_tray.lease import CONTRACT, PARTS, Claim, Keeper, Timing
 from sioul_tray.lease.folder import Problem
 from sioul_tray.lease.lease import Snapshot
+from sioul_tray.lease.rules import Rule, forgotten, picked
 from sioul_tray.lease.status import Status, Why
 from sioul_tray.share import SEAL_NAME
 from sioul_tray.timefmt import clock_time, span
@@ -245,11 +246,22 @@ def idle_keepers(view: View) -> list[str]:
 
 
 def gone_candidates(view: View) -> list[str]:
-    """Computers invoices wait on, silent lately (as the core says): the person may forget them."""
+    """Computers invoices wait on, silent lately (as the core says): the person may forget them.
+    Not one whose last claim is a close: it is switched off or quit, not gone, and starting it
+    ends the wait (the Computers window and `sioul-tray forget` still can)."""
     p = view.parts.get("invoices")
     if p is None or p.status.why is not Why.WAITING:
         return []
-    return [w.computer for w in p.status.waiting if w.silent]
+    return [w.computer for w in p.status.waiting if w.silent and not w.closed]
+
+
+def waits_for_last(view: View) -> str | None:
+    """The morning after: invoices are kept here but wait for the computer that numbered last
+    before every computer closed (it numbers alone when it starts). Its id, or None."""
+    p = view.parts.get("invoices")
+    if p is None or p.status.why is not Why.WAITING:
+        return None
+    return next((w.computer for w in p.status.waiting if w.closed and w.last), None)
 
 
 class Action(Enum):
@@ -304,7 +316,9 @@ def menu(view: View, autostart: bool) -> list[Item]:
     if reopen is not None:
         items.append(Item(reopen, Action.REOPEN))
     invoices = view.parts.get("invoices")
-    if invoices is not None and not invoices.here:
+    # Also while this computer waits for the one that numbered last: taken here, invoices stay
+    # here once that one is heard, instead of going to it.
+    if invoices is not None and (not invoices.here or waits_for_last(view) is not None):
         items.append(Item(Menu.tr("Make invoices here…"), Action.TAKE_INVOICES))
     for computer in gone_candidates(view):
         text = Menu.tr("Treat {computer} as gone for good…").format(
@@ -363,6 +377,13 @@ def take_confirmation(view: View) -> str | None:
     """The question before "Make invoices here", or None when nobody else keeps them alive. It
     says what the keeper does, as its claim says: numbering, or only keeping them (a take by the
     command line with no tray there numbers nothing)."""
+    last = waits_for_last(view)
+    if last is not None:
+        return Menu.tr(
+            "{computer} numbered last: started, it numbers invoices. Make them here instead?\n\n"
+            "This computer then numbers them once it has heard {computer}: start it for a "
+            "minute with its sync running."
+        ).format(computer=view.shown_name(last))
     p = view.parts.get("invoices")
     if p is None or p.status.why is not Why.ELSEWHERE or not p.status.live:
         return None
@@ -385,6 +406,75 @@ def take_confirmation(view: View) -> str | None:
         "{computer} stops numbering as soon as it sees this; this computer starts once every "
         "other computer has confirmed it, in about 2 minutes while they are on."
     ).format(computer=who)
+
+
+@dataclass(frozen=True)
+class QuitQuestion:
+    """The question before Quit: its words, and whether it offers to make invoices here first
+    (`Action.TAKE_INVOICES`, then quit)."""
+
+    text: str
+    offers_take: bool = False
+
+
+def quit_question(view: View) -> QuitQuestion | None:
+    """The question before Quit (`quit_warning`), and where this tray is the last one (every
+    other computer closed) where invoices are numbered tomorrow: here, or on the computer that
+    numbered last, with the offer to make them here instead where a take here would hold."""
+    text = quit_warning(view)
+    if text is None:
+        return None
+    tomorrow = _tomorrow(view)
+    if tomorrow is None:
+        return QuitQuestion(text)
+    heir, others = tomorrow
+    warning, _, ask = text.rpartition("\n\n")
+    if heir is None:
+        if any(c.sees is None for c in others) and not view.parts["invoices"].acting:
+            # Another close names nobody (it was the heir): a take here that never numbered
+            # makes two such closes, and neither computer counts the other's alone.
+            return QuitQuestion(warning + "\n\n" + Menu.tr(
+                "Tomorrow, invoices are numbered here once this computer has heard the others: "
+                "start them with their sync running."
+            ) + "\n\n" + ask)  # fmt: skip
+        return QuitQuestion(warning + "\n\n" + Menu.tr(
+            "Tomorrow, invoices are numbered on this computer: the others wait for it to start."
+        ) + "\n\n" + ask)  # fmt: skip
+    who = view.shown_name(heir.computer)
+    if heir.sees is None:
+        # It numbered last, and its close names nobody: it numbers alone tomorrow; a take here
+        # now would leave neither computer numbering alone (`_tomorrow`).
+        said = Menu.tr(
+            "Tomorrow, invoices are numbered on {computer}, which numbered last: this computer "
+            "waits for it."
+        ).format(computer=who)
+        return QuitQuestion(warning + "\n\n" + said + "\n\n" + ask)
+    said = Menu.tr(
+        "Tomorrow, invoices are numbered on {computer}: this computer waits for it. Make them "
+        "here instead?"
+    ).format(computer=who)
+    return QuitQuestion(warning + "\n\n" + said, offers_take=True)
+
+
+def _tomorrow(view: View) -> tuple[Claim | None, list[Claim]] | None:
+    """Where this tray is the last one on invoices (kept here, every other claim closed): the
+    computer whose close the others will wait for tomorrow (None: this one), as the heir its
+    close will name (`Knowledge.heir`; a computer that numbers records its take,
+    `Knowledge.inherits`), with the other computers' claims. None where this tray is not the
+    last."""
+    p = view.parts.get("invoices")
+    seen = view.seen.get("invoices")
+    if p is None or not p.here or seen is None:
+        return None
+    others = view.others("invoices")
+    mine = next((c for c in seen.claims if c.computer == view.computer), None)
+    if mine is None or not others or not all(c.closed for c in others):
+        return None
+    if p.acting:
+        return None, others
+    gone = forgotten(seen.claims)
+    heir = picked(Rule.STAYS, [c for c in others if gone.get(c.computer, -1) < c.seq] + [mine])
+    return (None if heir is None or heir is mine else heir), others
 
 
 def quit_warning(view: View) -> str | None:

@@ -3,7 +3,8 @@ Syncthing keeps in step, each with its real tray and a fake logind, and on each 
 numberer (examples/numberer.py) numbering through `sioul-tray run invoices`. The records sync
 slower than the claims: each computer's log reaches the other copy `RECORDS_LAG` after it was
 written, longer than a handover takes. The part changes hands by a take, a sleep (the close names
-the other computer), a wake (the take still holds) and a quit; the keeper's tray is also stopped
+the other computer), a wake (invoices stay with the computer that numbered last) and a take
+again, and a quit; the keeper's tray is also stopped
 (SIGSTOP: its verdict lapses, nobody numbers, until it goes on) and killed (a crash: nobody
 numbers until it starts again). At the end the merged records, each log up to its writer's
 `wrote` mark (past it a record is void: its mark was refused), hold every number once, with no
@@ -283,9 +284,15 @@ def test_no_invoice_number_twice_through_every_handover(
         asleep = run.stays(other, 3)
         run.numbering(first, run.count(first), "a sleep")
 
-        # A wake: the take is still the other's, so invoices go back to it.
+        # A wake: the first numbered last, and records that as its take (issue 42), so invoices
+        # stay with it; the person takes them on the other again, which numbers once the first's
+        # records arrive.
         run.logind[other].send("wake")
-        run.numbering(other, asleep, "a wake")
+        time.sleep(TIMING.settling + 2 * TIMING.renew)
+        run.numbering(first, run.count(first), "a wake")
+        assert run.count(other) == asleep  # nothing numbered there on waking
+        assert cli(run.homes[other], "take", "invoices", **_st(run, other)).returncode == 0
+        run.numbering(other, asleep, "a take after the wake")
         run.stays(first, 3)
 
         # The keeper's tray stopped: its verdict lapses within RENEW, and its numberer with it.
@@ -317,11 +324,11 @@ def test_no_invoice_number_twice_through_every_handover(
         assert {(computer, token) for _, token in records} <= run.acting  # each under a verdict
     assert set(run.ids.values()) <= set(made)
     each = ", ".join(f"{computer} {len(records)}" for computer, records in made.items())
-    print(f"\n4 handovers (a take, a sleep, a wake, a quit) at 1/{SCALE} of the contract's "
-          f"times, the keeper's tray stopped {1.25 * TIMING.renew + 5:.0f} s and killed once, "
-          f"records {RECORDS_LAG:.0f} s behind the claims: {len(numbers)} invoices "
-          f"({each}); void records (refused a mark): {void}; tokens acting: {len(run.acting)}; "
-          f"numbers made twice: 0; gaps: 0")  # fmt: skip
+    print(f"\n4 handovers (a take, a sleep, a take after the wake, a quit) at 1/{SCALE} of "
+          f"the contract's times, the keeper's tray stopped {1.25 * TIMING.renew + 5:.0f} s "
+          f"and killed once, records {RECORDS_LAG:.0f} s behind the claims: "
+          f"{len(numbers)} invoices ({each}); void records (refused a mark): {void}; "
+          f"tokens acting: {len(run.acting)}; numbers made twice: 0; gaps: 0")  # fmt: skip
 
 
 def test_without_the_records_gate_a_number_is_made_twice(

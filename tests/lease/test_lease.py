@@ -755,12 +755,18 @@ def test_a_woken_keeper_waits_for_fresh_answers(
     for _ in range(6):
         (kb,) = step(b, down=False)
         assert kb.computer == "bb" and not kb.acting, "bb numbers on answers read before it slept"
-    # Its sync catches up: aa sees bb's take again, stops and answers; then bb numbers.
+    # Its sync catches up: aa numbered last, and the take it inherited outranks bb's (issue 42),
+    # so invoices stay with aa, which bb answers. bb's person takes them again: aa answers that
+    # fresh tenure, and bb numbers once settled.
     sync()
     ka, kb = step(a, b)
-    assert not ka.acting and ka.computer == "bb"
-    (kb,) = step(b)
-    assert kb.acting
+    assert ka.computer == "aa" and kb.computer == "aa" and not kb.acting
+    b.renew("invoices", take=True)
+    sync()
+    for _ in range(SETTLING // RENEW + 2):
+        ka, kb = step(a, b)
+        assert not (ka.acting and kb.acting)
+    assert kb.acting and not ka.acting and ka.computer == "bb"
 
 
 # -- the sync tool is told ---------------------------------------------------------------------

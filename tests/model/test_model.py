@@ -631,9 +631,9 @@ def test_the_canonical_form_holds_all_a_claim_says() -> None:
 
 
 def reacted(w: World, rng: random.Random) -> World:
-    """A copy of `w` in which every claim's `acting` and every machine's `acted` are drawn anew
-    (one value for each version of a claim, wherever it is copied): what the others' notices
-    show, and nothing else."""
+    """A copy of `w` in which every claim's `acting` is drawn anew (one value for each version
+    of a claim, wherever it is copied): what the others' notices show, and nothing else. A
+    machine's `acted` is judged (`Knowledge.inherits` reads it): it is kept."""
     new = w.clone()
     new.forms = []
     drawn: dict[tuple[str, int], bool] = {}
@@ -659,14 +659,13 @@ def reacted(w: World, rng: random.Random) -> World:
             k,
             best={c: claim(got) for c, got in k.best.items()},
             saved=saved,
-            acted=rng.random() < 0.5,
         )
     return new
 
 
-def test_whether_a_computer_acted_changes_no_step() -> None:
-    """`Claim.acting` and `Knowledge.acted` are shown only: drawn anew, the world steps alike, so
-    the canonical form may leave them out."""
+def test_whether_a_claim_says_it_acts_changes_no_step() -> None:
+    """`Claim.acting` is shown only: drawn anew, the world steps alike, so the canonical form may
+    leave it out."""
     rng = random.Random(13)
 
     def acting() -> World:  # A acts, and its claim says so: then anything may happen

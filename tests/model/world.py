@@ -1415,10 +1415,11 @@ class _Form(_Context):
 # The fields of a machine's knowledge left out of its canonical form, as their types mark them
 # (`machine.Role`): who it is, given by its place in the world (`Seat`: its part, id and name,
 # its fixes and rules, which its node tells, and the tenure source), and what is shown only (the
-# clocks seen ahead; whether it acted at its last look, which its claims carry as `acting` for
-# the others' notices; when it last saw a gap in its ticks). tests/model/test_model.py checks
-# that these are the ones, and that `acted` and `acting` flipped change no step.
-UNJUDGED = frozenset({"seat", "ahead", "acted", "jumped_at"})
+# clocks seen ahead; when it last saw a gap in its ticks). Whether it acted at its last look is
+# judged: a computer that numbers invoices it did not take records them as its take
+# (`Knowledge.inherits`). tests/model/test_model.py checks that these are the ones, and that
+# `acting`, which its claims carry for the others' notices, flipped changes no step.
+UNJUDGED = frozenset({"seat", "ahead", "jumped_at"})
 # A claim's fields left out of its canonical form: shown only, read by no rule.
 UNCLAIMED = frozenset({"part", "name", "acting"})
 

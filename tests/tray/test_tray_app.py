@@ -547,3 +547,46 @@ def test_quit_asks_first_when_nobody_else_would_keep_the_parts(
     answer = True
     tray.run(quit_item)
     assert quits == [True]
+
+
+def test_the_last_tray_offers_to_make_invoices_here_before_it_quits(
+    tray: Tray, monkeypatch: pytest.MonkeyPatch, qtbot: QtBot
+) -> None:
+    """Issue 42: where the Quit question offers it (tests/tray/test_tray_morning.py says when),
+    "Make them here, then quit" takes invoices before the close that quitting writes; "Quit"
+    only quits; Cancel, the default, changes nothing."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from sioul_tray.tray import model
+    from sioul_tray.tray.model import Action, Item, QuitQuestion
+
+    quits: list[bool] = []
+    takes: list[str] = []
+    monkeypatch.setattr(QApplication, "quit", lambda: quits.append(True))
+    monkeypatch.setattr(tray.controller, "take", lambda part="invoices": takes.append(part))
+    asked = QuitQuestion("Tomorrow, invoices are numbered on Office PC. Make them here instead?",
+                         offers_take=True)  # fmt: skip
+    monkeypatch.setattr(model, "quit_question", lambda view: asked)
+    quit_item = Item("Quit", Action.QUIT)
+
+    def press(label: str | None) -> None:
+        box = QApplication.activeModalWidget()
+        assert isinstance(box, QMessageBox) and box.objectName() == "quit"
+        assert box.text() == asked.text
+        button = (
+            box.defaultButton()
+            if label is None
+            else next(b for b in box.buttons() if b.text().replace("&", "") == label)
+        )
+        button.click()
+
+    QTimer.singleShot(0, lambda: press(None))  # Return: Cancel
+    tray.run(quit_item)
+    assert (quits, takes) == ([], [])
+    QTimer.singleShot(0, lambda: press("Quit"))
+    tray.run(quit_item)
+    assert (quits, takes) == ([True], [])
+    QTimer.singleShot(0, lambda: press("Make them here, then quit"))
+    tray.run(quit_item)
+    assert (quits, takes) == ([True, True], ["invoices"])
