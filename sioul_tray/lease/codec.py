@@ -38,9 +38,9 @@ FIELDS = (
 TENURE_FIELDS = ("tenure", "sees_tenure", "sees_seq")  # appended; absent from older claims
 CLOSES_FIELDS = ("answers", "closes", "knows", "counted")  # appended after them
 SHOWN_FIELDS = ("acting",)  # appended after them: shown to the person, read by no rule
-READS_FIELDS = ("reads",)  # appended last: the seqs read, one per tag of `knows`
 _OLD, _ALL = len(FIELDS), len(FIELDS) + len(TENURE_FIELDS)
 _NEW = _ALL + len(CLOSES_FIELDS)
+_READS = _NEW + len(SHOWN_FIELDS)  # where `reads` is, past `acting`
 
 
 def printable(text: str) -> str:
@@ -194,8 +194,8 @@ def decode(plaintext: bytes | str) -> Claim:
     if acting is not None and type(acting) is not bool:
         raise Unreadable(Core.mark("not valid: acting is not true, false or null"))
     reads: dict[int, int] = {}
-    if len(row) > _NEW + 1 and rules == 3:
-        seqs = row[_NEW + 1]
+    if len(row) > _READS and rules == 3:
+        seqs = row[_READS]
         if type(seqs) is not list or len(seqs) != len(knows):
             raise Unreadable(Core.mark("not valid: reads does not match knows"))
         reads = {t: s for t, s in zip(knows, (_int(s, "reads") for s in seqs), strict=True) if s}

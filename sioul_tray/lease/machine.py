@@ -58,6 +58,9 @@ from sioul_tray.lease.rules import (
     picked,
     tag,
 )
+from sioul_tray.lease.rules import (
+    heir as named_heir,
+)
 from sioul_tray.lease.status import NOBODY, Status, Waited, Why
 from sioul_tray.timing import CONTRACT, Timing
 
@@ -1200,23 +1203,13 @@ class _Draft(_Reads):
 
         Of two computers that each closed having read the other's close, only the one whose close
         the other's names may count it (keeper.py): the part then stays with its keeper, which
-        starts alone the next morning, and the other waits for it. A computer on the rules before
-        tenures is never named (it would count any `sees` naming it as an answer).
+        starts alone the next morning, and the other waits for it (`rules.heir`, which the
+        tray's Quit question asks too).
         """
         seat = self.seat
         if not seat.fixes.successor:
             return None
-        gone = view.gone or {}
-        closed = [
-            c
-            for c in view.claims
-            if c.computer != seat.me
-            and c.closed
-            and c.rules > 1
-            and gone.get(c.computer, -1) < c.seq
-        ]
-        heir = picked(seat.rule, [*closed, mine], seat.timing)
-        return None if heir is None or heir.computer == seat.me else heir
+        return named_heir(seat.rule, view.claims, mine, seat.timing)
 
     def ack(self, keeper: Claim | None, mine: Claim) -> tuple[str | None, int | None, int | None]:
         seat = self.seat

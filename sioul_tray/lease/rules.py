@@ -246,6 +246,27 @@ def choose(
     return picked(rule, holding, timing)
 
 
+def heir(
+    rule: Rule, claims: Iterable[Claim], mine: Claim, timing: Timing = CONTRACT
+) -> Claim | None:
+    """The successor this computer's close names when every other claim is closed: the
+    computer that would keep the part if they all were open (`picked` among the closed claims
+    not declared gone, and `mine`), or None when that is this one. A computer on the rules
+    before tenures is never named (it would count any `sees` naming it as an answer)."""
+    claims = list(claims)
+    gone = forgotten(claims)
+    closed = [
+        c
+        for c in claims
+        if c.computer != mine.computer
+        and c.closed
+        and c.rules > 1
+        and gone.get(c.computer, -1) < c.seq
+    ]
+    found = picked(rule, [*closed, mine], timing)
+    return None if found is None or found.computer == mine.computer else found
+
+
 def picked(rule: Rule, holding: list[Claim], timing: Timing = CONTRACT) -> Claim | None:
     """`choose`'s order, among claims already known to hold."""
     if not holding:

@@ -1357,12 +1357,12 @@ Inactivité lue par : {idle}</translation>
         <translation>copiée d’un autre nom ({file})</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="938"/>
+        <location filename="../lease/machine.py" line="941"/>
         <source>stale copy: seq {seq}, already read seq {known}</source>
         <translation>copie périmée : seq {seq}, seq {known} déjà lu</translation>
     </message>
     <message numerus="yes">
-        <location filename="../lease/machine.py" line="475"/>
+        <location filename="../lease/machine.py" line="478"/>
         <source>this computer&apos;s claim has no room to declare {computer} gone: %n computers are declared gone already</source>
         <translation>
             <numerusform>la réservation de cet ordinateur n’a plus de place pour déclarer {computer} parti : %n ordinateur est déjà déclaré parti</numerusform>
@@ -1370,27 +1370,27 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="409"/>
+        <location filename="../lease/machine.py" line="412"/>
         <source>another computer writes this computer&apos;s claims ({computer}): its configuration was copied from this one; there, remove the file named computer in its configuration folder and run setup again</source>
         <translation>un autre ordinateur écrit les réservations de cet ordinateur ({computer}) : sa configuration a été copiée de celle-ci ; sur celui-là, supprimez le fichier nommé computer de son dossier de configuration et relancez setup</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="420"/>
+        <location filename="../lease/machine.py" line="423"/>
         <source>this computer&apos;s records mark on {part} is unknown (its state was lost): Sioul must not number here until the person confirms it (sioul-tray wrote {part} N --confirm)</source>
         <translation>la marque des enregistrements de cet ordinateur sur {part} est inconnue (son état a été perdu) : Sioul ne doit pas numéroter ici tant que la personne ne l’a pas confirmée (sioul-tray wrote {part} N --confirm)</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="1451"/>
+        <location filename="../lease/machine.py" line="1444"/>
         <source>this computer&apos;s clock reads {clock}, not a time between 1970 and 2514: set it</source>
         <translation>l’horloge de cet ordinateur indique {clock}, pas une heure entre 1970 et 2514 : réglez-la</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="1463"/>
+        <location filename="../lease/machine.py" line="1456"/>
         <source>active must be a time between 1970 and 2514, not {active}</source>
         <translation>active doit être une heure entre 1970 et 2514, pas {active}</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="1477"/>
+        <location filename="../lease/machine.py" line="1470"/>
         <source>wrote must be a whole number from 0 to {top}, not {wrote}</source>
         <translation>wrote doit être un nombre entier de 0 à {top}, pas {wrote}</translation>
     </message>
@@ -1766,7 +1766,7 @@ Inactivité lue par : {idle}</translation>
     </message>
     <message>
         <location filename="../tray/model.py" line="322"/>
-        <location filename="../tray/model.py" line="600"/>
+        <location filename="../tray/model.py" line="604"/>
         <source>Make invoices here…</source>
         <translation>Faire les factures ici…</translation>
     </message>
@@ -1832,13 +1832,13 @@ Cet ordinateur commence quand tous les autres ordinateurs l’ont confirmé, dan
         <translation>Demain, les factures sont numérotées sur {computer} : cet ordinateur l’attend. Les faire ici à la place ?</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="602"/>
+        <location filename="../tray/model.py" line="606"/>
         <source>Reopen here</source>
         <translation>Rouvrir ici</translation>
     </message>
     <message>
         <location filename="../tray/model.py" line="329"/>
-        <location filename="../tray/model.py" line="601"/>
+        <location filename="../tray/model.py" line="605"/>
         <source>Computers…</source>
         <translation>Ordinateurs…</translation>
     </message>
@@ -1868,22 +1868,23 @@ Cet ordinateur commence quand tous les autres ordinateurs l’ont confirmé, dan
         <translation>Quitter</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="489"/>
+        <location filename="../tray/model.py" line="493"/>
         <source>No other computer will remind medicines or number invoices while sioul-tray is stopped here.</source>
         <translation>Aucun autre ordinateur ne rappellera les médicaments ni ne numérotera les factures tant que sioul-tray est arrêté ici.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="493"/>
+        <location filename="../tray/model.py" line="497"/>
         <source>No other computer will remind medicines while sioul-tray is stopped here.</source>
         <translation>Aucun autre ordinateur ne rappellera les médicaments tant que sioul-tray est arrêté ici.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="495"/>
+        <location filename="../tray/model.py" line="499"/>
         <source>No other computer will number invoices while sioul-tray is stopped here.</source>
         <translation>Aucun autre ordinateur ne numérotera les factures tant que sioul-tray est arrêté ici.</translation>
     </message>
     <message>
-        <location filename="../tray/model.py" line="496"/>
+        <location filename="../tray/model.py" line="427"/>
+        <location filename="../tray/model.py" line="482"/>
         <source>Quit anyway?</source>
         <translation>Quitter quand même ?</translation>
     </message>

@@ -18,7 +18,7 @@ from sioul_tray.i18n import Menu, translated
 from sioul_tray.lease import CONTRACT, PARTS, Claim, Keeper, Timing
 from sioul_tray.lease.folder import Problem
 from sioul_tray.lease.lease import Snapshot
-from sioul_tray.lease.rules import Rule, forgotten, picked
+from sioul_tray.lease.rules import Rule, heir
 from sioul_tray.lease.status import Status, Why
 from sioul_tray.share import SEAL_NAME
 from sioul_tray.timefmt import clock_time, span
@@ -421,15 +421,15 @@ def quit_question(view: View) -> QuitQuestion | None:
     """The question before Quit (`quit_warning`), and where this tray is the last one (every
     other computer closed) where invoices are numbered tomorrow: here, or on the computer that
     numbered last, with the offer to make them here instead where a take here would hold."""
-    text = quit_warning(view)
-    if text is None:
+    warning = _left_to_nobody(view)
+    if warning is None:
         return None
+    ask = Menu.tr("Quit anyway?")
     tomorrow = _tomorrow(view)
     if tomorrow is None:
-        return QuitQuestion(text)
-    heir, others = tomorrow
-    warning, _, ask = text.rpartition("\n\n")
-    if heir is None:
+        return QuitQuestion(warning + "\n\n" + ask)
+    last, others = tomorrow
+    if last is None:
         if any(c.sees is None for c in others) and not view.parts["invoices"].acting:
             # Another close names nobody (it was the heir): a take here that never numbered
             # makes two such closes, and neither computer counts the other's alone.
@@ -440,8 +440,8 @@ def quit_question(view: View) -> QuitQuestion | None:
         return QuitQuestion(warning + "\n\n" + Menu.tr(
             "Tomorrow, invoices are numbered on this computer: the others wait for it to start."
         ) + "\n\n" + ask)  # fmt: skip
-    who = view.shown_name(heir.computer)
-    if heir.sees is None:
+    who = view.shown_name(last.computer)
+    if last.sees is None:
         # It numbered last, and its close names nobody: it numbers alone tomorrow; a take here
         # now would leave neither computer numbering alone (`_tomorrow`).
         said = Menu.tr(
@@ -459,7 +459,7 @@ def quit_question(view: View) -> QuitQuestion | None:
 def _tomorrow(view: View) -> tuple[Claim | None, list[Claim]] | None:
     """Where this tray is the last one on invoices (kept here, every other claim closed): the
     computer whose close the others will wait for tomorrow (None: this one), as the heir its
-    close will name (`Knowledge.heir`; a computer that numbers records its take,
+    close will name (`rules.heir`, as the core asks it; a computer that numbers records its take,
     `Knowledge.inherits`), with the other computers' claims. None where this tray is not the
     last."""
     p = view.parts.get("invoices")
@@ -472,14 +472,18 @@ def _tomorrow(view: View) -> tuple[Claim | None, list[Claim]] | None:
         return None
     if p.acting:
         return None, others
-    gone = forgotten(seen.claims)
-    heir = picked(Rule.STAYS, [c for c in others if gone.get(c.computer, -1) < c.seq] + [mine])
-    return (None if heir is None or heir is mine else heir), others
+    return heir(Rule.STAYS, seen.claims, mine, view.timing), others
 
 
 def quit_warning(view: View) -> str | None:
     """The question before Quit when quitting leaves a part to nobody: this computer keeps it
     and no other computer's tray has renewed it lately (an open claim heard within ALIVE)."""
+    warning = _left_to_nobody(view)
+    return None if warning is None else warning + "\n\n" + Menu.tr("Quit anyway?")
+
+
+def _left_to_nobody(view: View) -> str | None:
+    """`quit_warning`'s first paragraph: which parts nobody else keeps while this tray stops."""
     alone = [part for part in PARTS if part in view.parts and view.parts[part].here
              and not _others_renew(view, part)]  # fmt: skip
     if not alone:
@@ -493,7 +497,7 @@ def quit_warning(view: View) -> str | None:
         text = Menu.tr("No other computer will remind medicines while sioul-tray is stopped here.")
     else:
         text = Menu.tr("No other computer will number invoices while sioul-tray is stopped here.")
-    return text + "\n\n" + Menu.tr("Quit anyway?")
+    return text
 
 
 def _others_renew(view: View, part: str) -> bool:
