@@ -492,6 +492,7 @@ def test_a_declaration_that_counted_is_not_waited_for_again(tmp_path: Path, stat
     assert kb.acting and waited <= SETTLING + RENEW, kb.status
 
 
+@pytest.mark.slow  # a simulated day of three trays each minute: about 4 s
 @pytest.mark.parametrize("fixed", [True, False])
 def test_declared_gone_by_a_keeper_cut_off_from_them(memory_path: Path, fixed: bool) -> None:
     """aa keeps invoices beside bb and cc; aa's sync stops both ways while bb and cc go on
