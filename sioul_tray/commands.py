@@ -427,14 +427,24 @@ def cmd_forget(args: argparse.Namespace, inst: Installation, out: TextIO) -> int
         lease.forget(args.computer)
         _state_warning(lease)
         counts_from = lease.forget_counts_from(args.computer)
-    _declared(args.computer, counts_from, out)
+        on_close = lease.forget_stands_on_close(args.computer)
+    _declared(args.computer, counts_from, out, on_close=on_close)
     return 0
 
 
-def _declared(computer: str, counts_from: int | None, out: TextIO) -> None:
+def _declared(
+    computer: str, counts_from: int | None, out: TextIO, *, on_close: bool = False
+) -> None:
     text = CommandLine.tr("{computer} is declared gone for good; it counts again if it comes back.")
     print(text.format(computer=computer), file=out)
-    if counts_from is not None:
+    if on_close:
+        text = CommandLine.tr(
+            "For invoices it cannot count: {computer} may be numbering them on this computer's "
+            "close, cut off from the sync, for as long as it runs. Start {computer} for a minute "
+            "with its sync running to end the wait."
+        )
+        print(text.format(computer=computer), file=out)
+    elif counts_from is not None:
         text = CommandLine.tr(
             "For invoices it counts from {time}: until then {computer} may still be numbering "
             "them, cut off from the sync."

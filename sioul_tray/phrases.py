@@ -156,6 +156,9 @@ def waited_text(w: Waited, names: Names = PLAIN) -> str:
             id=w.computer
         )
     who = names(w.computer, w.name)
+    if w.on_close:
+        # Its declaration cannot count: it may be numbering on this computer's close for good.
+        return Phrase.tr("{name}, declared gone: start it with its sync").format(name=who)
     if w.counts_from is not None:
         return Phrase.tr("{name}, declared gone: counts as gone from {time}").format(
             name=who, time=clock_time(w.counts_from)

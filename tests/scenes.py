@@ -56,7 +56,9 @@ def scene(why: Why, root: Path, part: str = "invoices", variant: str = "") -> Sc
     took them by a one-shot command and runs no tray: its claim never says it acts;
     "commands-idle": and renewed them by commands for longer than settling); BLOCKED "clone"
     (another installation with this id); WAITING "morning" (pc took invoices and quit first, the
-    office numbered last and quit; the next morning pc started alone); ACTING "last" (the office
+    office numbered last and quit; the next morning pc started alone) or "on-close" (pc slept,
+    the office died meanwhile, and pc's person declared it gone: it may be numbering on pc's
+    close, so the declaration waits for it to be heard); ACTING "last" (the office
     ran beside pc and quit: pc is the last tray); SETTLING "handed" (the office numbered on its
     take, then quit naming pc)."""
     f = _Folder(root, creator="pc" if why in (Why.ACTING, Why.SETTLING, Why.BLOCKED) else "office")
@@ -150,6 +152,14 @@ def scene(why: Why, root: Path, part: str = "invoices", variant: str = "") -> Sc
         office.close(part)
         f.clock.advance(10 * 3600)
         f.run(ALIVE + 2 * RENEW, pc, part=part)  # the next morning, pc alone: silence
+        return Scene(pc.renew(part), pc, f.clock, f.share)
+    if variant == "on-close":  # pc slept, its close admitting the office, which died meanwhile
+        f.run(SETTLING + 2 * RENEW, office, pc, part=part)
+        pc.close(part)
+        f.clock.advance(3600)
+        f.run(ALIVE + 2 * RENEW, pc, part=part)  # pc wakes: the office is silent
+        pc.forget("office")  # the person declares it gone: it may count pc's close, for good
+        f.run(SETTLING + RENEW, pc, part=part)
         return Scene(pc.renew(part), pc, f.clock, f.share)
     # WAITING: pc takes invoices; office and laptop have not answered yet.
     f.run(SETTLING, office, laptop, pc, part=part)

@@ -158,7 +158,7 @@ def test_a_handover_from_the_command_line(pair: tuple[Path, Path, Path]) -> None
     assert set(claims["invoices"][0]) == {
         "computer", "part", "name", "seq", "since", "renewed", "active",
         "taken", "closed", "wrote", "sees", "forgets", "tenure", "sees_tenure", "sees_seq",
-        "answers", "closes", "knows", "counted", "acting", "reads", "rules",
+        "answers", "closes", "knows", "counted", "acting", "reads", "admits", "rules",
     }  # fmt: skip
     ok(cli(ids[taker], "close", "invoices"))
     claims = json.loads(ok(cli(one, "claims", "invoices", "--json")))

@@ -24,6 +24,7 @@ def waited(
     closed: bool = False,
     unheard: bool = False,
     counts_from: float | None = None,
+    on_close: bool = False,
 ) -> Waited:
     return Waited(
         name.lower(),
@@ -32,6 +33,7 @@ def waited(
         closed=closed,
         unheard=unheard,
         counts_from=None if counts_from is None else int(counts_from),
+        on_close=on_close,
     )
 
 
@@ -104,6 +106,10 @@ def test_each_computer_waited_for_is_said_by_what_would_end_the_wait() -> None:
     )
     assert phrases.waited_text(waited("Laptop", counts_from=T)).startswith(
         "Laptop, declared gone: counts as gone from "
+    )
+    # Declared, but it may be numbering on this computer's close (`admitted_closes`).
+    assert phrases.waited_text(waited("Laptop", closed=True, on_close=True)) == (
+        "Laptop, declared gone: start it with its sync"
     )
     # Named by its stand-in id: the menu's "Treat #1a2b3c4d as gone for good…" and
     # `sioul-tray forget` take it.

@@ -3,7 +3,8 @@
 The array form keeps a claim file well under 512 bytes with 63-character ids. Fields are in the
 contract's order, then the tenure fields (``tenure, sees_tenure, sees_seq``), then the fields of
 the closes rule (``answers, closes, knows, counted``), then ``acting``, which no rule reads, then
-``reads`` (the seq read of each computer in ``knows``, in its order). Each
+``reads`` (the seq read of each computer in ``knows``, in its order), then ``admits`` (the
+closes that admitted each computer, as ``closes``). Each
 group was appended by a version that the versions before it ignore; a claim's `rules` says which
 rules its writer follows (the groups of rules it wrote), and a newer version may append more,
 which this one ignores. Every way the text can be wrong raises `Unreadable` with a reason, never
@@ -66,6 +67,7 @@ def encode(claim: Claim) -> str:
         sorted(claim.knows), sorted(claim.counted),
         claim.acting,
         [claim.reads.get(t, 0) for t in sorted(claim.knows)],
+        [n for k in sorted(claim.admits) for n in (k, claim.admits[k])],
     ]  # fmt: skip
     return json.dumps(row, ensure_ascii=False, separators=(",", ":"))
 
@@ -73,9 +75,10 @@ def encode(claim: Claim) -> str:
 def fitted(claim: Claim, spare: int = 0) -> Claim:
     """`claim` as it can be written within MAX_FILE (with `spare` bytes left): where its closes
     or the computers it knows take too much room, the seqs it read are left unsaid (a computer
-    that lost its state then learns less of its past), then the declarations that count
-    already (a start then waits for them again), the closes name every computer at once (a
-    computer then waits for more closes, never fewer) and the last tags it knows are left out.
+    that lost its state then learns less of its past, and a close admits only the computer it
+    names), then the declarations that count already (a start then waits for them again), the
+    closes name and admit every computer at once (a computer then waits for more closes, never
+    fewer) and the last tags it knows are left out.
     """
     if fits(encode(claim), spare):
         return claim
@@ -92,6 +95,11 @@ def fitted(claim: Claim, spare: int = 0) -> Claim:
         collapsed = {k: seq for k, seq in claim.closes.items() if k == ANY_CLOSE}
         collapsed[EVERY_COMPUTER] = max(named)
         claim = dataclasses.replace(claim, closes=collapsed)
+    admitted = [seq for k, seq in claim.admits.items() if k != ANY_CLOSE]
+    if len(admitted) > 1:
+        collapsed = {k: seq for k, seq in claim.admits.items() if k == ANY_CLOSE}
+        collapsed[EVERY_COMPUTER] = max(admitted)
+        claim = dataclasses.replace(claim, admits=collapsed)
     knows = sorted(claim.knows)
     while knows and not fits(encode(claim), spare):
         knows.pop()
@@ -199,6 +207,9 @@ def decode(plaintext: bytes | str) -> Claim:
         if type(seqs) is not list or len(seqs) != len(knows):
             raise Unreadable(Core.mark("not valid: reads does not match knows"))
         reads = {t: s for t, s in zip(knows, (_int(s, "reads") for s in seqs), strict=True) if s}
+    admits: dict[int, int] = {}
+    if len(row) > _READS + 1 and rules == 3:
+        admits = _table(row[_READS + 1], "admits")
     return Claim(
         computer,
         part,
@@ -224,6 +235,7 @@ def decode(plaintext: bytes | str) -> Claim:
         counted,
         acting,
         reads,
+        admits,
         rules,
     )
 
@@ -237,14 +249,18 @@ def _closes_fields(
         answers = _int(answers, "answers")
         if sees is None:
             raise Unreadable(Core.mark("not valid: the acknowledgement is incomplete"))
-    if type(closes) is not list or len(closes) % 2 or len(closes) > 2 * MAX_CLOSES:
-        raise Unreadable(Core.mark("not valid: closes is not a small table"))
-    table: dict[int, int] | None = None
-    if closes:
-        table = {}
-        for i in range(0, len(closes), 2):
-            table[_int(closes[i], "a key of closes", MAX_TAG)] = _int(closes[i + 1], "closes")
-    return answers, table, _tags(knows, "knows", MAX_KNOWS)
+    table = _table(closes, "closes")
+    return answers, table or None, _tags(knows, "knows", MAX_KNOWS)
+
+
+def _table(pairs: Any, what: str) -> dict[int, int]:
+    """A flat list of (tag, seq) pairs, at most MAX_CLOSES (`closes`, `admits`)."""
+    if type(pairs) is not list or len(pairs) % 2 or len(pairs) > 2 * MAX_CLOSES:
+        raise Unreadable(Core.mark("not valid: {what} is not a small table", what=what))
+    return {
+        _int(pairs[i], f"a key of {what}", MAX_TAG): _int(pairs[i + 1], what)
+        for i in range(0, len(pairs), 2)
+    }
 
 
 def _tags(value: Any, what: str, most: int) -> tuple[int, ...]:

@@ -247,7 +247,10 @@ def reasons(
                 trusting
                 or (vouched.get(c.computer, -1) >= c.seq and (forgot or not seen.fixes.vouch_waits))
             )
-            and (forgot or not (mine and _may_count_me_closed(c, me, seen)))
+            and (
+                forgot
+                or not (mine and (_may_count_me_closed(c, me, seen) or _unadmitted(c, me, seen)))
+            )
         ):
             found[c.computer] = Reason.DECLARED if forgot else Reason.CLOSED
         elif (
@@ -387,6 +390,20 @@ def _may_count_me_closed(c: Claim, me: str, seen: Seen) -> bool:
     if answered is None:
         answered = -1
     return mine > answered
+
+
+def _unadmitted(c: Claim, me: str, seen: Seen) -> bool:
+    """Closed claim `c` did not admit this computer (`Fixes.admitted_closes`): it says whom it
+    admits (`Claim.admits` holds its own seq) and no version of this one read (its writer had
+    not heard this one within ALIVE, or never read it), even where it names it. Its writer,
+    back and cut off, may count a declaration of this computer without waiting for this close:
+    counting it here would make the reasons mutual (S4). A close of a version before says
+    nothing of it, and its writer follows the rules before (it counts as it did)."""
+    return (
+        seen.fixes.admitted_closes
+        and c.admits.get(ANY_CLOSE, -1) == c.seq
+        and tag(me) not in c.reads
+    )
 
 
 def _silent(c: Claim, seen: Seen, now: float) -> bool:

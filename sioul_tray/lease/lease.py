@@ -368,6 +368,16 @@ class Lease:
         when = wall_of(latest, *self._last)
         return when if when is not None and when > wall else None
 
+    def forget_stands_on_close(self, computer: str) -> bool:
+        """A declaration that `computer` is gone cannot count here on invoices (as of the last
+        read): it may be numbering on a close of this computer's, which never lapses, until it
+        is heard again (`Fixes.admitted_closes`, docs/protocol.md, "Gone for good")."""
+        return any(
+            m.knowledge.may_count_my_close(computer)
+            for m in self._machines.values()
+            if m.knowledge.seat.rule.never_twice
+        )
+
     # -- reading --------------------------------------------------------------------------
 
     def _folder(self, part: str) -> Path:

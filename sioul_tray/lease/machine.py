@@ -374,6 +374,8 @@ class _Reads:
         start need not wait for that again. A computer known by its tag alone (`unheard_id`),
         whose claim this computer never read, it never acknowledged: at once
         (`Fixes.tags_declared`)."""
+        if self.may_count_my_close(computer):
+            return math.inf
         if unheard_tag(computer) is not None and self.seat.fixes.tags_declared:
             return -math.inf
         claims = self.best.values()
@@ -388,6 +390,29 @@ class _Reads:
         since = self.started if read is None else max(read, self.started or read)
         timing = self.seat.timing
         return (since if since is not None else math.inf) + timing.fresh + timing.alive
+
+    def may_count_my_close(self, computer: str) -> bool:
+        """`computer` may be numbering on a close of this one's that admitted it, for as long as
+        it runs: its last claim read here does not show it had read a claim of this one newer
+        than every such close (`Claim.admits` of this one's claim, `Claim.reads` of its; a
+        stale copy is never read again). A close never lapses, so a declaration of it waits
+        until it is heard (`Fixes.admitted_closes`, S4, issue 39 class 2a): the person who
+        declares a computer gone may be wrong, and that computer only cut off."""
+        seat = self.seat
+        if not (seat.fixes.admitted_closes and seat.rule.never_twice):
+            return False
+        by_tag = unheard_tag(computer)
+        mark = tag(computer) if by_tag is None else by_tag
+        mine = self.best.get(seat.me)
+        admits = mine.admits if mine is not None else {}
+        # A close taken back as naming anyone (a restored or lost state) admitted anyone too.
+        latest = max(
+            admits.get(mark, -1), admits.get(EVERY_COMPUTER, -1), self.named.get(EVERY_COMPUTER, -1)
+        )
+        if latest < 0:
+            return False
+        theirs = self.best.get(computer)
+        return theirs is None or theirs.reads.get(tag(seat.me), -1) <= latest
 
     def _present(self, wall: float) -> bool:
         mine = self.best.get(self.seat.me)
@@ -1114,6 +1139,9 @@ class _Draft(_Reads):
         seat = self.seat
         me, rule = seat.me, seat.rule
         before = self.best.get(me)
+        if before is not None and before.admits != claim.admits:
+            # The closes that admitted each computer are remembered in every claim written.
+            claim = dataclasses.replace(claim, admits=before.admits)
         self._map("best")[me] = claim
         if before is None:
             self.in_order()
@@ -1143,11 +1171,25 @@ class _Draft(_Reads):
                     named[tag(sees)] = claim.seq
             gone = view.gone or {}
             reads: dict[int, int] = {}
+            admitting = claim.closed and seat.fixes.admitted_closes
+            alive = seat.timing.alive
             for c, other in self.best.items():
                 if c != me and gone.get(c, -1) < other.seq:
                     t = tag(c)  # two ids on one tag: the older read, never more than was read
-                    reads[t] = min(reads.get(t, other.seq), other.seq)
+                    heard = self.heard.get(c)
+                    lately = other.closed or (heard is not None and tick - heard <= alive)
+                    # A close admits the computers heard lately (or closed) alone: one silent
+                    # longer may be dead (a keeper too, whose claim still holds for a day), and
+                    # a declaration of it must not wait for this close (`Fixes.admitted_closes`).
+                    said = other.seq if lately or not admitting else 0  # 0: unsaid
+                    reads[t] = min(reads.get(t, said), said)
             knows = tuple(sorted(reads))
+            reads = {t: seq for t, seq in reads.items() if seq}
+            admits = dict(claim.admits)
+            if admitting and (closing or seat.fixes.forget_named):
+                # Remembered as the closes that named: each computer admitted may count it.
+                # ANY_CLOSE: this close says whom it admits (a version before says nothing).
+                admits.update(dict.fromkeys([ANY_CLOSE, *reads], claim.seq))
             counted = tuple(
                 sorted(
                     {tag(c) for c in claim.forgets if self.declared_from(c) <= tick}
@@ -1161,6 +1203,7 @@ class _Draft(_Reads):
                     knows=knows,
                     counted=counted,
                     reads=reads,
+                    admits=admits,
                 )
             )
         if seat.rules != RULES:
@@ -1172,6 +1215,7 @@ class _Draft(_Reads):
                 counted=(),
                 acting=None,
                 reads={},
+                admits={},
                 rules=seat.rules,
             )
         best = self._map("best")
@@ -1348,6 +1392,7 @@ class _Draft(_Reads):
             until = None if since is None else int(wall + (since + timing.settling - tick))
             return dataclasses.replace(base, why=Why.SETTLING, until=until)
         heard = self.heard
+        counts = view.declared_from or {}
         waited = tuple(
             Waited(
                 c,
@@ -1358,10 +1403,12 @@ class _Draft(_Reads):
                 last=self.numbered_last(c),
                 unheard=c.startswith(UNHEARD),
                 counts_from=(
-                    wall_of(view.declared_from[c], wall, tick)
-                    if view.declared_from and view.declared_from.get(c, -math.inf) > tick
+                    wall_of(counts[c], wall, tick)
+                    if tick < counts.get(c, -math.inf) < math.inf
                     else None
                 ),
+                # Never, until it is heard: it may count a close of this one (`admitted_closes`).
+                on_close=counts.get(c, -math.inf) == math.inf,
             )
             for c in j.waiting
         )

@@ -94,6 +94,11 @@ class Claim:
     # had read. A computer tells from it that it wrote in this folder before a run that
     # remembers nothing of it (`Fixes.own_past_read`). Absent: not said.
     reads: Mapping[int, int] = field(default_factory=dict, hash=False)
+    # Appended after `reads`, ignored by the versions before it: for each computer's tag, the
+    # highest seq of this computer's closes that admitted it (`Fixes.admitted_closes`: a close
+    # admits the computers it says it read), under EVERY_COMPUTER where room ran short. The
+    # memory of which closes another computer may count, kept where every start reads it back.
+    admits: Mapping[int, int] = field(default_factory=dict, hash=False)
     rules: int = RULES
 
 
@@ -181,6 +186,16 @@ class Fixes:
     did not write and newer than any this computer knows (`Claim.reads`) shows a past this
     computer forgot (its state and its own claim file lost together): it distrusts and takes
     back its closes as `restored` does (issue 39, the "lost" path)."""
+
+    admitted_closes: bool = True
+    """(S4) A close admits the computers its writer heard within ALIVE or read closed (not a
+    silent keeper it names): it says a seq read (`Claim.reads`) for those alone, and only they
+    count it; its writer remembers each admitted (`Claim.admits`). A declaration of a computer
+    counts here only once that computer's last claim read here shows it had read a claim of
+    this one newer than every close of this one that admitted it. A close never lapses: before,
+    its writer, back and cut off, declared gone the computer numbering on it, and a day later
+    both numbered (issue 39, class 2a). A computer dead before a close is not admitted by it:
+    its declaration counts."""
 
 
 EVERY_FIX = Fixes()  # as the tray and the command line run

@@ -48,6 +48,9 @@ class Waited:
     # Closed, and its take outranks this computer's: it numbered last before all closed (the
     # heir the closes name), and numbers alone when it starts ("the morning after").
     last: bool = False
+    # Declared gone, but it may be numbering on a close of this computer's, which never lapses:
+    # the declaration cannot count; hearing it again ends the wait (`Fixes.admitted_closes`).
+    on_close: bool = False
 
 
 @dataclass(frozen=True)
@@ -93,6 +96,7 @@ class Status:
                     "unheard": w.unheard,
                     "counts_from": w.counts_from,
                     "last": w.last,
+                    "on_close": w.on_close,
                 }
                 for w in self.waiting
             ],
@@ -121,6 +125,7 @@ class Status:
                     bool(w.get("unheard")),
                     _int(w.get("counts_from")),
                     bool(w.get("last")),
+                    bool(w.get("on_close")),
                 )
                 for w in data.get("waiting") or ()
             )

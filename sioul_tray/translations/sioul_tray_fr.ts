@@ -9,7 +9,7 @@
         <translation>Faire les factures ici</translation>
     </message>
     <message>
-        <location filename="../tray/listing.py" line="190"/>
+        <location filename="../tray/listing.py" line="194"/>
         <source>Treat {computer} as gone for good (given away, reinstalled, broken)?
 
 Your computers stop waiting for it: they keep medicines and make invoices without hearing from it. If {computer} comes back, it takes part again.</source>
@@ -18,17 +18,22 @@ Your computers stop waiting for it: they keep medicines and make invoices withou
 Vos ordinateurs cessent de l’attendre : ils gardent les médicaments et font les factures sans nouvelles de lui. Si {computer} revient, il reprend sa place.</translation>
     </message>
     <message>
-        <location filename="../tray/listing.py" line="196"/>
+        <location filename="../tray/listing.py" line="200"/>
+        <source>For invoices it cannot count: {computer} may be numbering them on this computer&apos;s close, cut off from the sync, for as long as it runs. Start {computer} for a minute with its sync running to end the wait.</source>
+        <translation>Pour les factures, elle ne peut pas compter : {computer} les numérote peut-être sur la fermeture de cet ordinateur, coupé de la synchronisation, aussi longtemps qu’il tourne. Démarrez {computer} une minute avec sa synchronisation pour mettre fin à l’attente.</translation>
+    </message>
+    <message>
+        <location filename="../tray/listing.py" line="206"/>
         <source>For invoices it counts from {time}: until then {computer} may still be numbering them, cut off from the sync.</source>
         <translation>Pour les factures, elle compte à partir de {time} : jusque-là {computer} peut encore les numéroter, coupé de la synchronisation.</translation>
     </message>
     <message>
-        <location filename="../tray/listing.py" line="199"/>
+        <location filename="../tray/listing.py" line="209"/>
         <source>{computer} is gone for good</source>
         <translation>{computer} est parti pour de bon</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="471"/>
+        <location filename="../tray/app.py" line="475"/>
         <source>none works here: counting from the session start</source>
         <translation>aucune ne fonctionne ici : décompte depuis le début de la session</translation>
     </message>
@@ -53,17 +58,17 @@ Vos ordinateurs cessent de l’attendre : ils gardent les médicaments et font l
         <translation>impossible d’écrire {path} ({error}) : s’il indique encore {parts} comme fermé, l’icône les ferme de nouveau à son prochain lancement</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="757"/>
+        <location filename="../tray/app.py" line="761"/>
         <source>Sleep and wake from: {source}</source>
         <translation>Veille et réveil lus par : {source}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="760"/>
+        <location filename="../tray/app.py" line="764"/>
         <source>Sync tool: {tool}</source>
         <translation>Outil de synchronisation : {tool}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="649"/>
+        <location filename="../tray/app.py" line="653"/>
         <source>Syncthing, asked to send each claim at once; the last request failed: {problem}</source>
         <translation>Syncthing, à qui chaque réservation est confiée aussitôt écrite ; la dernière demande a échoué : {problem}</translation>
     </message>
@@ -83,7 +88,7 @@ Vos ordinateurs cessent de l’attendre : ils gardent les médicaments et font l
     </message>
     <message>
         <location filename="../tray/app.py" line="326"/>
-        <location filename="../tray/app.py" line="380"/>
+        <location filename="../tray/app.py" line="384"/>
         <source>Quit sioul-tray</source>
         <translation>Quitter sioul-tray</translation>
     </message>
@@ -97,17 +102,17 @@ Vos ordinateurs cessent de l’attendre : ils gardent les médicaments et font l
 {path}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="382"/>
+        <location filename="../tray/app.py" line="386"/>
         <source>Make them here, then quit</source>
         <translation>Les faire ici, puis quitter</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="437"/>
+        <location filename="../tray/app.py" line="441"/>
         <source>its window ended with an error</source>
         <translation>sa fenêtre s’est terminée sur une erreur</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="440"/>
+        <location filename="../tray/app.py" line="444"/>
         <source>The sharing folder was not changed: {error}
 
 sioul-tray keeps using {folder}.</source>
@@ -116,7 +121,7 @@ sioul-tray keeps using {folder}.</source>
 sioul-tray continue d’utiliser {folder}.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="473"/>
+        <location filename="../tray/app.py" line="477"/>
         <source>sioul-tray {version}
 
 Keeps Sioul&apos;s medicines and invoices on one computer at a time.
@@ -133,33 +138,33 @@ Dossier de partage : {folder}
 Inactivité lue par : {idle}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="490"/>
+        <location filename="../tray/app.py" line="494"/>
         <source>How it works, and what each line means: {docs}</source>
         <translation>Comment cela marche, et ce que dit chaque ligne : {docs}</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="583"/>
+        <location filename="../tray/app.py" line="587"/>
         <source>sioul-tray is not running: it needs a sharing folder. While it does not run, this computer reminds no medicines and numbers no invoices. Start sioul-tray again to choose the folder.</source>
         <translation>sioul-tray ne tourne pas : il lui faut un dossier de partage. Tant qu’il ne tourne pas, cet ordinateur ne rappelle aucun médicament et ne numérote aucune facture. Relancez sioul-tray pour choisir le dossier.</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="651"/>
+        <location filename="../tray/app.py" line="655"/>
         <source>Syncthing, asked to send each claim at once</source>
         <translation>Syncthing, à qui chaque réservation est confiée aussitôt écrite</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="654"/>
+        <location filename="../tray/app.py" line="658"/>
         <source>none found; the sync tool sends the claims when it notices them</source>
         <translation>aucun trouvé ; l’outil de synchronisation envoie les réservations quand il les remarque</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="655"/>
+        <location filename="../tray/app.py" line="659"/>
         <source>{tool}, found; it sends the claims when it notices them</source>
         <translation>{tool}, trouvé ; il envoie les réservations quand il les remarque</translation>
     </message>
     <message>
         <location filename="../tray/answers.py" line="81"/>
-        <location filename="../tray/app.py" line="663"/>
+        <location filename="../tray/app.py" line="667"/>
         <location filename="../tray/copied.py" line="66"/>
         <source>sioul-tray: {error}</source>
         <translation>sioul-tray : {error}</translation>
@@ -190,7 +195,7 @@ Inactivité lue par : {idle}</translation>
         <translation>sioul-tray : pas d’affichage ici ; utilisez la ligne de commande (sioul-tray --help)</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="703"/>
+        <location filename="../tray/app.py" line="707"/>
         <source>sioul-tray: already running</source>
         <translation>sioul-tray : déjà lancé</translation>
     </message>
@@ -241,7 +246,7 @@ Inactivité lue par : {idle}</translation>
         <translation>Celui-ci remplace {name} pour de bon</translation>
     </message>
     <message>
-        <location filename="../tray/app.py" line="383"/>
+        <location filename="../tray/app.py" line="387"/>
         <location filename="../tray/copied.py" line="44"/>
         <source>Quit</source>
         <translation>Quitter</translation>
@@ -252,23 +257,23 @@ Inactivité lue par : {idle}</translation>
         <translation>{name} compte comme parti pour les factures à partir de {time} : jusque-là, il peut encore les numéroter, coupé de la synchronisation.</translation>
     </message>
     <message>
-        <location filename="../tray/driver.py" line="320"/>
+        <location filename="../tray/driver.py" line="326"/>
         <source>the mark came {late:.0f} s after the asking command gave up waiting: not taken</source>
         <translation>la marque est arrivée {late:.0f} s après que la commande a cessé d’attendre : non prise</translation>
     </message>
     <message>
-        <location filename="../tray/driver.py" line="324"/>
+        <location filename="../tray/driver.py" line="330"/>
         <source>this computer does not act on {part} under {token} now: the records made after the last mark are void</source>
         <translation>cet ordinateur n’agit pas sur {part} sous {token} en ce moment : les enregistrements faits après la dernière marque sont nuls</translation>
     </message>
     <message>
-        <location filename="../tray/driver.py" line="330"/>
+        <location filename="../tray/driver.py" line="336"/>
         <source>{wrote} is below the mark this computer&apos;s claim carries ({carried})</source>
         <translation>{wrote} est en dessous de la marque que porte la réservation de cet ordinateur ({carried})</translation>
     </message>
     <message>
-        <location filename="../tray/driver.py" line="336"/>
-        <location filename="../tray/driver.py" line="353"/>
+        <location filename="../tray/driver.py" line="342"/>
+        <location filename="../tray/driver.py" line="359"/>
         <source>the mark could not be written: {error}</source>
         <translation>la marque n’a pas pu être écrite : {error}</translation>
     </message>
@@ -585,27 +590,32 @@ Inactivité lue par : {idle}</translation>
         <translation>sioul-tray : attention : {problem}</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="435"/>
+        <location filename="../commands.py" line="438"/>
         <source>{computer} is declared gone for good; it counts again if it comes back.</source>
         <translation>{computer} est déclaré parti pour de bon ; il comptera de nouveau s’il revient.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="439"/>
+        <location filename="../commands.py" line="442"/>
+        <source>For invoices it cannot count: {computer} may be numbering them on this computer&apos;s close, cut off from the sync, for as long as it runs. Start {computer} for a minute with its sync running to end the wait.</source>
+        <translation>Pour les factures, elle ne peut pas compter : {computer} les numérote peut-être sur la fermeture de cet ordinateur, coupé de la synchronisation, aussi longtemps qu’il tourne. Démarrez {computer} une minute avec sa synchronisation pour mettre fin à l’attente.</translation>
+    </message>
+    <message>
+        <location filename="../commands.py" line="449"/>
         <source>For invoices it counts from {time}: until then {computer} may still be numbering them, cut off from the sync.</source>
         <translation>Pour les factures, elle compte à partir de {time} : jusque-là {computer} peut encore les numéroter, coupé de la synchronisation.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="449"/>
+        <location filename="../commands.py" line="459"/>
         <source>This computer&apos;s claims are now {new}&apos;s; {old}&apos;s stay with the computer they were made on.</source>
         <translation>Les réservations de cet ordinateur sont désormais celles de {new} ; celles de {old} restent à l’ordinateur où elles ont été faites.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="455"/>
+        <location filename="../commands.py" line="465"/>
         <source>No claim of {computer} was ever read here: nothing holds back.</source>
         <translation>Aucune réservation de {computer} n’a jamais été lue ici : rien ne retient.</translation>
     </message>
     <message>
-        <location filename="../commands.py" line="472"/>
+        <location filename="../commands.py" line="482"/>
         <source>sioul-tray: no tray runs here, so nothing acts on {part} under {token}: the mark is not taken, and the records made after the last one are void</source>
         <translation>sioul-tray : aucune icône ne tourne ici, donc rien n’agit sur {part} sous {token} : la marque n’est pas prise, et les enregistrements faits après la dernière sont nuls</translation>
     </message>
@@ -1074,84 +1084,84 @@ Inactivité lue par : {idle}</translation>
         <translation>{path} est ouvert aux autres utilisateurs et ne peut pas être rendu privé : {error}</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="127"/>
+        <location filename="../lease/codec.py" line="135"/>
         <source>not valid: {what} is not a whole number</source>
         <translation>invalide : {what} n’est pas un nombre entier</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="129"/>
+        <location filename="../lease/codec.py" line="137"/>
         <source>not valid: {what} is out of range</source>
         <translation>invalide : {what} est hors limites</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="139"/>
+        <location filename="../lease/codec.py" line="147"/>
         <source>not valid: {what} is not a computer id</source>
         <translation>invalide : {what} n’est pas un identifiant d’ordinateur</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="150"/>
-        <location filename="../lease/lease.py" line="547"/>
+        <location filename="../lease/codec.py" line="158"/>
+        <location filename="../lease/lease.py" line="557"/>
         <source>not valid: not a claim</source>
         <translation>invalide : ce n’est pas une réservation</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="152"/>
+        <location filename="../lease/codec.py" line="160"/>
         <source>not valid: fields are missing</source>
         <translation>invalide : des champs manquent</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="157"/>
+        <location filename="../lease/codec.py" line="165"/>
         <source>not valid: unknown part</source>
         <translation>invalide : partie inconnue</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="159"/>
+        <location filename="../lease/codec.py" line="167"/>
         <source>not valid: the name is not text of a sensible length</source>
         <translation>invalide : le nom n’est pas un texte de longueur raisonnable</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="163"/>
+        <location filename="../lease/codec.py" line="171"/>
         <source>not valid: closed is not true or false</source>
         <translation>invalide : closed n’est ni vrai ni faux</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="165"/>
+        <location filename="../lease/codec.py" line="173"/>
         <source>not valid: forgets is not a small table</source>
         <translation>invalide : forgets n’est pas une petite table</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="188"/>
-        <location filename="../lease/codec.py" line="239"/>
+        <location filename="../lease/codec.py" line="196"/>
+        <location filename="../lease/codec.py" line="251"/>
         <source>not valid: the acknowledgement is incomplete</source>
         <translation>non valide : l’accusé de réception est incomplet</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="195"/>
+        <location filename="../lease/codec.py" line="203"/>
         <source>not valid: acting is not true, false or null</source>
         <translation>invalide : acting n’est ni vrai, ni faux, ni null</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="200"/>
+        <location filename="../lease/codec.py" line="208"/>
         <source>not valid: reads does not match knows</source>
         <translation>invalide : reads ne correspond pas à knows</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="215"/>
+        <location filename="../lease/codec.py" line="226"/>
         <source>a forgotten computer</source>
         <translation>un ordinateur oublié</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="215"/>
+        <location filename="../lease/codec.py" line="226"/>
         <source>a forgotten seq</source>
         <translation>un seq oublié</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="241"/>
-        <source>not valid: closes is not a small table</source>
-        <translation>invalide : closes n’est pas une petite table</translation>
+        <location filename="../lease/codec.py" line="259"/>
+        <source>not valid: {what} is not a small table</source>
+        <translation>invalide : {what} n’est pas une petite table</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="252"/>
+        <location filename="../lease/codec.py" line="268"/>
         <source>not valid: {what} is not a short list</source>
         <translation>invalide : {what} n’est pas une courte liste</translation>
     </message>
@@ -1307,17 +1317,17 @@ Inactivité lue par : {idle}</translation>
         <translation>aucune réservation de {computer} n’a jamais été lue ici : rien à oublier</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="619"/>
+        <location filename="../lease/lease.py" line="629"/>
         <source>cannot write {path}: {reason}</source>
         <translation>impossible d’écrire {path} : {reason}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="764"/>
+        <location filename="../lease/lease.py" line="774"/>
         <source>unknown part {part}: the parts are {parts}</source>
         <translation>partie inconnue {part} : les parties sont {parts}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="489"/>
+        <location filename="../lease/lease.py" line="499"/>
         <source>overlay cannot be read: {error}</source>
         <translation>surcouche illisible : {error}</translation>
     </message>
@@ -1327,42 +1337,42 @@ Inactivité lue par : {idle}</translation>
         <translation>ce processus ne fait que lire : c’est l’icône ou une commande qui écrit les réservations de cet ordinateur</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="401"/>
+        <location filename="../lease/lease.py" line="411"/>
         <source>{file} is missing from the sharing folder: invoices wait until it is back</source>
         <translation>{file} manque dans le dossier de partage : les factures attendent son retour</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="409"/>
+        <location filename="../lease/lease.py" line="419"/>
         <source>{file} cannot be used ({error}): invoices wait until it reads again</source>
         <translation>{file} est inutilisable ({error}) : les factures attendent qu’il se lise de nouveau</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="417"/>
+        <location filename="../lease/lease.py" line="427"/>
         <source>the sharing folder was sealed again by {computer}: join it again with its passphrase</source>
         <translation>le dossier de partage a été scellé de nouveau par {computer} : rejoignez-le de nouveau avec sa phrase secrète</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="558"/>
+        <location filename="../lease/lease.py" line="568"/>
         <source>does not match its file name</source>
         <translation>ne correspond pas à son nom de fichier</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="590"/>
+        <location filename="../lease/lease.py" line="600"/>
         <source>copied from another part ({file})</source>
         <translation>copiée d’une autre partie ({file})</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="591"/>
+        <location filename="../lease/lease.py" line="601"/>
         <source>copied from another name ({file})</source>
         <translation>copiée d’un autre nom ({file})</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="941"/>
+        <location filename="../lease/machine.py" line="966"/>
         <source>stale copy: seq {seq}, already read seq {known}</source>
         <translation>copie périmée : seq {seq}, seq {known} déjà lu</translation>
     </message>
     <message numerus="yes">
-        <location filename="../lease/machine.py" line="478"/>
+        <location filename="../lease/machine.py" line="503"/>
         <source>this computer&apos;s claim has no room to declare {computer} gone: %n computers are declared gone already</source>
         <translation>
             <numerusform>la réservation de cet ordinateur n’a plus de place pour déclarer {computer} parti : %n ordinateur est déjà déclaré parti</numerusform>
@@ -1370,32 +1380,32 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="412"/>
+        <location filename="../lease/machine.py" line="437"/>
         <source>another computer writes this computer&apos;s claims ({computer}): its configuration was copied from this one; there, remove the file named computer in its configuration folder and run setup again</source>
         <translation>un autre ordinateur écrit les réservations de cet ordinateur ({computer}) : sa configuration a été copiée de celle-ci ; sur celui-là, supprimez le fichier nommé computer de son dossier de configuration et relancez setup</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="423"/>
+        <location filename="../lease/machine.py" line="448"/>
         <source>this computer&apos;s records mark on {part} is unknown (its state was lost): Sioul must not number here until the person confirms it (sioul-tray wrote {part} N --confirm)</source>
         <translation>la marque des enregistrements de cet ordinateur sur {part} est inconnue (son état a été perdu) : Sioul ne doit pas numéroter ici tant que la personne ne l’a pas confirmée (sioul-tray wrote {part} N --confirm)</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="1444"/>
+        <location filename="../lease/machine.py" line="1491"/>
         <source>this computer&apos;s clock reads {clock}, not a time between 1970 and 2514: set it</source>
         <translation>l’horloge de cet ordinateur indique {clock}, pas une heure entre 1970 et 2514 : réglez-la</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="1456"/>
+        <location filename="../lease/machine.py" line="1503"/>
         <source>active must be a time between 1970 and 2514, not {active}</source>
         <translation>active doit être une heure entre 1970 et 2514, pas {active}</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="1470"/>
+        <location filename="../lease/machine.py" line="1517"/>
         <source>wrote must be a whole number from 0 to {top}, not {wrote}</source>
         <translation>wrote doit être un nombre entier de 0 à {top}, pas {wrote}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="628"/>
+        <location filename="../lease/lease.py" line="638"/>
         <source>the sharing folder {folder} is missing</source>
         <translation>le dossier de partage {folder} est absent</translation>
     </message>
@@ -1407,13 +1417,13 @@ Inactivité lue par : {idle}</translation>
         <location filename="../install.py" line="354"/>
         <location filename="../install.py" line="372"/>
         <location filename="../install.py" line="593"/>
-        <location filename="../lease/lease.py" line="636"/>
+        <location filename="../lease/lease.py" line="646"/>
         <location filename="../share/seal.py" line="434"/>
         <source>cannot write {path}: {error}</source>
         <translation>impossible d’écrire {path} : {error}</translation>
     </message>
     <message>
-        <location filename="../lease/lease.py" line="649"/>
+        <location filename="../lease/lease.py" line="659"/>
         <source>overlay cannot be written: {error}</source>
         <translation>impossible d’écrire la surcouche : {error}</translation>
     </message>
@@ -1892,182 +1902,182 @@ Cet ordinateur commence quand tous les autres ordinateurs l’ont confirmé, dan
 <context>
     <name>Notification</name>
     <message>
-        <location filename="../phrases.py" line="274"/>
+        <location filename="../phrases.py" line="277"/>
         <source>Medicine reminders are now on {computer}</source>
         <translation>Les rappels de médicaments se font maintenant sur {computer}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="275"/>
+        <location filename="../phrases.py" line="278"/>
         <source>Invoices are now made on {computer}</source>
         <translation>Les factures se font maintenant sur {computer}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="278"/>
+        <location filename="../phrases.py" line="281"/>
         <source>This computer no longer reminds medicines.</source>
         <translation>Cet ordinateur ne rappelle plus les médicaments.</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="279"/>
+        <location filename="../phrases.py" line="282"/>
         <source>This computer no longer makes invoices.</source>
         <translation>Cet ordinateur ne fait plus les factures.</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="282"/>
+        <location filename="../phrases.py" line="285"/>
         <source>Medicine reminders are here now</source>
         <translation>Les rappels de médicaments sont maintenant ici</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="283"/>
+        <location filename="../phrases.py" line="286"/>
         <source>Invoices are made here now</source>
         <translation>Les factures sont maintenant faites ici</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="286"/>
+        <location filename="../phrases.py" line="289"/>
         <source>Medicine reminders paused here</source>
         <translation>Rappels de médicaments en pause ici</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="287"/>
+        <location filename="../phrases.py" line="290"/>
         <source>Invoices paused here</source>
         <translation>Factures en pause ici</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="295"/>
+        <location filename="../phrases.py" line="298"/>
         <source>The next computer you use takes them over.</source>
         <translation>Le prochain ordinateur dont vous vous servez les reprend.</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="296"/>
+        <location filename="../phrases.py" line="299"/>
         <source>Choose “Make invoices here” on the computer that should number them.</source>
         <translation>Choisissez « Faire les factures ici » sur l’ordinateur qui doit les numéroter.</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="290"/>
+        <location filename="../phrases.py" line="293"/>
         <source>No computer keeps medicines now</source>
         <translation>Aucun ordinateur ne tient les médicaments maintenant</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="259"/>
+        <location filename="../phrases.py" line="262"/>
         <source>Medicine reminders move to {computer}</source>
         <translation>Les rappels de médicaments passent sur {computer}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="260"/>
+        <location filename="../phrases.py" line="263"/>
         <source>Invoices move to {computer}</source>
         <translation>Les factures passent sur {computer}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="264"/>
+        <location filename="../phrases.py" line="267"/>
         <source>It reminds them once its sioul-tray has kept them for 2 minutes; while no sioul-tray runs there, nothing reminds them.</source>
         <translation>Il les rappelle quand son sioul-tray les a tenus 2 minutes ; tant qu’aucun sioul-tray n’y tourne, rien ne les rappelle.</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="268"/>
+        <location filename="../phrases.py" line="271"/>
         <source>It numbers them once its sioul-tray has kept them for 2 minutes; while no sioul-tray runs there, nothing numbers them.</source>
         <translation>Il les numérote quand son sioul-tray les a tenues 2 minutes ; tant qu’aucun sioul-tray n’y tourne, rien ne les numérote.</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="291"/>
+        <location filename="../phrases.py" line="294"/>
         <source>No computer keeps invoices now</source>
         <translation>Aucun ordinateur ne tient les factures maintenant</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="301"/>
+        <location filename="../phrases.py" line="304"/>
         <source>Invoices stopped: the seal changed</source>
         <translation>Factures arrêtées : le sceau a changé</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="332"/>
+        <location filename="../phrases.py" line="335"/>
         <source>It keeps medicines and invoices and has not been heard from since {time}. Is sioul-tray running there, and its sync? If it has stopped, nothing reminds or numbers them: choose “Make invoices here” on the computer that should number them.</source>
         <translation>Il tient les médicaments et les factures et n’a pas été entendu depuis {time}. sioul-tray y tourne-t-il, et sa synchronisation ? S’il s’est arrêté, rien ne les rappelle ni ne les numérote : choisissez « Faire les factures ici » sur l’ordinateur qui doit les numéroter.</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="338"/>
+        <location filename="../phrases.py" line="341"/>
         <source>It keeps medicines and has not been heard from since {time}. Is sioul-tray running there, and its sync?</source>
         <translation>Il tient les médicaments et n’a pas été entendu depuis {time}. sioul-tray y tourne-t-il, et sa synchronisation ?</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="343"/>
+        <location filename="../phrases.py" line="346"/>
         <source>It keeps invoices and has not been heard from since {time}. Is sioul-tray running there, and its sync? If it has stopped, nothing numbers them: choose “Make invoices here” on the computer that should number them.</source>
         <translation>Il tient les factures et n’a pas été entendu depuis {time}. sioul-tray y tourne-t-il, et sa synchronisation ? S’il s’est arrêté, rien ne les numérote : choisissez « Faire les factures ici » sur l’ordinateur qui doit les numéroter.</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="347"/>
+        <location filename="../phrases.py" line="350"/>
         <source>{computer} is silent</source>
         <translation>{computer} est silencieux</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="355"/>
+        <location filename="../phrases.py" line="358"/>
         <source>{computer} keeps invoices but does not number them</source>
         <translation>{computer} tient les factures mais ne les numérote pas</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="357"/>
+        <location filename="../phrases.py" line="360"/>
         <source>Nothing numbers invoices until sioul-tray runs on {computer}: start it there, or choose “Make invoices here”.</source>
         <translation>Rien ne numérote les factures tant que sioul-tray ne tourne pas sur {computer} : démarrez-le là-bas, ou choisissez « Faire les factures ici ».</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="361"/>
+        <location filename="../phrases.py" line="364"/>
         <source>{computer} keeps medicines but does not remind them</source>
         <translation>{computer} tient les médicaments mais ne les rappelle pas</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="363"/>
+        <location filename="../phrases.py" line="366"/>
         <source>Nothing reminds medicines until sioul-tray runs on {computer}: start it there.</source>
         <translation>Rien ne rappelle les médicaments tant que sioul-tray ne tourne pas sur {computer} : démarrez-le là-bas.</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="372"/>
+        <location filename="../phrases.py" line="375"/>
         <source>Medicines and invoices are closed on this computer</source>
         <translation>Médicaments et factures sont fermés sur cet ordinateur</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="374"/>
+        <location filename="../phrases.py" line="377"/>
         <source>Medicines are closed on this computer</source>
         <translation>Les médicaments sont fermés sur cet ordinateur</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="376"/>
+        <location filename="../phrases.py" line="379"/>
         <source>Invoices are closed on this computer</source>
         <translation>Les factures sont fermées sur cet ordinateur</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="378"/>
+        <location filename="../phrases.py" line="381"/>
         <source>Closed by “sioul-tray close”: this computer takes no part in them until you reopen them (“Reopen … here” in the menu, or sioul-tray renew).</source>
         <translation>Fermés par « sioul-tray close » : cet ordinateur n’y prend plus part tant que vous ne les rouvrez pas (« Rouvrir … ici » dans le menu, ou sioul-tray renew).</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="388"/>
+        <location filename="../phrases.py" line="391"/>
         <source>{computer} has not been heard from since {time}. If it is gone for good, say so in the menu.</source>
         <translation>Pas de nouvelles de {computer} depuis {time}. S’il est parti pour de bon, dites-le dans le menu.</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="393"/>
+        <location filename="../phrases.py" line="396"/>
         <source>{computer} has not been heard from yet. If it is gone for good, say so in the menu.</source>
         <translation>Pas encore de nouvelles de {computer}. S’il est parti pour de bon, dites-le dans le menu.</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="396"/>
+        <location filename="../phrases.py" line="399"/>
         <source>Invoices wait for {computer}</source>
         <translation>Les factures attendent {computer}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="300"/>
+        <location filename="../phrases.py" line="303"/>
         <source>A claim in the sharing folder does not read</source>
         <translation>Une réservation du dossier de partage est illisible</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="403"/>
+        <location filename="../phrases.py" line="406"/>
         <source>It is {span} ahead of this computer&apos;s clock.</source>
         <translation>Elle a {span} d’avance sur l’horloge de cet ordinateur.</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="405"/>
+        <location filename="../phrases.py" line="408"/>
         <source>It is {span} behind this computer&apos;s clock.</source>
         <translation>Elle a {span} de retard sur l’horloge de cet ordinateur.</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="407"/>
+        <location filename="../phrases.py" line="410"/>
         <source>{computer}&apos;s clock is off</source>
         <translation>L’horloge de {computer} est décalée</translation>
     </message>
@@ -2146,7 +2156,7 @@ Cet ordinateur commence quand tous les autres ordinateurs l’ont confirmé, dan
     </message>
     <message>
         <location filename="../phrases.py" line="87"/>
-        <location filename="../phrases.py" line="186"/>
+        <location filename="../phrases.py" line="189"/>
         <source>{part}: here, {waiting}</source>
         <translation>{part} : ici, {waiting}</translation>
     </message>
@@ -2201,33 +2211,38 @@ Cet ordinateur commence quand tous les autres ordinateurs l’ont confirmé, dan
         <translation>{part} : {computer} (vu ici depuis {time})</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="160"/>
+        <location filename="../phrases.py" line="161"/>
+        <source>{name}, declared gone: start it with its sync</source>
+        <translation>{name}, déclaré parti : lancez-le et sa synchro</translation>
+    </message>
+    <message>
+        <location filename="../phrases.py" line="163"/>
         <source>{name}, declared gone: counts as gone from {time}</source>
         <translation>{name}, déclaré parti : compte comme parti à partir de {time}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="213"/>
+        <location filename="../phrases.py" line="216"/>
         <source>{part}: waiting for {computer}, last to number: start it with its sync</source>
         <translation>{part} : lancez {computer} avec sa synchro, il a numéroté en dernier</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="168"/>
+        <location filename="../phrases.py" line="171"/>
         <source>{name}, closed: start it for a minute with its sync running</source>
         <translation>{name}, fermé : démarrez-le une minute avec sa synchronisation en marche</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="172"/>
+        <location filename="../phrases.py" line="175"/>
         <source>{name}, last heard {time}</source>
         <translation>{name}, dernières nouvelles à {time}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="173"/>
+        <location filename="../phrases.py" line="176"/>
         <source>{name}, not heard yet</source>
         <translation>{name}, pas encore de nouvelles</translation>
     </message>
     <message numerus="yes">
         <location filename="../phrases.py" line="146"/>
-        <location filename="../phrases.py" line="193"/>
+        <location filename="../phrases.py" line="196"/>
         <source>%n more</source>
         <translation>
             <numerusform>%n autre</numerusform>
@@ -2245,12 +2260,12 @@ Cet ordinateur commence quand tous les autres ordinateurs l’ont confirmé, dan
         <translation>un ordinateur que les autres connaissent ({id}), pas encore entendu ici</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="165"/>
+        <location filename="../phrases.py" line="168"/>
         <source>{name}, last to number: start it with its sync</source>
         <translation>{name}, dernier à numéroter : lancez-le avec sa synchro</translation>
     </message>
     <message numerus="yes">
-        <location filename="../phrases.py" line="189"/>
+        <location filename="../phrases.py" line="192"/>
         <source>{part}: here, waiting for %n computers</source>
         <translation>
             <numerusform>{part} : ici, en attente de %n ordinateur</numerusform>
@@ -2258,32 +2273,32 @@ Cet ordinateur commence quand tous les autres ordinateurs l’ont confirmé, dan
         </translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="195"/>
+        <location filename="../phrases.py" line="198"/>
         <source>Nothing heard from them lately: is the sync running?</source>
         <translation>Aucune nouvelle récente : la synchronisation tourne-t-elle ?</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="219"/>
+        <location filename="../phrases.py" line="222"/>
         <source>{part}: kept here; no tray runs, so nothing acts here</source>
         <translation>{part} : gardées ici ; aucune icône ne tourne, donc rien n’agit ici</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="227"/>
+        <location filename="../phrases.py" line="230"/>
         <source>Syncthing does not answer (is it running?)</source>
         <translation>Syncthing ne répond pas (est-il lancé ?)</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="230"/>
+        <location filename="../phrases.py" line="233"/>
         <source>Syncthing has paused the sharing folder</source>
         <translation>Syncthing a mis en pause le dossier de partage</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="234"/>
+        <location filename="../phrases.py" line="237"/>
         <source>Syncthing has never been connected to {device}</source>
         <translation>Syncthing n’a jamais été connecté à {device}</translation>
     </message>
     <message>
-        <location filename="../phrases.py" line="240"/>
+        <location filename="../phrases.py" line="243"/>
         <source>Syncthing is not connected to {device} since {time}</source>
         <translation>Syncthing n’est plus connecté à {device} depuis {time}</translation>
     </message>

@@ -360,7 +360,11 @@ class Tray(QObject):
 
         view = self.controller.view
         name = view.shown_name(computer) if view is not None else computer
-        question = forget_question(name, self.controller.forget_counts_from(computer))
+        question = forget_question(
+            name,
+            self.controller.forget_counts_from(computer),
+            on_close=self.controller.forget_stands_on_close(computer),
+        )
         if not self._confirm(*question, risky=True):
             return False
         self.controller.forget(computer)

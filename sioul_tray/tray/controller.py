@@ -148,6 +148,10 @@ class Controller(QObject):
         """When a declaration that `computer` is gone would count here (None: at once)."""
         return self.driver.forget_counts_from(computer)
 
+    def forget_stands_on_close(self, computer: str) -> bool:
+        """A declaration that `computer` is gone cannot count here until it is heard."""
+        return self.driver.forget_stands_on_close(computer)
+
     def pause(self, parts: list[str]) -> OSError | None:
         return self.driver.pause(parts)
 

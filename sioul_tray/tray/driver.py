@@ -69,6 +69,7 @@ class LeaseLike(Protocol):
     def close(self, part: str, wrote: int | None = None) -> None: ...
     def forget(self, computer: str) -> None: ...
     def forget_counts_from(self, computer: str) -> int | None: ...
+    def forget_stands_on_close(self, computer: str) -> bool: ...
     # For the Computers window (`listing.read`); the loop has each call's in its `Reading`.
     def last_read(self, part: str) -> Snapshot: ...
 
@@ -283,6 +284,11 @@ class Driver:
         """When a declaration that `computer` is gone would count here (None: at once), as the
         core's last read says (`Lease.forget_counts_from`)."""
         return self.lease.forget_counts_from(computer)
+
+    def forget_stands_on_close(self, computer: str) -> bool:
+        """A declaration that `computer` is gone cannot count here until it is heard
+        (`Lease.forget_stands_on_close`)."""
+        return self.lease.forget_stands_on_close(computer)
 
     def pause(self, parts: list[str]) -> OSError | None:
         """Close these parts and keep them closed until `unpause` (the command line's close),

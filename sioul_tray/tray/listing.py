@@ -182,16 +182,26 @@ def listing(
     return Listing(computer, now, found, problems, sync, raised, alive=alive)
 
 
-def forget_question(name: str, counts_from: int | None = None) -> tuple[str, str]:
+def forget_question(
+    name: str, counts_from: int | None = None, *, on_close: bool = False
+) -> tuple[str, str]:
     """The title and question before declaring `name` gone for good: the menu's and the
     Computers window's. `counts_from`: when the declaration would count for invoices (it may
-    still be numbering until then, only cut off), None when at once or not known."""
+    still be numbering until then, only cut off), None when at once or not known. `on_close`:
+    it cannot count for invoices until `name` is heard (it may be numbering on this
+    computer's close)."""
     question = App.tr(
         "Treat {computer} as gone for good (given away, reinstalled, broken)?\n\n"
         "Your computers stop waiting for it: they keep medicines and make invoices without "
         "hearing from it. If {computer} comes back, it takes part again."
     ).format(computer=name)
-    if counts_from is not None:
+    if on_close:
+        question += "\n\n" + App.tr(
+            "For invoices it cannot count: {computer} may be numbering them on this computer's "
+            "close, cut off from the sync, for as long as it runs. Start {computer} for a minute "
+            "with its sync running to end the wait."
+        ).format(computer=name)
+    elif counts_from is not None:
         question += "\n\n" + App.tr(
             "For invoices it counts from {time}: until then {computer} may still be numbering "
             "them, cut off from the sync."

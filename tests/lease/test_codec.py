@@ -102,8 +102,23 @@ def test_reads_go_with_knows_one_seq_each() -> None:
     """`reads` is written as one seq per tag of `knows`, in its order; 0 is "not said"."""
     c = claim(knows=(7, 3, 9), reads={3: 120, 9: 5})
     row = json.loads(codec.encode(c))
-    assert row[-1] == [120, 0, 5]  # knows is written sorted: 3, 7, 9
+    at = codec._READS
+    assert row[at] == [120, 0, 5]  # knows is written sorted: 3, 7, 9
     assert codec.decode(json.dumps(row)).reads == {3: 120, 9: 5}
-    row[-1] = [120, 5]
+    row[at] = [120, 5]
     with pytest.raises(Unreadable, match="reads"):
         codec.decode(json.dumps(row))
+
+
+def test_admits_is_a_small_table_after_reads() -> None:
+    """`admits` follows `reads` as pairs (tag, seq), as `closes`; a version before it reads a
+    claim without it as admitting nothing, and a damaged one is Unreadable."""
+    c = claim(knows=(3,), reads={3: 120}, admits={3: 130, 7: 90})
+    row = json.loads(codec.encode(c))
+    assert row[codec._READS + 1] == [3, 130, 7, 90]
+    assert codec.decode(json.dumps(row)).admits == {3: 130, 7: 90}
+    assert codec.decode(json.dumps(row[:-1])).admits == {}
+    for bad in ([3], [3, -1], "3,130", [3, 130] * (codec.MAX_CLOSES + 1)):
+        row[codec._READS + 1] = bad
+        with pytest.raises(Unreadable, match="admits"):
+            codec.decode(json.dumps(row))

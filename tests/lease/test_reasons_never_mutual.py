@@ -5,9 +5,11 @@ A keeper cut off while it numbers on another computer's close, or on its person'
 goes on for ever; the takeovers of it (a declaration, which counts FRESH + ALIVE after the last
 read of it; silence, UNCLOSED after it was last heard) assume it numbers on acknowledgements,
 which lapse. On invoices silence never counts now (`Fixes.silence_never_counts`), which closes
-the paths through silence (2b, 2c). The path through a declaration (2a) is open: the rule tried
-for it (a close lapses as an acknowledgement does) cost 16,138 s of unattended invoices a day
-where 541 were (docs/reliability.md), and was not kept; its test is a strict expected failure.
+the paths through silence (2b, 2c). The path through a declaration (2a) is closed by closes that
+admit the computers their writer heard lately, and declarations that wait until the declared
+computer is heard reading past every close of the declarer that admitted it
+(`Fixes.admitted_closes`); the rule tried first (a close lapses as an acknowledgement does) cost
+16,138 s of unattended invoices a day where 541 were (docs/reliability.md), and was not kept.
 """
 
 from __future__ import annotations
@@ -16,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from sioul_tray.lease import RENEW, SETTLING, UNCLOSED, Lease
+from sioul_tray.lease import ALIVE, RENEW, SETTLING, UNCLOSED, Lease
 from sioul_tray.lease.keeper import FRESH
-from sioul_tray.lease.rules import EVERY_FIX, Fixes
+from sioul_tray.lease.rules import ANY_CLOSE, EVERY_FIX, Fixes, tag
 from tests.lease.replicas import Replicas, acting
 
 INV = "invoices"
@@ -57,21 +59,20 @@ def first_broken(r: Replicas) -> str:
     return r.violations[0].split(" ", 1)[0] if r.violations else ""
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="open (issue 39, class 2a): a close never lapses, a declaration of its reader counts a "
-    "day after the declarer last read it; both number (S4 breaks first)",
-)
-def test_2a_a_close_counted_beside_a_declaration(memory_path: Path) -> None:
+@pytest.mark.parametrize("fixed", [True, False], ids=["every fix", "admitted_closes off"])
+def test_2a_a_close_counted_beside_a_declaration(memory_path: Path, fixed: bool) -> None:
     """aa keeps invoices; bb sleeps, its close naming aa; aa counts it and numbers. bb wakes cut
-    off from aa and its person declares aa gone, as the menu offers. aa must stop counting the
-    close before the declaration counts.
+    off from aa and its person declares aa gone, as the menu offers. A close never lapses: aa
+    may number on it for as long as it runs, so the declaration must not count until aa is
+    heard reading past it.
 
-    Today aa counts the close for ever; a day later both number, and the replica world's
-    invariants show S4 broken first (the failure this test expects)."""
+    On the core before (`admitted_closes` off): a day later both numbered, the replica world's
+    invariants showing S4 broken first. Now bb's declaration waits, and says why; once the sync
+    comes back, aa's claims show it read bb's newer claim, and the two agree again."""
     r = Replicas(memory_path, ["aa", "bb"])
+    fixes = EVERY_FIX if fixed else Fixes(admitted_closes=False)
     r.all_fixes = False  # its violations are this test's to judge, not the conftest's
-    a, b = r.lease("aa"), r.lease("bb")
+    a, b = r.lease("aa", fixes=fixes), r.lease("bb", fixes=fixes)
     in_use(r, a, b)
     a.renew(INV, take=True)
     in_use(r, a, b)
@@ -84,9 +85,43 @@ def test_2a_a_close_counted_beside_a_declaration(memory_path: Path) -> None:
     both, numbered = run(r, [a, b], FRESH - 2 * HOUR, HOUR, [])
     assert both == 0 and "bb" not in numbered  # the declaration does not count yet
     both, numbered = run(r, [a, b], 3 * HOUR, RENEW, [])
-    assert "bb" in numbered  # bb numbers on its person's word
-    assert first_broken(r) == "S4" and "(closed)" in s4(r)[0]  # how it shows today
-    assert both == 0 and r.violations == []  # what the promise asks: fails today
+    if not fixed:
+        assert "bb" in numbered  # bb numbers on its person's word
+        assert first_broken(r) == "S4" and "(closed)" in s4(r)[0]  # how it showed
+        return
+    assert both == 0 and numbered == {"aa"} and r.violations == []
+    kb = b.renew(INV)
+    waited = kb.status.waiting if kb.status is not None else ()
+    assert [(w.computer, w.on_close, w.counts_from) for w in waited] == [("aa", True, None)]
+    assert b.forget_stands_on_close("aa")
+    links = [("aa", "bb"), ("bb", "aa")]
+    both, numbered = run(r, [a, b], 6 * RENEW, RENEW, links)  # the sync is back
+    assert both == 0 and r.violations == []
+    assert not b.forget_stands_on_close("aa")  # aa's claims show it read bb's reopened one
+
+
+def test_2a_a_computer_dead_before_a_close_is_declared_as_before(memory_path: Path) -> None:
+    """aa keeps invoices and dies (its claim open); bb, still running, closes for the night
+    ALIVE after aa's last claim: its close does not admit aa, so nothing of bb's can be
+    counted by aa, and bb's person's declaration counts as it did (FRESH + ALIVE after bb last
+    read aa), not never. Beside it, cc: the same close admits cc, heard lately."""
+    r = Replicas(memory_path, ["aa", "bb", "cc"])
+    a, b, c = r.lease("aa"), r.lease("bb"), r.lease("cc")
+    in_use(r, a, b, c)
+    a.renew(INV, take=True)
+    in_use(r, a, b, c)
+    del a  # aa dies with its claim open
+    in_use(r, b, c, rounds=ALIVE // RENEW + 2)
+    b.close(INV)
+    mine = b.knowledge(INV).best["bb"]
+    assert mine.closed
+    assert set(mine.reads) == {tag("cc")} and set(mine.admits) == {ANY_CLOSE, tag("cc")}
+    r.advance(HOUR)
+    b.forget("aa")
+    b.renew(INV)
+    assert not b.forget_stands_on_close("aa")
+    counts_from = b.forget_counts_from("aa")
+    assert counts_from is not None and counts_from - r.clocks["bb"].now <= FRESH + ALIVE
 
 
 OFF = Fixes(silence_never_counts=False)

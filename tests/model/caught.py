@@ -77,6 +77,7 @@ HINTS: dict[str, tuple[str, ...]] = {
     "marks_while_acting": ("full", "evening"),
     "lost_closes": ("faults",),
     "own_past_read": ("faults",),
+    "admitted_closes": ("declared",),
 }
 
 

@@ -409,23 +409,32 @@ class Walks:
 def open_class(why: str, w: World | None = None) -> str | None:
     """The class issue 39 leaves open that a broken invariant shows, or None.
 
-    2a: a computer numbers on a close (which never lapses) while its writer's declaration of it
-    counts (docs/reliability.md, "Closes never lapse"; tests/lease/test_reasons_never_mutual.py).
     "lost": two computers count each other's close, one of them started without its state.
     `Fixes.own_past_read` closes it where the others' claims show a version of its own this
     run did not write (tests/lease/test_restored.py); the walks still meet it where restarts
     within one second of its clock write the seqs of an earlier run again, so that nothing
-    read tells them apart (docs/reliability.md, the same section)."""
-    if why.startswith("S4 ") and "(closed)" in why and "(declared)" in why:
-        return "2a"
-    if (
-        w is not None
-        and why.startswith("S4 ")
-        and why.count("(closed)") == 2
-        and any(n.knowledge is not None and not n.knowledge.remembers for n in w.nodes)
-    ):
+    read tells them apart (docs/reliability.md, the same section). Where a computer wrote a
+    seq not above one it wrote before (a restart within a second of its last write, its clock
+    not past it: "What it assumes"), the same holds for a close of its earlier run counted
+    beside a declaration it made later, not knowing that close admitted the other
+    (`Fixes.admitted_closes`)."""
+    if w is None or not why.startswith("S4 "):
+        return None
+    lost = any(n.knowledge is not None and not n.knowledge.remembers for n in w.nodes)
+    if (lost and why.count("(closed)") == 2) or _seqs_again(w):
         return "lost"
     return None
+
+
+def _seqs_again(w: World) -> bool:
+    """Some computer wrote a seq not above one it wrote before: its clock was not past its own
+    last write when it restarted without its state, or with an older one (docs/protocol.md,
+    "What it assumes"), and its claims read alike."""
+    for versions in w.versions:
+        seqs = [v.claim.seq for v in versions]
+        if any(later <= earlier for earlier, later in itertools.pairwise(seqs)):
+            return True
+    return False
 
 
 def walk(

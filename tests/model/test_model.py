@@ -149,6 +149,7 @@ FOUND = [
     ("closes", "reopen", 2, 4, "S4"),  # case 7: both closed, each counts the other's close
     ("old_rules_closes", "upgrade", 2, 5, "S4"),  # an old peer's close counted after ours
     ("marks_while_acting", "evening", 2, 5, "S5"),  # a mark carried after the part went on
+    ("admitted_closes", "declared", 2, 4, "S4"),  # 2a: a close counted beside its declaration
 ]
 
 
@@ -171,7 +172,9 @@ def test_each_fix_switched_off_breaks_its_invariant_early(
 
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    ("alphabet", "depth"), [("reopen", 6), ("restart", 6), ("seals", 6)], ids=str
+    ("alphabet", "depth"),
+    [("reopen", 6), ("restart", 6), ("seals", 6), ("declared", 5)],
+    ids=str,
 )
 def test_with_every_fix_the_same_search_finds_nothing(alphabet: str, depth: int) -> None:
     safe(explore(2, depth, alphabet=NARROW[alphabet]), depth)
@@ -261,7 +264,9 @@ SCRIPTED: dict[str, tuple[int, Alphabet, list[Step]]] = {
 @pytest.mark.parametrize("fix", sorted(SCRIPTED))
 def test_a_fix_switched_off_shows_in_its_trace(fix: str) -> None:
     computers, alphabet, steps = SCRIPTED[fix]
-    off = scripted(computers, steps, alphabet=alphabet, switches=Switches.without(fix))
+    # `admitted_closes` closes this path too: the close a joiner read never admitted it.
+    also = ("admitted_closes",) if fix == "learns_members" else ()
+    off = scripted(computers, steps, alphabet=alphabet, switches=Switches.without(fix, *also))
     assert off[-1].startswith("acting now: ") and "," in off[-1], "\n".join(off)
     on = scripted(computers, steps, alphabet=alphabet)
     assert "," not in on[-1], "\n".join(on)
@@ -440,7 +445,8 @@ INVARIANT_WALKED: dict[str, tuple[int, Alphabet, list[Event]]] = {
 @pytest.mark.parametrize("fix", sorted(INVARIANT_WALKED))
 def test_a_fix_found_by_the_invariants_on_a_walk_is_needed(fix: str) -> None:
     computers, alphabet, path = INVARIANT_WALKED[fix]
-    off = broken(computers, alphabet, path, off=Switches.without(fix))
+    # `admitted_closes` closes this path too: the forgotten close did not admit the other.
+    off = broken(computers, alphabet, path, off=Switches.without(fix, "admitted_closes"))
     assert off is not None and off.startswith("S4 "), off
     assert broken(computers, alphabet, path) is None
 
@@ -450,9 +456,14 @@ def test_a_fix_found_by_the_walks_on_replicas_is_needed(fix: str) -> None:
     computers, alphabet, path = REPLICA_WALKS[fix]
     # `keepers_declared` is a case of `silence_never_counts` (S4): its path needs both off.
     # `own_past_read` (S7) sees the restored computer's past in the other's `reads` as well.
-    also = {"keepers_declared": ("silence_never_counts",), "restored": ("own_past_read",)}.get(
-        fix, ()
-    )
+    # `admitted_closes` closes the paths of `heirless_closes` and `learns_members` too: the
+    # close counted there had not admitted the computer counting it.
+    also = {
+        "keepers_declared": ("silence_never_counts",),
+        "restored": ("own_past_read",),
+        "heirless_closes": ("admitted_closes",),
+        "learns_members": ("admitted_closes",),
+    }.get(fix, ())
     assert broken(computers, alphabet, path, off=Switches.without(fix, *also)) is not None
     assert broken(computers, alphabet, path) is None
 
@@ -478,7 +489,7 @@ FORGET_WHILE_CLOSED = [
 
 def test_a_forget_written_while_closed_is_kept_safe_by_either_fix() -> None:
     forgets = NARROW["forgets"]
-    both = Switches(Fixes(forget_named=False, heirless_closes=False))
+    both = Switches(Fixes(forget_named=False, heirless_closes=False, admitted_closes=False))
     assert broken(3, forgets, FORGET_WHILE_CLOSED, off=both) is not None
     unnamed = Switches(Fixes(forget_named=False))
     assert broken(3, forgets, FORGET_WHILE_CLOSED, off=unnamed) is None
@@ -529,7 +540,7 @@ def most_acting(
 def test_a_fix_found_by_the_walks_is_needed(fix: str) -> None:
     computers, alphabet, path = WALKED[fix]
     # `lost_closes` closes this path too (S4), and `own_past_read` (S7): it needs all off.
-    also = ("lost_closes", "own_past_read") if fix == "vouch_waits" else ()
+    also = ("lost_closes", "own_past_read", "admitted_closes") if fix == "vouch_waits" else ()
     assert most_acting(computers, alphabet, path, off=Switches.without(fix, *also)) == 2
     assert most_acting(computers, alphabet, path) <= 1
 

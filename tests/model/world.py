@@ -269,6 +269,12 @@ NARROW = {
         ops=("renew", "take", "close"), restarts=("state",), quanta=(RENEW, ALIVE, NIGHT),
         jumps=(), stale=False, replicas=True,
     ),
+    # A computer closes, the keeper counts its close; it opens again cut off, and its person
+    # declares the keeper gone (issue 39, class 2a).
+    "declared": Alphabet(
+        ops=("renew", "close"), crash=False, forget="any", quanta=(SETTLING, UNCLOSED),
+        jumps=(), settled=True,
+    ),
     # The person declares gone a keeper that only went offline.
     "offline": Alphabet(
         ops=("renew",), crash=False, forget="any", quanta=(SETTLING, UNCLOSED - ALIVE),
@@ -771,6 +777,7 @@ def retimed(w: World, walls: Retime, tick: Callable[[int], Retime], now: int) ->
             forgets={k: wall(v) for k, v in c.forgets.items()},
             closes={k: wall(v) for k, v in c.closes.items()},
             reads={k: wall(v) for k, v in c.reads.items()},
+            admits={k: wall(v) for k, v in c.admits.items()},
         )  # fmt: skip
 
     def memory(saved: Memory | None) -> Memory | None:
@@ -1246,6 +1253,7 @@ def claim_walls(c: Claim) -> tuple[int, ...]:
         values += c.forgets.values()
         values += c.closes.values()
         values += c.reads.values()
+        values += c.admits.values()
         got = _walls[id(c)] = (c, tuple(sorted(v for v in values if v is not None)))
     return got[1]
 
@@ -1345,7 +1353,7 @@ class _Renaming:
             self.table(c.forgets), self.tagged(c.closes),
             tuple(sorted(self.tags.get(t, t) for t in c.knows)),
             tuple(sorted(self.tags.get(t, t) for t in c.counted)),
-            self.tagged(c.reads),
+            self.tagged(c.reads), self.tagged(c.admits),
         )  # fmt: skip
         n = _interned.get(form)
         if n is None:

@@ -166,6 +166,9 @@ class Instruments:
         # LeaseLike's, for the Computers window: the simulated loop never asks it.
         return self.lease.forget_counts_from(computer)
 
+    def forget_stands_on_close(self, computer: str) -> bool:
+        return self.lease.forget_stands_on_close(computer)
+
 
 class Presence:
     """When the person was last at a simulated computer, as `desktop.idle` says it."""

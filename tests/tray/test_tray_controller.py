@@ -100,6 +100,9 @@ class ScriptedLease:
     def forget_counts_from(self, computer: str) -> int | None:
         return None
 
+    def forget_stands_on_close(self, computer: str) -> bool:
+        return False
+
     def tick(
         self,
         part: str,

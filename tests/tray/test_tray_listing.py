@@ -124,6 +124,13 @@ def test_the_question_before_forgetting_a_computer() -> None:
         f"For invoices it counts from {clock_time(1_750_000_000)}: until then Laptop may still "
         "be numbering them, cut off from the sync."
     )
+    _, never = forget_question("Laptop", counts_from=1_750_000_000, on_close=True)
+    assert never.startswith(question) and "counts from" not in never
+    assert never.endswith(
+        "For invoices it cannot count: Laptop may be numbering them on this computer's close, "
+        "cut off from the sync, for as long as it runs. Start Laptop for a minute with its sync "
+        "running to end the wait."
+    )
 
 
 def test_a_listing_nested_too_deep_is_not_a_listing() -> None:
