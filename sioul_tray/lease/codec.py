@@ -20,7 +20,7 @@ from typing import Any
 from sioul_tray.errors import Unreadable
 from sioul_tray.i18n import Core
 from sioul_tray.ids import COMPUTER_ID
-from sioul_tray.lease.rules import ANY_CLOSE, EVERY_COMPUTER, PARTS, Claim
+from sioul_tray.lease.rules import ANY_CLOSE, EVERY_COMPUTER, PARTS, READ_UNSAID, Claim
 from sioul_tray.share.seal import OVERHEAD
 
 MAX_FILE = 512  # a claim file is at most this many bytes
@@ -67,23 +67,40 @@ def encode(claim: Claim) -> str:
         sorted(claim.knows), sorted(claim.counted),
         claim.acting,
         [claim.reads.get(t, 0) for t in sorted(claim.knows)],
-        [n for k in sorted(claim.admits) for n in (k, claim.admits[k])],
+        _admits_row(claim),
     ]  # fmt: skip
     return json.dumps(row, ensure_ascii=False, separators=(",", ":"))
+
+
+def _admits_row(claim: Claim) -> list[Any]:
+    """`admits` in little room: the latest close's seq, a digit per tag of `knows` (1: that
+    close admitted it), then (tag, seq) pairs for the others (an older close, or a computer no
+    longer in `knows`). Most claims say "[seq, '111']"."""
+    admits = claim.admits
+    if not admits:
+        return []
+    latest = admits.get(ANY_CLOSE, 0)
+    knows = sorted(claim.knows)
+    bits = "".join("1" if latest and admits.get(t) == latest else "0" for t in knows)
+    said = {t for t, bit in zip(knows, bits, strict=True) if bit == "1"}
+    rest = [n for k in sorted(admits) if k != ANY_CLOSE and k not in said for n in (k, admits[k])]
+    return [latest, bits, *rest]
 
 
 def fitted(claim: Claim, spare: int = 0) -> Claim:
     """`claim` as it can be written within MAX_FILE (with `spare` bytes left): where its closes
     or the computers it knows take too much room, the seqs it read are left unsaid (a computer
-    that lost its state then learns less of its past, and a close admits only the computer it
-    names), then the declarations that count already (a start then waits for them again), the
+    that lost its state then learns less of its past; a close still admits the same ones),
+    then the declarations that count already (a start then waits for them again), the
     closes name and admit every computer at once (a computer then waits for more closes, never
     fewer) and the last tags it knows are left out.
     """
     if fits(encode(claim), spare):
         return claim
-    if claim.reads:  # unsaid, a computer that lost its past learns less of it
-        claim = dataclasses.replace(claim, reads={})
+    if any(seq != READ_UNSAID for seq in claim.reads.values()):
+        # Each seq read unsaid (a computer that lost its past learns less of it), still said
+        # read: a close admits the same computers.
+        claim = dataclasses.replace(claim, reads=dict.fromkeys(claim.reads, READ_UNSAID))
         if fits(encode(claim), spare):
             return claim
     if claim.counted:
@@ -96,14 +113,18 @@ def fitted(claim: Claim, spare: int = 0) -> Claim:
         collapsed[EVERY_COMPUTER] = max(named)
         claim = dataclasses.replace(claim, closes=collapsed)
     admitted = [seq for k, seq in claim.admits.items() if k != ANY_CLOSE]
-    if len(admitted) > 1:
+    if len(admitted) > 1 and not fits(encode(claim), spare):
         collapsed = {k: seq for k, seq in claim.admits.items() if k == ANY_CLOSE}
         collapsed[EVERY_COMPUTER] = max(admitted)
-        claim = dataclasses.replace(claim, admits=collapsed)
+        smaller = dataclasses.replace(claim, admits=collapsed)
+        if len(encode(smaller)) < len(encode(claim)):
+            claim = smaller
     knows = sorted(claim.knows)
     while knows and not fits(encode(claim), spare):
         knows.pop()
-        claim = dataclasses.replace(claim, knows=tuple(knows))
+        kept = set(knows)
+        reads = {t: seq for t, seq in claim.reads.items() if t in kept}
+        claim = dataclasses.replace(claim, knows=tuple(knows), reads=reads)
     return claim
 
 
@@ -209,7 +230,7 @@ def decode(plaintext: bytes | str) -> Claim:
         reads = {t: s for t, s in zip(knows, (_int(s, "reads") for s in seqs), strict=True) if s}
     admits: dict[int, int] = {}
     if len(row) > _READS + 1 and rules == 3:
-        admits = _table(row[_READS + 1], "admits")
+        admits = _admits(row[_READS + 1], knows)
     return Claim(
         computer,
         part,
@@ -251,6 +272,26 @@ def _closes_fields(
             raise Unreadable(Core.mark("not valid: the acknowledgement is incomplete"))
     table = _table(closes, "closes")
     return answers, table or None, _tags(knows, "knows", MAX_KNOWS)
+
+
+def _admits(value: Any, knows: tuple[int, ...]) -> dict[int, int]:
+    """`admits` as `_admits_row` writes it, checked."""
+    if type(value) is not list:
+        raise Unreadable(Core.mark("not valid: {what} is not a small table", what="admits"))
+    if not value:
+        return {}
+    if len(value) < 2:
+        raise Unreadable(Core.mark("not valid: {what} is not a small table", what="admits"))
+    latest, bits = _int(value[0], "admits"), value[1]
+    if type(bits) is not str or len(bits) != len(knows) or set(bits) - {"0", "1"}:
+        raise Unreadable(Core.mark("not valid: admits does not match knows"))
+    admits = _table(value[2:], "admits")
+    if latest:
+        admits[ANY_CLOSE] = latest
+        for t, bit in zip(knows, bits, strict=True):
+            if bit == "1":
+                admits[t] = max(admits.get(t, 0), latest)
+    return admits
 
 
 def _table(pairs: Any, what: str) -> dict[int, int]:

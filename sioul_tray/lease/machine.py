@@ -49,6 +49,7 @@ from sioul_tray.lease.rules import (
     EVERY_COMPUTER,
     EVERY_FIX,
     PARTS,
+    READ_UNSAID,
     RULES,
     Claim,
     Fixes,
@@ -492,10 +493,16 @@ class _Reads:
             renewed=t,
             forgets=dict(sorted(forgets.items())),
         )
-        # Room for the longest acknowledgement and a few more digits, so later renewals fit too.
+        # Room for the longest acknowledgement and a few more digits, so later renewals fit too,
+        # and for the closes that admitted anyone, all at once (`admits`: never left out).
         sees, sees_tenure, sees_seq = WIDEST_ACK
         widest = dataclasses.replace(
-            claim, sees=sees, sees_tenure=sees_tenure, sees_seq=sees_seq, tenure=2**32 - 1
+            claim,
+            sees=sees,
+            sees_tenure=sees_tenure,
+            sees_seq=sees_seq,
+            tenure=2**32 - 1,
+            admits={ANY_CLOSE: codec.MAX_TIME, EVERY_COMPUTER: codec.MAX_TIME},
         )
         if not codec.fits(codec.encode(widest), spare=FORGET_SPARE):
             raise SioulError(
@@ -805,8 +812,8 @@ class _Draft(_Reads):
                     answered = a  # (a version this run wrote beyond `own`, or a copy's: not)
             if past_read and c != me and claim.reads:
                 a = claim.reads.get(mark, -1)
-                if a > answered and a not in own and (first is None or a < first):
-                    answered = a
+                if a > max(answered, READ_UNSAID) and a not in own and (first is None or a < first):
+                    answered = a  # (READ_UNSAID: a version read, not which: no past shown)
             if (
                 c == me
                 and not self.remembers

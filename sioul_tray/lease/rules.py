@@ -22,6 +22,9 @@ RULES = 3
 # named (for the computers on rules before 3, which count any close); and every computer, where a
 # claim has no room left to name each (a close of any then stands for all).
 ANY_CLOSE, EVERY_COMPUTER = 0, 1
+# A seq in `Claim.reads` that says a claim was read, not which version (room ran short): no seq
+# a clock writes is this low.
+READ_UNSAID = 1
 
 
 def tag(computer: str) -> int:
@@ -96,8 +99,9 @@ class Claim:
     reads: Mapping[int, int] = field(default_factory=dict, hash=False)
     # Appended after `reads`, ignored by the versions before it: for each computer's tag, the
     # highest seq of this computer's closes that admitted it (`Fixes.admitted_closes`: a close
-    # admits the computers it says it read), under EVERY_COMPUTER where room ran short. The
-    # memory of which closes another computer may count, kept where every start reads it back.
+    # admits the computers it says it read); under ANY_CLOSE the latest close (a close says whom
+    # it admits), under EVERY_COMPUTER every computer where room ran short. The memory of which
+    # closes another computer may count, kept where every start reads it back.
     admits: Mapping[int, int] = field(default_factory=dict, hash=False)
     rules: int = RULES
 

@@ -1084,84 +1084,91 @@ Inactivité lue par : {idle}</translation>
         <translation>{path} est ouvert aux autres utilisateurs et ne peut pas être rendu privé : {error}</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="135"/>
+        <location filename="../lease/codec.py" line="156"/>
         <source>not valid: {what} is not a whole number</source>
         <translation>invalide : {what} n’est pas un nombre entier</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="137"/>
+        <location filename="../lease/codec.py" line="158"/>
         <source>not valid: {what} is out of range</source>
         <translation>invalide : {what} est hors limites</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="147"/>
+        <location filename="../lease/codec.py" line="168"/>
         <source>not valid: {what} is not a computer id</source>
         <translation>invalide : {what} n’est pas un identifiant d’ordinateur</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="158"/>
+        <location filename="../lease/codec.py" line="179"/>
         <location filename="../lease/lease.py" line="557"/>
         <source>not valid: not a claim</source>
         <translation>invalide : ce n’est pas une réservation</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="160"/>
+        <location filename="../lease/codec.py" line="181"/>
         <source>not valid: fields are missing</source>
         <translation>invalide : des champs manquent</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="165"/>
+        <location filename="../lease/codec.py" line="186"/>
         <source>not valid: unknown part</source>
         <translation>invalide : partie inconnue</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="167"/>
+        <location filename="../lease/codec.py" line="188"/>
         <source>not valid: the name is not text of a sensible length</source>
         <translation>invalide : le nom n’est pas un texte de longueur raisonnable</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="171"/>
+        <location filename="../lease/codec.py" line="192"/>
         <source>not valid: closed is not true or false</source>
         <translation>invalide : closed n’est ni vrai ni faux</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="173"/>
+        <location filename="../lease/codec.py" line="194"/>
         <source>not valid: forgets is not a small table</source>
         <translation>invalide : forgets n’est pas une petite table</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="196"/>
-        <location filename="../lease/codec.py" line="251"/>
+        <location filename="../lease/codec.py" line="217"/>
+        <location filename="../lease/codec.py" line="272"/>
         <source>not valid: the acknowledgement is incomplete</source>
         <translation>non valide : l’accusé de réception est incomplet</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="203"/>
+        <location filename="../lease/codec.py" line="224"/>
         <source>not valid: acting is not true, false or null</source>
         <translation>invalide : acting n’est ni vrai, ni faux, ni null</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="208"/>
+        <location filename="../lease/codec.py" line="229"/>
         <source>not valid: reads does not match knows</source>
         <translation>invalide : reads ne correspond pas à knows</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="226"/>
+        <location filename="../lease/codec.py" line="247"/>
         <source>a forgotten computer</source>
         <translation>un ordinateur oublié</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="226"/>
+        <location filename="../lease/codec.py" line="247"/>
         <source>a forgotten seq</source>
         <translation>un seq oublié</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="259"/>
+        <location filename="../lease/codec.py" line="280"/>
+        <location filename="../lease/codec.py" line="284"/>
+        <location filename="../lease/codec.py" line="300"/>
         <source>not valid: {what} is not a small table</source>
         <translation>invalide : {what} n’est pas une petite table</translation>
     </message>
     <message>
-        <location filename="../lease/codec.py" line="268"/>
+        <location filename="../lease/codec.py" line="287"/>
+        <source>not valid: admits does not match knows</source>
+        <translation>invalide : admits ne correspond pas à knows</translation>
+    </message>
+    <message>
+        <location filename="../lease/codec.py" line="309"/>
         <source>not valid: {what} is not a short list</source>
         <translation>invalide : {what} n’est pas une courte liste</translation>
     </message>
@@ -1367,12 +1374,12 @@ Inactivité lue par : {idle}</translation>
         <translation>copiée d’un autre nom ({file})</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="966"/>
+        <location filename="../lease/machine.py" line="973"/>
         <source>stale copy: seq {seq}, already read seq {known}</source>
         <translation>copie périmée : seq {seq}, seq {known} déjà lu</translation>
     </message>
     <message numerus="yes">
-        <location filename="../lease/machine.py" line="503"/>
+        <location filename="../lease/machine.py" line="510"/>
         <source>this computer&apos;s claim has no room to declare {computer} gone: %n computers are declared gone already</source>
         <translation>
             <numerusform>la réservation de cet ordinateur n’a plus de place pour déclarer {computer} parti : %n ordinateur est déjà déclaré parti</numerusform>
@@ -1380,27 +1387,27 @@ Inactivité lue par : {idle}</translation>
         </translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="437"/>
+        <location filename="../lease/machine.py" line="438"/>
         <source>another computer writes this computer&apos;s claims ({computer}): its configuration was copied from this one; there, remove the file named computer in its configuration folder and run setup again</source>
         <translation>un autre ordinateur écrit les réservations de cet ordinateur ({computer}) : sa configuration a été copiée de celle-ci ; sur celui-là, supprimez le fichier nommé computer de son dossier de configuration et relancez setup</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="448"/>
+        <location filename="../lease/machine.py" line="449"/>
         <source>this computer&apos;s records mark on {part} is unknown (its state was lost): Sioul must not number here until the person confirms it (sioul-tray wrote {part} N --confirm)</source>
         <translation>la marque des enregistrements de cet ordinateur sur {part} est inconnue (son état a été perdu) : Sioul ne doit pas numéroter ici tant que la personne ne l’a pas confirmée (sioul-tray wrote {part} N --confirm)</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="1491"/>
+        <location filename="../lease/machine.py" line="1498"/>
         <source>this computer&apos;s clock reads {clock}, not a time between 1970 and 2514: set it</source>
         <translation>l’horloge de cet ordinateur indique {clock}, pas une heure entre 1970 et 2514 : réglez-la</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="1503"/>
+        <location filename="../lease/machine.py" line="1510"/>
         <source>active must be a time between 1970 and 2514, not {active}</source>
         <translation>active doit être une heure entre 1970 et 2514, pas {active}</translation>
     </message>
     <message>
-        <location filename="../lease/machine.py" line="1517"/>
+        <location filename="../lease/machine.py" line="1524"/>
         <source>wrote must be a whole number from 0 to {top}, not {wrote}</source>
         <translation>wrote doit être un nombre entier de 0 à {top}, pas {wrote}</translation>
     </message>

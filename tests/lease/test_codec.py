@@ -11,7 +11,7 @@ import pytest
 
 from sioul_tray.errors import Unreadable
 from sioul_tray.lease import codec
-from sioul_tray.lease.rules import ANY_CLOSE, EVERY_COMPUTER, Claim
+from sioul_tray.lease.rules import ANY_CLOSE, EVERY_COMPUTER, READ_UNSAID, Claim
 from sioul_tray.share.seal import OVERHEAD
 from tests.helpers import claim
 
@@ -28,12 +28,14 @@ def crowded(**fields: object) -> Claim:
         sees_tenure=2**32 - 1,
         sees_seq=codec.MAX_INT,
         tenure=2**32 - 1,
-        forgets={"a" * 63: codec.MAX_INT},  # `forget` refuses one more that would not fit
+        # `forget` refuses a declaration where the closes that admitted anyone would not fit
+        forgets={"a" * 40: codec.MAX_TIME},
         closes={ANY_CLOSE: 10**15, **{t: 10**15 + t for t in range(2, 2 + codec.MAX_CLOSES - 1)}},
         knows=tuple(range(2**31, 2**31 + codec.MAX_KNOWS)),
         counted=(2**31, 2**31 + 1),
         acting=False,
         reads={t: 10**15 + t for t in range(2**31, 2**31 + codec.MAX_KNOWS)},
+        admits={ANY_CLOSE: 10**15, 2**31: 10**15, 2**31 + 1: 10**14, 5: 10**14},
     )
     return dataclasses.replace(base, **fields)  # type: ignore[arg-type]
 
@@ -44,15 +46,17 @@ def test_every_field_reads_back() -> None:
 
 
 def test_what_does_not_fit_is_left_out_in_order() -> None:
-    """First the seqs read, then the declarations that count already, then the successors named
-    one by one (all at once instead), then the last computers known: never a field a rule needs
-    to stay safe."""
+    """First the seqs read (each still said read), then the declarations that count already,
+    then the successors named and the computers admitted one by one (all at once instead), then
+    the last computers known: never a field a rule needs to stay safe."""
     c = crowded()
     assert not codec.fits(codec.encode(c))
     fitted = codec.fitted(c)
     assert codec.fits(codec.encode(fitted))
-    assert fitted.reads == {}
+    assert fitted.reads == dict.fromkeys(fitted.knows, READ_UNSAID)
     assert fitted.counted == ()
+    assert fitted.admits == {ANY_CLOSE: 10**15, EVERY_COMPUTER: 10**15}  # every one, at once
+    assert codec.decode(codec.encode(fitted)) == fitted
     assert set(fitted.closes) == {ANY_CLOSE, EVERY_COMPUTER}
     assert fitted.closes[EVERY_COMPUTER] == max(v for k, v in c.closes.items() if k != ANY_CLOSE)
     assert fitted.knows == c.knows[: len(fitted.knows)]  # the first ones kept
@@ -110,15 +114,25 @@ def test_reads_go_with_knows_one_seq_each() -> None:
         codec.decode(json.dumps(row))
 
 
-def test_admits_is_a_small_table_after_reads() -> None:
-    """`admits` follows `reads` as pairs (tag, seq), as `closes`; a version before it reads a
-    claim without it as admitting nothing, and a damaged one is Unreadable."""
-    c = claim(knows=(3,), reads={3: 120}, admits={3: 130, 7: 90})
+def test_admits_follows_reads_in_little_room() -> None:
+    """`admits` follows `reads`: the latest close's seq, a digit per tag of `knows` (that close
+    admitted it), then (tag, seq) pairs for the rest. A version before it reads a claim without
+    it as admitting nothing said; a damaged one is Unreadable."""
+    c = claim(knows=(3, 5), reads={3: 120}, admits={0: 130, 3: 130, 5: 90, 7: 130})
     row = json.loads(codec.encode(c))
-    assert row[codec._READS + 1] == [3, 130, 7, 90]
-    assert codec.decode(json.dumps(row)).admits == {3: 130, 7: 90}
+    assert row[codec._READS + 1] == [130, "10", 5, 90, 7, 130]  # 7 is in no `knows` any more
+    assert codec.decode(json.dumps(row)).admits == c.admits
     assert codec.decode(json.dumps(row[:-1])).admits == {}
-    for bad in ([3], [3, -1], "3,130", [3, 130] * (codec.MAX_CLOSES + 1)):
+    for bad in ([130], [130, "1"], [130, "12"], [130, 10], [-1, "10"], [130, "10", 5]):
         row[codec._READS + 1] = bad
         with pytest.raises(Unreadable, match="admits"):
             codec.decode(json.dumps(row))
+
+
+def test_a_claim_short_of_room_says_it_read_not_what() -> None:
+    """Short of room, `reads` keeps each computer read but not the seq (READ_UNSAID): a close
+    still admits the same computers."""
+    tags = tuple(range(2, 2 + codec.MAX_KNOWS))
+    c = claim(knows=tags, reads=dict.fromkeys(tags, 1_750_000_000), closed=True)
+    fitted = codec.fitted(c)
+    assert set(fitted.reads) == set(fitted.knows) and set(fitted.reads.values()) == {READ_UNSAID}

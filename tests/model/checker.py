@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sioul_tray.lease import RENEW, SETTLING
+from sioul_tray.lease.rules import ANY_CLOSE, tag
 
 from .world import (
     FULL,
@@ -293,7 +294,8 @@ def heal(w: World) -> bool | None:
     None (not checked): a computer whose seq went back or repeated, which only a lost state file
     together with a stale copy of its own claim and a clock no later than its last write makes;
     its claims read as stale until its clock passes its old ones (docs/protocol.md, "What it
-    assumes"); and a computer blocked by another seal or a copied id.
+    assumes"); a computer blocked by another seal or a copied id; and a crashed computer a
+    close of a running one admitted, which no declaration can end (`Fixes.admitted_closes`).
     """
     for versions in w.versions:
         seqs = [v.claim.seq for v in versions]
@@ -321,6 +323,11 @@ def heal(w: World) -> bool | None:
                 # A declaration counts once the computer declared can no longer be numbering.
                 after = h.nodes[i].knowledge
                 assert after is not None
+                if after.may_count_my_close(h.nodes[k].id):
+                    # It may be numbering on a close of this one that admitted it: no
+                    # declaration can count until it is heard, by design (docs/protocol.md,
+                    # "Gone for good", what it costs). Left out, as a seq gone back is.
+                    return None
                 when = after.declared_from(h.nodes[k].id) + h.nodes[i].lag
                 if math.isfinite(when):  # -inf: it counts already
                     counts = max(counts, math.ceil(when))
@@ -361,6 +368,15 @@ def next_morning(w: World) -> bool | None:
             for u in tails[j]:
                 if v.knew[j] < u.claim.seq and u.knew[k] < v.claim.seq:
                     return None  # neither read the other: a sync down, not one evening
+    ids = [n.id for n in w.nodes]
+    for c in (v.claim for v in last if v is not None):
+        if c.admits.get(ANY_CLOSE) == c.seq and any(
+            other != c.computer and tag(other) not in c.reads for other in ids
+        ):
+            # A close that did not admit a computer it had not heard change for ALIVE (waits of
+            # the model pass without renewals): that one waits for its writer, as it must
+            # (`Fixes.admitted_closes`; docs/reliability.md, "Closes never lapse").
+            return None
     for i in range(len(w.nodes)):
         h = w.clone()
         h.now += NIGHT
