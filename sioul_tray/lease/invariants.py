@@ -275,7 +275,7 @@ def hands_on(claim: Claim) -> bool:
     """Another computer may act on `claim`, its writer's latest: it acknowledges another
     computer (or none: its silence may be counted), or it is a close. One open that
     acknowledges its writer alone hands nothing on (`Fixes.marks_unproven`): its writer keeps
-    the part, and is never counted gone by its silence (`Fixes.keepers_declared`)."""
+    the part."""
     return claim.closed or claim.sees != claim.computer
 
 

@@ -259,7 +259,6 @@ def reasons(
             and rule.never_twice
             and not seen.fixes.silence_never_counts
             and _silent(c, seen, now)
-            and not (seen.fixes.keepers_declared and c.sees == c.computer)
         ) or (
             trusting and flowing and not rule.never_twice and now - seen.when(c) > timing.unclosed
         ):

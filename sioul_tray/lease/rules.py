@@ -136,9 +136,6 @@ class Fixes:
     vouch_waits: bool = True
     """So does one made while this computer distrusts (its state lost): never at once as a
     close of the computer declared."""
-    keepers_declared: bool = True
-    """A keeper is counted gone by a close or a declaration, never by its silence alone (on
-    invoices): cut off, it may be numbering on declarations its person made there."""
     heirless_closes: bool = True
     """A close naming no successor (its writer the heir) is not counted by one that closed."""
     upgraded_closes: bool = True
@@ -167,17 +164,17 @@ class Fixes:
     joiner."""
     marks_unproven: bool = True
     """(S6) While this computer's mark is unknown (`marks_kept`: its state lost), its claims
-    hand nothing on: each acknowledges its writer alone (so it is never counted gone by its
-    silence either, `keepers_declared`), it writes no close, and it makes no declaration while
-    its claim is closed. No other computer then acts on a claim of it whose `wrote` may be
-    below a mark it said yes to: each waits until the person confirms the mark (or declares
-    this computer gone)."""
+    hand nothing on: each acknowledges its writer alone, it writes no close, and it makes no
+    declaration while its claim is closed. No other computer then acts on a claim of it whose
+    `wrote` may be below a mark it said yes to: each waits until the person confirms the mark
+    (or declares this computer gone)."""
 
     silence_never_counts: bool = True
     """(S4) On invoices no claim is counted gone by its silence, only by its close or a
     declaration: any computer, cut off, may be numbering on closes it read or declarations its
-    person made after its last claim that came through (issue 39, class 2). `keepers_declared`
-    is the case of a claim that says it keeps the part; this one covers every claim."""
+    person made after its last claim that came through (issue 39, class 2). It took in
+    `keepers_declared`, its first case (a claim that says it keeps the part), retired as a
+    switch of its own: with this one on, it never decided anything."""
 
     lost_closes: bool = True
     """(S4) A computer whose state was lost, once a claim of its own from before this run shows,

@@ -510,8 +510,8 @@ def test_declared_gone_by_a_keeper_cut_off_from_them(memory_path: Path, fixed: b
     while aa numbered on its declarations: both numbered."""
     r = Replicas(memory_path, ["aa", "bb", "cc"])
     # The rule switched off (`fixed=False`) from the start: it tells nothing before a silence.
-    # With `silence_never_counts` (S4), of which `keepers_declared` is a case, off as well.
-    fixes = EVERY_FIX if fixed else Fixes(keepers_declared=False, silence_never_counts=False)
+    # `silence_never_counts` (S4) took in the rule first found here (a keeper's claim).
+    fixes = EVERY_FIX if fixed else Fixes(silence_never_counts=False)
     a, b, c = r.lease("aa"), r.lease("bb", fixes=fixes), r.lease("cc", fixes=fixes)
     in_use(r, a, b, c, rounds=SETTLING // RENEW + 3)
     assert a.renew(INV).acting
