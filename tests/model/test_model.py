@@ -23,7 +23,7 @@ from sioul_tray.lease import ALIVE, RENEW, SETTLING, UNCLOSED
 from sioul_tray.lease.machine import Memory
 from sioul_tray.lease.rules import Claim, Fixes
 
-from .caught import TRIED
+from .caught import LIVENESS, TRIED
 from .checker import Report, Step, explore, moves, scripted, walk
 from .world import (
     FAULTS,
@@ -150,6 +150,9 @@ FOUND = [
     ("old_rules_closes", "upgrade", 2, 5, "S4"),  # an old peer's close counted after ours
     ("marks_while_acting", "evening", 2, 5, "S5"),  # a mark carried after the part went on
     ("admitted_closes", "declared", 2, 4, "S4"),  # 2a: a close counted beside its declaration
+    # Liveness (`LIVENESS`): no computer acts once the sync heals, or the next morning.
+    ("forget_holds", "forget", 2, 3, "L1"),  # case 4: a declaration that lapsed
+    ("successor", "evening", 2, 3, "L2"),  # both closed, neither the heir
 ]
 
 
@@ -164,7 +167,17 @@ FOUND = [
 def test_each_fix_switched_off_breaks_its_invariant_early(
     fix: str, alphabet: str, computers: int, depth: int, invariant: str
 ) -> None:
-    report = explore(computers, depth, alphabet=TRIED[alphabet], switches=Switches.without(fix))
+    live = LIVENESS.get(fix)
+    report = explore(
+        computers, depth, alphabet=TRIED[alphabet], switches=Switches.without(fix),
+        liveness=live == "L1", evening=live == "L2",
+    )  # fmt: skip
+    if live is not None:
+        assert invariant == live and report.violation is None, report.summary()
+        assert report.stuck is not None, report.summary()
+        assert len(report.stuck) - 2 == depth  # the header, the events, nobody acting
+        assert report.stuck[-1] == "acting now: nobody", "\n".join(report.stuck)
+        return
     assert report.violation is not None, report.summary()
     assert len(report.violation) - 3 == depth  # the header, the events, who acts, the break
     assert report.violation[-1].startswith(f"unsafe: {invariant} "), "\n".join(report.violation)
@@ -329,7 +342,7 @@ WALKED = {
 # The same walks with replicas as state (`Alphabet.replicas`: a replica stays as it is until a
 # delivery event), from the initial folder of each alphabet, shortened: the fixes whose traces
 # the walks above never met (a sync down across several calls), and one they found with every
-# fix on, which made `keepers_declared`.
+# fix on, which made `keepers_declared` (now a case of `silence_never_counts`).
 ON_REPLICAS = replace(FAULTS, replicas=True)
 UPGRADE = replace(
     NARROW["upgrade"], stale=True, ops=("renew", "take", "close"), quanta=(RENEW, SETTLING, NIGHT),
@@ -381,7 +394,7 @@ REPLICA_WALKS: dict[str, tuple[int, Alphabet, list[Event]]] = {
     # aa, cut off from bb, has its person declare bb and then cc gone; bb, waking after a day
     # to cc's close alone, takes and counts aa gone by its silence: both number
     # (`walk(3, seed=1)` on ON_REPLICAS, 26 events).
-    "keepers_declared": (3, ON_REPLICAS, [
+    "silence_never_counts": (3, ON_REPLICAS, [
         ("close", C, None), ("forget", A, B, None), ("deliver", B, C, 2), ("wait", 86400, C),
         ("take", B, None), ("jump", B, 420), ("forget", A, B, None), ("wait", SETTLING),
         ("jump", B, -420), ("forget", A, C, None), ("forget", B, C, None),
@@ -454,12 +467,10 @@ def test_a_fix_found_by_the_invariants_on_a_walk_is_needed(fix: str) -> None:
 @pytest.mark.parametrize("fix", sorted(REPLICA_WALKS))
 def test_a_fix_found_by_the_walks_on_replicas_is_needed(fix: str) -> None:
     computers, alphabet, path = REPLICA_WALKS[fix]
-    # `keepers_declared` is a case of `silence_never_counts` (S4): its path needs both off.
     # `own_past_read` (S7) sees the restored computer's past in the other's `reads` as well.
     # `admitted_closes` closes the paths of `heirless_closes` and `learns_members` too: the
     # close counted there had not admitted the computer counting it.
     also = {
-        "keepers_declared": ("silence_never_counts",),
         "restored": ("own_past_read",),
         "heirless_closes": ("admitted_closes",),
         "learns_members": ("admitted_closes",),
@@ -577,12 +588,12 @@ def test_every_fix_is_exercised_here() -> None:
     # test_claims_alone.py).
     exercised = {f for f, *_ in FOUND} | set(SCRIPTED) | set(WALKED) | set(REPLICA_WALKS)
     exercised |= set(INVARIANT_WALKED)
-    # silence_never_counts: on real replicas (tests/lease/test_reasons_never_mutual.py).
+    # silence_never_counts: above, and on real replicas (tests/lease/test_reasons_never_mutual.py).
     # own_past_read: on real replicas (tests/lease/test_restored.py), and here beside
     # `restored` and `vouch_waits`, whose paths it closes too.
     elsewhere = {
         "forget_holds", "successor", "forget_named", "upgraded_closes", "tags_declared",
-        "silence_never_counts", "own_past_read",
+        "own_past_read",
     }  # fmt: skip
     assert exercised | elsewhere == set(NAMES) - {
         "marks_kept",  # the model numbers no records: tests/lease/test_marks.py (S6)
