@@ -150,6 +150,7 @@ FOUND = [
     ("old_rules_closes", "upgrade", 2, 5, "S4"),  # an old peer's close counted after ours
     ("marks_while_acting", "evening", 2, 5, "S5"),  # a mark carried after the part went on
     ("admitted_closes", "declared", 2, 4, "S4"),  # 2a: a close counted beside its declaration
+    ("silence_never_counts", "silence", 3, 5, "S4"),  # 2: two cut off count each other gone
     # Liveness (`LIVENESS`): no computer acts once the sync heals, or the next morning.
     ("forget_holds", "forget", 2, 3, "L1"),  # case 4: a declaration that lapsed
     ("successor", "evening", 2, 3, "L2"),  # both closed, neither the heir

@@ -275,6 +275,13 @@ NARROW = {
         ops=("renew", "close"), crash=False, forget="any", quanta=(SETTLING, UNCLOSED),
         jumps=(), settled=True,
     ),
+    # A computer closes; days pass; the two others renew, each having heard that close come
+    # through (their sync flows) but not the other (issue 39, class 2: on invoices a silent
+    # claim may be numbering on a close read after it, so silence is no reason).
+    "silence": Alphabet(
+        ops=("renew", "close"), crash=False, forget="", quanta=(UNCLOSED,), jumps=(),
+        settled=True, stale=False,
+    ),
     # The person declares gone a keeper that only went offline.
     "offline": Alphabet(
         ops=("renew",), crash=False, forget="any", quanta=(SETTLING, UNCLOSED - ALIVE),
