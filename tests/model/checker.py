@@ -556,12 +556,18 @@ def shorten(
 def _replay(computers: int, switches: Switches, alphabet: Alphabet, path: list[Event]) -> list[str]:
     w = initial(computers, switches, alphabet)
     w.tracing = True
-    lines = ["(a folder in use: every computer renewed, read and answered the others)"]
+    lines = [_start(alphabet)]
     for event in path:
         apply(w, event)
         lines += w.trace
         w.trace = []
     return [*lines, *_verdict(w)]
+
+
+def _start(alphabet: Alphabet) -> str:
+    """A trace's first line: the folder it starts from (`initial`)."""
+    closed = "; then each closed for the night, the keeper last" if alphabet.closed else ""
+    return f"(a folder in use: every computer renewed, read and answered the others{closed})"
 
 
 def _verdict(w: World) -> list[str]:
@@ -598,7 +604,7 @@ def scripted(
     a counterexample's, ending with who acts."""
     w = initial(computers, switches, alphabet)
     w.tracing = True
-    lines = ["(a folder in use: every computer renewed, read and answered the others)"]
+    lines = [_start(alphabet)]
     down: tuple[int, ...] | None = None  # the versions delivered when the sync went down
     for step in steps:
         if step == ("sync down",):

@@ -164,13 +164,16 @@ class Alphabet:
     # down across several calls, a night between, is one path, not a choice at every read.
     replicas: bool = False
     # The folder at the start: wall clock offsets, who took invoices there, the computers on the
-    # rules before these (`OLD_RULES`), how many of the last ones join later, and whether it
-    # starts SETTLING later, its keeper acting.
+    # rules before these (`OLD_RULES`), how many of the last ones join later, whether it
+    # starts SETTLING later, its keeper acting, and whether every computer then closed for the
+    # night, trays still running (asleep): the others first, then the keeper, each having read
+    # the latest claims, its state saved.
     offsets: tuple[int, ...] = ()
     taken_by: int | None = None
     old: tuple[int, ...] = ()
     joins: int = 0
     settled: bool = False
+    closed: bool = False
 
     def describe(self) -> str:
         kinds = list(self.ops)
@@ -203,6 +206,8 @@ class Alphabet:
             start.append(f"{IDS[self.taken_by]} took invoices")
         if self.settled:
             start.append("its keeper acting")
+        if self.closed:
+            start.append("then every computer closed for the night")
         if self.old:
             start.append(", ".join(IDS[i] for i in self.old) + " on the rules before these")
         if self.joins:
@@ -245,6 +250,12 @@ NARROW = {
         ops=("renew", "close", "quit"), crash=False, restarts=("state",), unsaved=True,
         forget="", quanta=(SETTLING, NIGHT), jumps=(), settled=True, stale=False,
     ),
+    # Both closed for the night, their trays asleep: one crashes and starts again with its
+    # state file or the one before it (a backup put back); the morning's renewals.
+    "overnight": Alphabet(
+        ops=("renew",), restarts=("state", "older"), forget="", quanta=(SETTLING,), jumps=(),
+        settled=True, closed=True, stale=False,
+    ),
     # A computer on the rules before these (aa) beside one on these.
     "upgrade": Alphabet(
         ops=("renew", "close"), crash=False, forget="", quanta=(SETTLING, NIGHT), jumps=(),
@@ -280,6 +291,12 @@ NARROW = {
     # claim may be numbering on a close read after it, so silence is no reason).
     "silence": Alphabet(
         ops=("renew", "close"), crash=False, forget="", quanta=(UNCLOSED,), jumps=(),
+        settled=True, stale=False,
+    ),
+    # A day without news of bb at aa (its sync down); aa closes for the night, and its person
+    # declares bb gone while aa's claim is closed: the declaration rewrites the close.
+    "rewritten": Alphabet(
+        ops=("renew", "close"), crash=False, forget="any", quanta=(UNCLOSED,), jumps=(),
         settled=True, stale=False,
     ),
     # The person declares gone a keeper that only went offline.
@@ -809,7 +826,8 @@ def initial(n: int, switches: Switches = SHIPPED, alphabet: Alphabet = FULL) -> 
     """n computers (but the last `alphabet.joins`, which join later) that have each renewed,
     read everyone's claim and answered it: a folder in use, where every computer's claim has
     reached every other at least once (the protocol's assumption). aa made the folder; it keeps
-    invoices (or `taken_by` does), not settled yet (or `settled`: SETTLING later, acting)."""
+    invoices (or `taken_by` does), not settled yet (or `settled`: SETTLING later, acting; then
+    with `closed`, every computer closed for the night, the keeper last)."""
     w = World(T0, [Node(IDS[i], None) for i in range(n)], [[] for _ in range(n)], [1] * n)
     w.switches = switches
     w.arrives = alphabet.arrives
@@ -830,6 +848,10 @@ def initial(n: int, switches: Switches = SHIPPED, alphabet: Alphabet = FULL) -> 
         w.now += SETTLING
         for i in present:
             apply(w, ("renew", i, latest(w)))
+    if alphabet.closed:
+        keeper = 0 if alphabet.taken_by is None else alphabet.taken_by
+        for i in [*(i for i in present if i != keeper), keeper]:
+            apply(w, ("close", i, latest(w)))
     if alphabet.replicas:
         w.held = [list(latest(w)) if i in present else [-1] * n for i in range(n)]
     w.trace = []
