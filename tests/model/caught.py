@@ -75,7 +75,7 @@ HINTS: dict[str, tuple[str, ...]] = {
     "forget_holds": ("forget", "offline"),
     "successor": ("evening",),
     "marks_while_acting": ("full", "evening"),
-    "lost_closes": ("faults",),
+    "lost_closes": ("lost", "faults"),
     "own_past_read": ("faults",),
     "admitted_closes": ("declared",),
 }

@@ -150,6 +150,7 @@ FOUND = [
     ("old_rules_closes", "upgrade", 2, 5, "S4"),  # an old peer's close counted after ours
     ("marks_while_acting", "evening", 2, 5, "S5"),  # a mark carried after the part went on
     ("admitted_closes", "declared", 2, 4, "S4"),  # 2a: a close counted beside its declaration
+    ("lost_closes", "lost", 2, 4, "S4"),  # a lost state: its forgotten close, counted both ways
 ]
 
 
@@ -173,7 +174,7 @@ def test_each_fix_switched_off_breaks_its_invariant_early(
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("alphabet", "depth"),
-    [("reopen", 6), ("restart", 6), ("seals", 6), ("declared", 5)],
+    [("reopen", 6), ("restart", 6), ("seals", 6), ("declared", 5), ("lost", 5)],
     ids=str,
 )
 def test_with_every_fix_the_same_search_finds_nothing(alphabet: str, depth: int) -> None:
