@@ -71,7 +71,7 @@ HINTS: dict[str, tuple[str, ...]] = {
     "vouch_waits": ("faults",),
     "keepers_declared": ("nights", "faults"),
     "heirless_closes": ("nights", "evening"),
-    "learns_members": ("join",),
+    "learns_members": ("joining", "join"),
     "forget_holds": ("forget", "offline"),
     "successor": ("evening",),
     "marks_while_acting": ("full", "evening"),

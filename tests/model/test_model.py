@@ -151,6 +151,7 @@ FOUND = [
     ("marks_while_acting", "evening", 2, 5, "S5"),  # a mark carried after the part went on
     ("admitted_closes", "declared", 2, 4, "S4"),  # 2a: a close counted beside its declaration
     ("lost_closes", "lost", 2, 4, "S4"),  # a lost state: its forgotten close, counted both ways
+    ("learns_members", "joining", 3, 5, "S5"),  # a joiner acts, the keeper known from a close
 ]
 
 
@@ -179,6 +180,12 @@ def test_each_fix_switched_off_breaks_its_invariant_early(
 )
 def test_with_every_fix_the_same_search_finds_nothing(alphabet: str, depth: int) -> None:
     safe(explore(2, depth, alphabet=NARROW[alphabet]), depth)
+
+
+@pytest.mark.slow
+def test_with_every_fix_a_joiner_acts_alone_in_nothing() -> None:
+    """The `joining` alphabet, 3 computers, to the depth its catch needs (about 2.5 minutes)."""
+    safe(explore(3, 5, alphabet=NARROW["joining"]), 5)
 
 
 @pytest.mark.slow
