@@ -48,6 +48,7 @@ from sioul_tray.lease.rules import ANY_CLOSE, tag
 
 from .world import (
     FULL,
+    IDS,
     NIGHT,
     PASSING,
     SHIPPED,
@@ -566,8 +567,13 @@ def _replay(computers: int, switches: Switches, alphabet: Alphabet, path: list[E
 
 def _start(alphabet: Alphabet) -> str:
     """A trace's first line: the folder it starts from (`initial`)."""
-    closed = "; then each closed for the night, the keeper last" if alphabet.closed else ""
-    return f"(a folder in use: every computer renewed, read and answered the others{closed})"
+    night = ""
+    if alphabet.evening:
+        night = "; then " + ", ".join(
+            f"{IDS[i]} {'quit' if op == 'quit' else 'closed'}" for op, i in alphabet.evening
+        )
+        night += " for the night"
+    return f"(a folder in use: every computer renewed, read and answered the others{night})"
 
 
 def _verdict(w: World) -> list[str]:

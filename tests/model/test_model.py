@@ -154,7 +154,9 @@ FOUND = [
     ("closes_in_claims", "overnight", 2, 4, "S4"),
     # A declaration written while closed, not remembered as a close that admits: counted.
     ("forget_named", "rewritten", 2, 4, "S4"),
+    ("lost_closes", "lost", 2, 4, "S4"),  # a lost state: its forgotten close, counted both ways
     ("silence_never_counts", "silence", 3, 5, "S4"),  # 2: two cut off count each other gone
+    ("learns_members", "joining", 3, 5, "S5"),  # a joiner acts, the keeper known from a close
     # Liveness (`LIVENESS`): no computer acts once the sync heals, or the next morning.
     ("forget_holds", "forget", 2, 3, "L1"),  # case 4: a declaration that lapsed
     ("successor", "evening", 2, 3, "L2"),  # both closed, neither the heir
@@ -192,11 +194,17 @@ def test_each_fix_switched_off_breaks_its_invariant_early(
 @pytest.mark.parametrize(
     ("alphabet", "depth"),
     [("reopen", 6), ("restart", 6), ("seals", 6), ("declared", 5), ("overnight", 6),
-     ("rewritten", 5)],
+     ("rewritten", 5), ("lost", 5)],
     ids=str,
 )  # fmt: skip
 def test_with_every_fix_the_same_search_finds_nothing(alphabet: str, depth: int) -> None:
     safe(explore(2, depth, alphabet=NARROW[alphabet]), depth)
+
+
+@pytest.mark.slow
+def test_with_every_fix_a_joiner_acts_alone_in_nothing() -> None:
+    """The `joining` alphabet, 3 computers, to the depth its catch needs (about 2.5 minutes)."""
+    safe(explore(3, 5, alphabet=NARROW["joining"]), 5)
 
 
 @pytest.mark.slow

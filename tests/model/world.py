@@ -165,15 +165,16 @@ class Alphabet:
     replicas: bool = False
     # The folder at the start: wall clock offsets, who took invoices there, the computers on the
     # rules before these (`OLD_RULES`), how many of the last ones join later, whether it
-    # starts SETTLING later, its keeper acting, and whether every computer then closed for the
-    # night, trays still running (asleep): the others first, then the keeper, each having read
-    # the latest claims, its state saved.
+    # starts SETTLING later, its keeper acting, and its evening: computers that then close
+    # ("close": a sleep, the tray runs on) or quit ("quit": the tray stops), one after the
+    # other, each having read every claim, their state saved; once every one has, the night
+    # passes (NIGHT) before the first event, nobody called.
     offsets: tuple[int, ...] = ()
     taken_by: int | None = None
     old: tuple[int, ...] = ()
     joins: int = 0
     settled: bool = False
-    closed: bool = False
+    evening: tuple[tuple[str, int], ...] = ()
 
     def describe(self) -> str:
         kinds = list(self.ops)
@@ -206,8 +207,13 @@ class Alphabet:
             start.append(f"{IDS[self.taken_by]} took invoices")
         if self.settled:
             start.append("its keeper acting")
-        if self.closed:
-            start.append("then every computer closed for the night")
+        if self.evening:
+            start.append(
+                ", ".join(
+                    f"{IDS[i]} {'quit' if op == 'quit' else 'closed'}" for op, i in self.evening
+                )
+                + " for the night"
+            )
         if self.old:
             start.append(", ".join(IDS[i] for i in self.old) + " on the rules before these")
         if self.joins:
@@ -254,7 +260,7 @@ NARROW = {
     # state file or the one before it (a backup put back); the morning's renewals.
     "overnight": Alphabet(
         ops=("renew",), restarts=("state", "older"), forget="", quanta=(SETTLING,), jumps=(),
-        settled=True, closed=True, stale=False,
+        settled=True, evening=(("close", 1), ("close", 0)), stale=False,
     ),
     # A computer on the rules before these (aa) beside one on these.
     "upgrade": Alphabet(
@@ -303,6 +309,21 @@ NARROW = {
     "offline": Alphabet(
         ops=("renew",), crash=False, forget="any", quanta=(SETTLING, UNCLOSED - ALIVE),
         jumps=(), settled=True,
+    ),
+    # The morning after an evening (bb took invoices, closed for the night; aa read its close
+    # and quit, naming bb): a tray starts without its state, its replica holding an older copy
+    # of its own claim (its close forgotten); a day passes (its distrust) while the sync brings
+    # nothing new (`Fixes.lost_closes`).
+    "lost": Alphabet(
+        ops=("renew",), crash=False, restarts=("lost",), forget="", quanta=(UNCLOSED,),
+        jumps=(), settled=True, taken_by=1, evening=(("close", 1), ("quit", 0)),
+    ),
+    # A computer joins while its sync brings the folder down beyond the time allowed: it reads
+    # bb's close alone (bb closed for the night, aa keeping invoices), which names aa; bb's tray,
+    # asleep, closes again having read the joiner (`Fixes.learns_members`).
+    "joining": Alphabet(
+        ops=("renew", "close"), crash=False, forget="", quanta=(SETTLING,), jumps=(),
+        arrives=None, joins=1, settled=True, stale=False, evening=(("close", 1),),
     ),
 }  # fmt: skip
 
@@ -826,8 +847,9 @@ def initial(n: int, switches: Switches = SHIPPED, alphabet: Alphabet = FULL) -> 
     """n computers (but the last `alphabet.joins`, which join later) that have each renewed,
     read everyone's claim and answered it: a folder in use, where every computer's claim has
     reached every other at least once (the protocol's assumption). aa made the folder; it keeps
-    invoices (or `taken_by` does), not settled yet (or `settled`: SETTLING later, acting; then
-    with `closed`, every computer closed for the night, the keeper last)."""
+    invoices (or `taken_by` does), not settled yet (or `settled`: SETTLING later, acting); then
+    its evening (`Alphabet.evening`): computers close or quit, one after the other, each having
+    read every claim, and once every one has, the night passes."""
     w = World(T0, [Node(IDS[i], None) for i in range(n)], [[] for _ in range(n)], [1] * n)
     w.switches = switches
     w.arrives = alphabet.arrives
@@ -848,10 +870,11 @@ def initial(n: int, switches: Switches = SHIPPED, alphabet: Alphabet = FULL) -> 
         w.now += SETTLING
         for i in present:
             apply(w, ("renew", i, latest(w)))
-    if alphabet.closed:
-        keeper = 0 if alphabet.taken_by is None else alphabet.taken_by
-        for i in [*(i for i in present if i != keeper), keeper]:
-            apply(w, ("close", i, latest(w)))
+    evening = [(op, i) for op, i in alphabet.evening if i in present]  # (2 computers, 1 to join)
+    for op, i in evening:
+        apply(w, (op, i, latest(w)))
+    if evening and len({i for _, i in evening}) == len(present):
+        w.now += NIGHT
     if alphabet.replicas:
         w.held = [list(latest(w)) if i in present else [-1] * n for i in range(n)]
     w.trace = []
