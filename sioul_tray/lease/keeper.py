@@ -16,6 +16,7 @@ from sioul_tray.lease.rules import (
     ANY_CLOSE,
     EVERY_COMPUTER,
     EVERY_FIX,
+    READ_UNSAID,
     RULES,
     Claim,
     Fixes,
@@ -225,6 +226,7 @@ def reasons(
     vouched = seen.vouched or {}
     mine = keeper == me and rule.never_twice
     declared = seen.gone or {}
+    read = _own_reads(seen, me) if mine else {}
     found: dict[str, Reason] = {}
     left = unanswering(keeper_claim, seen, now, rule, me, seen.claims)
     if len(left) != len(seen.claims):  # the usual folder: every other claim answers
@@ -249,7 +251,14 @@ def reasons(
             )
             and (
                 forgot
-                or not (mine and (_may_count_me_closed(c, me, seen) or _unadmitted(c, me, seen)))
+                or not (
+                    mine
+                    and (
+                        _may_count_me_closed(c, me, seen)
+                        or _unadmitted(c, me, seen)
+                        or read.get(tag(c.computer), -1) > c.seq
+                    )
+                )
             )
         ):
             found[c.computer] = Reason.DECLARED if forgot else Reason.CLOSED
@@ -389,6 +398,20 @@ def _may_count_me_closed(c: Claim, me: str, seen: Seen) -> bool:
     if answered is None:
         answered = -1
     return mine > answered
+
+
+def _own_reads(seen: Seen, me: str) -> Mapping[int, int]:
+    """The highest version of each computer this computer's own claim says it read
+    (`Fixes.reads_kept`): a close of one older than that is a copy from before it reopened,
+    which this computer's memory (a state file put back) or its replica (a stale copy) shows
+    again; counted, it would stand beside that computer acting on this one's answer (S4).
+    (`READ_UNSAID`: read, not which.)"""
+    if not seen.fixes.reads_kept:
+        return {}
+    own = next((c for c in seen.claims if c.computer == me), None)
+    if own is None:
+        return {}
+    return {t: seq for t, seq in own.reads.items() if seq > READ_UNSAID}
 
 
 def _unadmitted(c: Claim, me: str, seen: Seen) -> bool:

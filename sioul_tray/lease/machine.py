@@ -810,8 +810,10 @@ class _Draft(_Reads):
                 a = max(claim.sees_seq or -1, claim.answers or -1)
                 if a > answered and a not in own and (first is None or a < first):
                     answered = a  # (a version this run wrote beyond `own`, or a copy's: not)
-            if past_read and c != me and claim.reads:
-                a = claim.reads.get(mark, -1)
+            if past_read and c != me and (claim.reads or me in claim.forgets):
+                # A declaration of this computer says the version it declared gone: a claim
+                # that makes one says no version of this one read (`reads` leaves it out).
+                a = max(claim.reads.get(mark, -1), claim.forgets.get(me, -1))
                 if a > max(answered, READ_UNSAID) and a not in own and (first is None or a < first):
                     answered = a  # (READ_UNSAID: a version read, not which: no past shown)
             if (
@@ -1192,6 +1194,12 @@ class _Draft(_Reads):
                     reads[t] = min(reads.get(t, said), said)
             knows = tuple(sorted(reads))
             reads = {t: seq for t, seq in reads.items() if seq}
+            if seat.fixes.reads_kept and before is not None:
+                # The highest version read of each stays said: a state file put back knows an
+                # older one, whose close must not count again (`keeper._read_past`, S4).
+                for t, seq in before.reads.items():
+                    if reads.get(t, seq) < seq:
+                        reads[t] = seq
             admits = dict(claim.admits)
             if admitting and (closing or seat.fixes.forget_named):
                 # Remembered as the closes that named: each computer admitted may count it.

@@ -188,6 +188,12 @@ class Fixes:
     computer forgot (its state and its own claim file lost together): it distrusts and takes
     back its closes as `restored` does (issue 39, the "lost" path)."""
 
+    reads_kept: bool = True
+    """(S4) A close of another computer counts here only if it is no older than the version of
+    that computer this computer's own claims say it read (`Claim.reads`, each claim carrying
+    the highest said before): its state file put back, or a stale copy read, shows a close
+    that computer has reopened since, and may be acting beside, on an answer of this one."""
+
     admitted_closes: bool = True
     """(S4) A close admits the computers its writer heard within ALIVE or read closed (not a
     silent keeper it names): it says a seq read (`Claim.reads`) for those alone, and only they

@@ -192,3 +192,97 @@ def test_a_computer_that_lost_its_state_and_its_own_claim_learns_its_past(
         return
     assert not together and ka.acting and not kb.acting
     assert [w.computer for w in kb.status.waiting] == ["aa"]
+
+
+@pytest.mark.parametrize("fixed", [False, True])
+def test_a_state_file_put_back_counts_no_close_its_own_claim_read_past(
+    tmp_path: Path, fixed: bool
+) -> None:
+    """Found by the model checker with every other fix on ('overnight', 8 events). bb, then aa
+    close for the night; aa's state directory is backed up then (it holds bb's close). In the
+    morning both open, bb takes invoices, aa answers it, and bb numbers. aa's tray crashes;
+    its state directory comes back from the backup while its own claim file stays as it is,
+    and its replica shows bb's close again (a stale copy the sync brings back). With the fix off, aa
+    counts that close, its state's memory, and numbers beside bb (S4, then two numbering).
+    With it, aa's own claim says it read a newer claim of bb's (`reads`): the close is old, and
+    aa waits for bb until the sync brings bb's claim."""
+    fixes = EVERY_FIX if fixed else Fixes(reads_kept=False)
+    r = Replicas(tmp_path, ["aa", "bb"])
+    a, b = r.lease("aa", fixes=fixes), r.lease("bb", fixes=fixes)
+    in_use(r, a, b, rounds=4)
+    assert acting(a.renew(INV), b.renew(INV)) == ["aa"]
+    b.close(INV)
+    r.sync_all()
+    r.advance(RENEW)
+    a.close(INV)
+    r.sync_all()
+    closed = r.claim_file("aa", "bb").read_bytes()
+    backup = tmp_path / "backup"
+    shutil.copytree(tmp_path / "state" / "aa", backup / "state")
+    r.advance(NIGHT)
+    in_use(r, b, a, rounds=1)  # both open again
+    b.renew(INV, take=True)  # "Make invoices here" on bb; aa answers it
+    r.sync_all()
+    in_use(r, b, a, rounds=4)
+    assert acting(a.renew(INV), b.renew(INV)) == ["bb"]
+    r.sync_all()
+    shutil.rmtree(tmp_path / "state" / "aa")  # aa's tray crashed; its state comes back old
+    shutil.copytree(backup / "state", tmp_path / "state" / "aa")
+    r.deliver(closed, "bb", "aa")  # and a stale copy of bb's close in its replica
+    a = r.lease("aa", fixes=fixes)
+    together, (ka, kb) = who_numbers(r, a, b)
+    if not fixed:
+        assert together == {"aa", "bb"}
+        return
+    assert not together and kb.acting and not ka.acting
+    assert ka.status.why is Why.WAITING and [w.computer for w in ka.status.waiting] == ["bb"]
+    r.sync_all()  # the sync comes back: aa answers bb, which keeps invoices
+    together, (ka, kb) = who_numbers(r, a, b, minutes=1)
+    r.sync_all()
+    together, (ka, kb) = who_numbers(r, a, b, minutes=3)
+    assert not together and kb.acting and ka.computer == "bb"
+
+
+@pytest.mark.parametrize("fixed", [False, True])
+def test_a_declaration_shows_the_declared_computer_its_past(tmp_path: Path, fixed: bool) -> None:
+    """Found by the model checker with every fix on ('forgotten', 5 events). bb takes invoices;
+    in the evening bb sleeps, then aa quits, its close naming bb. bb's person, bb asleep,
+    declares aa gone: bb's claim then says no version of aa read (`reads` leaves a declared
+    computer out). aa loses its state directory and its own claim file, and starts reading
+    bb's claim; bb wakes to aa's close and counts it, rightly. The sync down, a day later aa's
+    person declares bb gone. Nothing read tells aa it closed: with the fix off its declaration
+    counts at once, as of a closed claim, and both number (S4).
+
+    With it (`own_past_read`), the declaration in bb's claim names the version of aa's it
+    declared gone, from before this run: aa had a past here it forgot. It distrusts and takes
+    back its closes, so its declaration of bb waits until bb is heard past them."""
+    fixes = EVERY_FIX if fixed else Fixes(own_past_read=False)
+    r = Replicas(tmp_path, ["aa", "bb"])
+    a, b = r.lease("aa", fixes=fixes), r.lease("bb", fixes=fixes)
+    in_use(r, a, b)
+    b.renew(INV, take=True)
+    r.sync_all()
+    in_use(r, a, b, rounds=4)
+    assert acting(a.renew(INV), b.renew(INV)) == ["bb"]
+    b.close(INV)
+    r.sync_all()
+    r.advance(EVENING)
+    a.close(INV)  # aa quits last
+    quit_close = r.version("aa")  # bb has not read it yet: the sync is down overnight
+    r.advance(NIGHT)
+    b.forget("aa")
+    r.sync("bb", "aa")
+    shutil.rmtree(tmp_path / "state" / "aa")
+    r.claim_file("aa", "aa").unlink()
+    a = r.lease("aa", fixes=fixes)
+    a.renew(INV)
+    r.deliver(quit_close, "aa", "bb")
+    b.renew(INV)  # bb wakes to aa's close, which names it
+    r.advance(UNCLOSED)
+    a.forget("bb")
+    together, (ka, kb) = who_numbers(r, a, b)
+    if not fixed:
+        assert together == {"aa", "bb"}
+        return
+    assert not together and kb.acting and not ka.acting
+    assert [w.computer for w in ka.status.waiting] == ["bb"]

@@ -76,7 +76,7 @@ def _since(began: float) -> float:
 # (docs/reliability.md, "Each fix, caught early").
 ON_REPLICAS = frozenset({
     "marks_kept", "marks_unproven", "restored", "lone_creator", "upgraded_closes",
-    "tags_declared", "own_past_read",
+    "tags_declared",
 })  # fmt: skip
 # Where each fix's defect lives: its alphabets are tried first (then every other).
 HINTS: dict[str, tuple[str, ...]] = {
@@ -94,7 +94,8 @@ HINTS: dict[str, tuple[str, ...]] = {
     "successor": ("evening",),
     "marks_while_acting": ("full", "evening"),
     "lost_closes": ("lost", "faults"),
-    "own_past_read": ("faults",),
+    "own_past_read": ("forgotten", "faults"),
+    "reads_kept": ("overnight",),
     "admitted_closes": ("declared",),
     "silence_never_counts": ("silence",),
 }

@@ -318,6 +318,13 @@ NARROW = {
         ops=("renew",), crash=False, restarts=("lost",), forget="", quanta=(UNCLOSED,),
         jumps=(), settled=True, taken_by=1, evening=(("close", 1), ("quit", 0)),
     ),
+    # The same morning, the persons declaring: bb's, asleep, declares aa gone; aa starts
+    # without its state and its own claim file, reading that declaration, and a day later its
+    # person declares bb gone (`Fixes.own_past_read`: the declaration shows aa its past).
+    "forgotten": Alphabet(
+        ops=("renew",), crash=False, restarts=("lost",), forget="any", quanta=(UNCLOSED,),
+        jumps=(), settled=True, taken_by=1, evening=(("close", 1), ("quit", 0)),
+    ),
     # A computer joins while its sync brings the folder down beyond the time allowed: it reads
     # bb's close alone (bb closed for the night, aa keeping invoices), which names aa; bb's tray,
     # asleep, closes again having read the joiner (`Fixes.learns_members`).
