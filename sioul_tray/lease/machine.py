@@ -1196,7 +1196,7 @@ class _Draft(_Reads):
             reads = {t: seq for t, seq in reads.items() if seq}
             if seat.fixes.reads_kept and before is not None:
                 # The highest version read of each stays said: a state file put back knows an
-                # older one, whose close must not count again (`keeper._read_past`, S4).
+                # older one, whose close must not count again (`keeper._own_reads`, S4).
                 for t, seq in before.reads.items():
                     if reads.get(t, seq) < seq:
                         reads[t] = seq

@@ -184,9 +184,10 @@ class Fixes:
 
     own_past_read: bool = True
     """(S7, then S4) Another computer's claim saying it read a claim of this one that this run
-    did not write and newer than any this computer knows (`Claim.reads`) shows a past this
-    computer forgot (its state and its own claim file lost together): it distrusts and takes
-    back its closes as `restored` does (issue 39, the "lost" path)."""
+    did not write and newer than any this computer knows (`Claim.reads`, or the version it
+    declared gone, `Claim.forgets`, which `reads` leaves out) shows a past this computer forgot
+    (its state and its own claim file lost together): it distrusts and takes back its closes
+    as `restored` does (issue 39, the "lost" path)."""
 
     reads_kept: bool = True
     """(S4) A close of another computer counts here only if it is no older than the version of

@@ -84,6 +84,17 @@ def test_a_backup_restores_the_state_and_the_own_claim(tmp_path: Path, fixed: bo
     assert not together and ka.acting and kb.computer == "aa"
 
 
+def bb_keeps_invoices(r: Replicas, fixes: Fixes) -> tuple[Lease, Lease]:
+    """aa and bb in use; bb took invoices and numbers: their trays."""
+    a, b = r.lease("aa", fixes=fixes), r.lease("bb", fixes=fixes)
+    in_use(r, a, b)
+    b.renew(INV, take=True)
+    r.sync_all()
+    in_use(r, a, b, rounds=5)
+    assert acting(a.renew(INV), b.renew(INV)) == ["bb"]
+    return a, b
+
+
 def reinstalled(r: Replicas, c: str, *, keep_own: bool) -> None:
     """`c` is reinstalled on its machine (its id kept in its configuration) and its folder
     downloads again: its state directory is gone, and of the claim files only its own is back
@@ -104,12 +115,7 @@ def test_a_reinstalled_creator_does_not_act_on_an_empty_view(tmp_path: Path, fix
     bb's claim it is a member like any other: bb keeps invoices."""
     fixes = EVERY_FIX if fixed else Fixes(lone_creator=False)
     r = Replicas(tmp_path, ["aa", "bb"])
-    a, b = r.lease("aa", fixes=fixes), r.lease("bb", fixes=fixes)
-    in_use(r, a, b)
-    b.renew(INV, take=True)
-    r.sync_all()
-    in_use(r, a, b, rounds=5)
-    assert acting(a.renew(INV), b.renew(INV)) == ["bb"]
+    a, b = bb_keeps_invoices(r, fixes)
     reinstalled(r, "aa", keep_own=False)
     a = r.lease("aa", fixes=fixes)
     together, (ka, kb) = who_numbers(r, a, b, minutes=10)
@@ -258,12 +264,7 @@ def test_a_declaration_shows_the_declared_computer_its_past(tmp_path: Path, fixe
     back its closes, so its declaration of bb waits until bb is heard past them."""
     fixes = EVERY_FIX if fixed else Fixes(own_past_read=False)
     r = Replicas(tmp_path, ["aa", "bb"])
-    a, b = r.lease("aa", fixes=fixes), r.lease("bb", fixes=fixes)
-    in_use(r, a, b)
-    b.renew(INV, take=True)
-    r.sync_all()
-    in_use(r, a, b, rounds=4)
-    assert acting(a.renew(INV), b.renew(INV)) == ["bb"]
+    a, b = bb_keeps_invoices(r, fixes)
     b.close(INV)
     r.sync_all()
     r.advance(EVENING)
