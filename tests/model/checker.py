@@ -48,7 +48,6 @@ from sioul_tray.lease.rules import ANY_CLOSE, tag
 
 from .world import (
     FULL,
-    IDS,
     NIGHT,
     PASSING,
     SHIPPED,
@@ -567,12 +566,7 @@ def _replay(computers: int, switches: Switches, alphabet: Alphabet, path: list[E
 
 def _start(alphabet: Alphabet) -> str:
     """A trace's first line: the folder it starts from (`initial`)."""
-    night = ""
-    if alphabet.evening:
-        night = "; then " + ", ".join(
-            f"{IDS[i]} {'quit' if op == 'quit' else 'closed'}" for op, i in alphabet.evening
-        )
-        night += " for the night"
+    night = f"; then {alphabet.night()}" if alphabet.evening else ""
     return f"(a folder in use: every computer renewed, read and answered the others{night})"
 
 

@@ -176,6 +176,11 @@ class Alphabet:
     settled: bool = False
     evening: tuple[tuple[str, int], ...] = ()
 
+    def night(self) -> str:
+        """Its evening, as a trace says it: "bb closed, aa quit for the night"."""
+        ends = (f"{IDS[i]} {'quit' if op == 'quit' else 'closed'}" for op, i in self.evening)
+        return ", ".join(ends) + " for the night"
+
     def describe(self) -> str:
         kinds = list(self.ops)
         if self.unsaved:
@@ -208,12 +213,7 @@ class Alphabet:
         if self.settled:
             start.append("its keeper acting")
         if self.evening:
-            start.append(
-                ", ".join(
-                    f"{IDS[i]} {'quit' if op == 'quit' else 'closed'}" for op, i in self.evening
-                )
-                + " for the night"
-            )
+            start.append(self.night())
         if self.old:
             start.append(", ".join(IDS[i] for i in self.old) + " on the rules before these")
         if self.joins:
