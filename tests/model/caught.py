@@ -75,8 +75,7 @@ def _since(began: float) -> float:
 # The fixes no event of the model reaches: their invariants break on real replicas
 # (docs/reliability.md, "Each fix, caught early").
 ON_REPLICAS = frozenset({
-    "marks_kept", "marks_unproven", "restored", "lone_creator", "upgraded_closes",
-    "tags_declared",
+    "marks_kept", "marks_unproven", "lone_creator", "upgraded_closes", "tags_declared",
 })  # fmt: skip
 # Where each fix's defect lives: its alphabets are tried first (then every other).
 HINTS: dict[str, tuple[str, ...]] = {
@@ -88,14 +87,15 @@ HINTS: dict[str, tuple[str, ...]] = {
     "forget_named": ("rewritten", "forgets", "faults"),
     "forget_waits": ("offline",),
     "vouch_waits": ("faults",),
-    "heirless_closes": ("nights", "evening"),
+    "heirless_closes": ("heirless", "nights", "evening"),
     "learns_members": ("joining", "join"),
     "forget_holds": ("forget", "offline"),
     "successor": ("evening",),
     "marks_while_acting": ("full", "evening"),
     "lost_closes": ("lost", "faults"),
     "own_past_read": ("forgotten", "faults"),
-    "reads_kept": ("overnight",),
+    "reads_kept": ("morning", "overnight"),
+    "restored": ("backup",),
     "admitted_closes": ("declared",),
     "silence_never_counts": ("silence",),
 }

@@ -566,8 +566,8 @@ def _replay(computers: int, switches: Switches, alphabet: Alphabet, path: list[E
 
 def _start(alphabet: Alphabet) -> str:
     """A trace's first line: the folder it starts from (`initial`)."""
-    night = f"; then {alphabet.night()}" if alphabet.evening else ""
-    return f"(a folder in use: every computer renewed, read and answered the others{night})"
+    then = "".join(f"; {phrase}" for phrase in alphabet.folder())
+    return f"(a folder in use: every computer renewed, read and answered the others{then})"
 
 
 def _verdict(w: World) -> list[str]:

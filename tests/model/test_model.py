@@ -152,23 +152,34 @@ FOUND = [
     ("admitted_closes", "declared", 2, 4, "S4"),  # 2a: a close counted beside its declaration
     # An older state file put back: the memory of whom its close named, in its claim alone.
     ("closes_in_claims", "overnight", 2, 4, "S4"),
+    # A state file put back beside a newer own claim: a close counted that its claim read past.
+    ("reads_kept", "morning", 2, 4, "S4"),
     # A declaration written while closed, not remembered as a close that admits: counted.
     ("forget_named", "rewritten", 2, 4, "S4"),
     ("lost_closes", "lost", 2, 4, "S4"),  # a lost state: its forgotten close, counted both ways
     ("own_past_read", "forgotten", 2, 4, "S4"),  # the others' claims show a forgotten past
     ("silence_never_counts", "silence", 3, 5, "S4"),  # 2: two cut off count each other gone
     ("learns_members", "joining", 3, 5, "S5"),  # a joiner acts, the keeper known from a close
+    # A backup puts back a state file and its own claim, older than an old peer's close answered.
+    ("restored", "backup", 2, 5, "S4"),
+    # A close naming no successor, counted by a computer that closed: each counts the other's.
+    ("heirless_closes", "heirless", 3, 3, "S4"),
     # Liveness (`LIVENESS`): no computer acts once the sync heals, or the next morning.
     ("forget_holds", "forget", 2, 3, "L1"),  # case 4: a declaration that lapsed
     ("successor", "evening", 2, 3, "L2"),  # both closed, neither the heir
 ]
 
 
+# Searches of 3 to 5 seconds on this machine alone, too near the fast suite's 5 s a test.
+SLOW_CATCHES = frozenset({"forget_named", "lost_closes", "own_past_read"})
+
+
 @pytest.mark.parametrize(
     ("fix", "alphabet", "computers", "depth", "invariant"),
     [
         pytest.param(*found, id=f"{found[0]}-{found[1]}",
-                     marks=[pytest.mark.slow] if found[3] > 4 else [])
+                     marks=[pytest.mark.slow] if found[3] > 4 or found[0] in SLOW_CATCHES
+                     else [])
         for found in FOUND
     ],
 )  # fmt: skip
@@ -195,7 +206,7 @@ def test_each_fix_switched_off_breaks_its_invariant_early(
 @pytest.mark.parametrize(
     ("alphabet", "depth"),
     [("reopen", 6), ("restart", 6), ("seals", 6), ("declared", 5), ("overnight", 6),
-     ("rewritten", 5), ("lost", 5), ("forgotten", 5)],
+     ("morning", 6), ("backup", 6), ("rewritten", 5), ("lost", 5), ("forgotten", 5)],
     ids=str,
 )  # fmt: skip
 def test_with_every_fix_the_same_search_finds_nothing(alphabet: str, depth: int) -> None:

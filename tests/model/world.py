@@ -141,7 +141,8 @@ class Alphabet:
     crash: bool = True
     # How a tray may start again after a crash or a quit: with the state it last saved
     # ("state"), with the one before ("older": a backup put back, a second process's old copy
-    # saved over it), without one ("lost").
+    # saved over it), without one ("lost"), or with its state file and its own claim file
+    # put back together from the backup taken at the start ("backup": `Alphabet.backup`).
     restarts: tuple[str, ...] = ("state", "lost")
     unsaved: bool = False  # closes whose state save fails (a full disk; the claim goes out)
     forget: str = "crashed"  # whom the person may declare gone: "crashed", "any", "" (nobody)
@@ -168,18 +169,51 @@ class Alphabet:
     # starts SETTLING later, its keeper acting, and its evening: computers that then close
     # ("close": a sleep, the tray runs on) or quit ("quit": the tray stops), one after the
     # other, each having read every claim, their state saved; once every one has, the night
-    # passes (NIGHT) before the first event, nobody called.
+    # passes (NIGHT) before the first event, nobody called; and its morning: the calls its
+    # trays make then, one after the other, each reading every claim's latest version but
+    # those of the computers named after it (their files late), declarations (("forget", i,
+    # k): i's person declares k gone) and waits (("wait", s)).
     offsets: tuple[int, ...] = ()
     taken_by: int | None = None
     old: tuple[int, ...] = ()
     joins: int = 0
     settled: bool = False
     evening: tuple[tuple[str, int], ...] = ()
+    morning: tuple[tuple[Any, ...], ...] = ()
+    # The computers whose state file and own claim file one backup holds, taken once the folder
+    # is in use (after every computer's first claim), before the others answer anything newer.
+    backup: tuple[int, ...] = ()
 
     def night(self) -> str:
         """Its evening, as a trace says it: "bb closed, aa quit for the night"."""
         ends = (f"{IDS[i]} {'quit' if op == 'quit' else 'closed'}" for op, i in self.evening)
         return ", ".join(ends) + " for the night"
+
+    def dawn(self) -> str:
+        """Its morning, as a trace says it: "the next morning bb renews (aa's file late), ..."."""
+        return "the next morning " + ", ".join(_morning(call) for call in self.morning)
+
+    def folder(self) -> list[str]:
+        """The folder it starts from beyond one in use, a phrase each (`initial`)."""
+        start = []
+        if any(self.offsets):
+            start.append("clocks " + "/".join(f"{o:+d}" for o in self.offsets))
+        if self.taken_by is not None:
+            start.append(f"{IDS[self.taken_by]} took invoices")
+        if self.settled:
+            start.append("its keeper acting")
+        if self.old:
+            start.append(", ".join(IDS[i] for i in self.old) + " on the rules before these")
+        if self.backup:
+            backed = ", ".join(IDS[i] for i in self.backup)
+            start.append(f"{backed} backed up after its first claim")
+        if self.evening:
+            start.append(self.night())
+        if self.morning:
+            start.append(self.dawn())
+        if self.joins:
+            start.append(f"{self.joins} to join")
+        return start
 
     def describe(self) -> str:
         kinds = list(self.ops)
@@ -205,20 +239,19 @@ class Alphabet:
             kinds.append("reseal, seal")
         if self.joins:
             kinds.append("join")
-        start = []
-        if any(self.offsets):
-            start.append("clocks " + "/".join(f"{o:+d}" for o in self.offsets))
-        if self.taken_by is not None:
-            start.append(f"{IDS[self.taken_by]} took invoices")
-        if self.settled:
-            start.append("its keeper acting")
-        if self.evening:
-            start.append(self.night())
-        if self.old:
-            start.append(", ".join(IDS[i] for i in self.old) + " on the rules before these")
-        if self.joins:
-            start.append(f"{self.joins} to join")
+        start = self.folder()
         return "; ".join(kinds) + (f" (from: {', '.join(start)})" if start else "")
+
+
+def _morning(call: tuple[Any, ...]) -> str:
+    """One call or wait of `Alphabet.morning`, as a trace says it: "bb renews (aa's file late)"."""
+    op, *rest = call
+    if op == "wait":
+        return f"{rest[0]} s"
+    if op == "forget":
+        return f"{IDS[rest[0]]} declares {IDS[rest[1]]} gone"
+    i, *late = rest
+    return f"{IDS[i]} {op}s" + (f" ({', '.join(IDS[k] for k in late)}'s file late)" if late else "")
 
 
 FULL = Alphabet()
@@ -261,6 +294,30 @@ NARROW = {
     "overnight": Alphabet(
         ops=("renew",), restarts=("state", "older"), forget="", quanta=(SETTLING,), jumps=(),
         settled=True, evening=(("close", 1), ("close", 0)), stale=False,
+    ),
+    # The same night, and its morning: bb opens, aa answers it, bb reads the answer; then a
+    # tray crashes and starts again with its state file or the one before it.
+    "morning": Alphabet(
+        ops=("renew",), restarts=("state", "older"), forget="", quanta=(SETTLING,), jumps=(),
+        settled=True, evening=(("close", 1), ("close", 0)), stale=False,
+        morning=(("renew", 1, 0), ("wait", SETTLING), ("renew", 0), ("renew", 1)),
+    ),
+    # A keeper declared gone: aa closed for the night naming bb, bb quit; cc's person declared
+    # bb gone, cc took invoices, and a day later closed, naming nobody (it would keep them).
+    "heirless": Alphabet(
+        ops=("renew", "take", "close"), crash=False, restarts=("state",), forget="",
+        quanta=(SETTLING,), jumps=(),
+        settled=True, stale=False, evening=(("close", 0), ("quit", 1)),
+        morning=(("forget", 2, 1), ("take", 2), ("wait", UNCLOSED), ("close", 2)),
+    ),
+    # bb's state file and its own claim file are backed up once the folder is in use; aa,
+    # on the rules before these (its claims say no version read), closes for the night
+    # answering a newer version of bb's, then bb closes naming aa; a tray crashes and starts
+    # again, bb's from that backup (`Fixes.restored`; on these rules aa's `reads` shows bb its
+    # past too, `own_past_read`).
+    "backup": Alphabet(
+        ops=("renew",), restarts=("state", "backup"), forget="", quanta=(SETTLING,), jumps=(),
+        settled=True, old=(0,), backup=(1,), evening=(("close", 0), ("close", 1)),
     ),
     # A computer on the rules before these (aa) beside one on these.
     "upgrade": Alphabet(
@@ -354,6 +411,8 @@ class Node:
     knowledge: Knowledge | None
     saved: Memory | None = None  # the state file as last written; None: there is none
     older: Memory | None = None  # the one written before it
+    # The state file a backup holds, beside its own claim as it then was (`Alphabet.backup`).
+    backup: Memory | None = None
     offset: int = 0  # its wall clock minus true time
     lag: int = 0  # true time minus its ticks
     verdict: bool = False  # its last call said `acting`
@@ -842,6 +901,7 @@ def retimed(w: World, walls: Retime, tick: Callable[[int], Retime], now: int) ->
     ]  # fmt: skip
     for i, node in enumerate(new.nodes):
         node.saved, node.older = memory(node.saved), memory(node.older)
+        node.backup = memory(node.backup)
         node.called += shift
         node.began += shift
         node.marked = opt(wall, node.marked)
@@ -871,6 +931,10 @@ def initial(n: int, switches: Switches = SHIPPED, alphabet: Alphabet = FULL) -> 
         w.start(i, None, True)
     for i in present:
         apply(w, ("take" if i == alphabet.taken_by else "renew", i, latest(w)))
+    for i in alphabet.backup:
+        node = w.nodes[i]
+        assert node.saved is not None and node.saved.claims[node.id] == w.versions[i][-1].claim
+        node.backup = node.saved  # with the claim it saved before writing: the pair agrees
     for i in present:
         apply(w, ("renew", i, latest(w)))
     if alphabet.settled:
@@ -882,6 +946,14 @@ def initial(n: int, switches: Switches = SHIPPED, alphabet: Alphabet = FULL) -> 
         apply(w, (op, i, latest(w)))
     if evening and len({i for _, i in evening}) == len(present):
         w.now += NIGHT
+    for op, *call in alphabet.morning:
+        if op == "wait":
+            apply(w, (op, *call))
+        elif op == "forget":
+            apply(w, (op, *call, latest(w)))
+        else:
+            i, *late = call
+            apply(w, (op, i, tuple(-1 if k in late else v for k, v in enumerate(latest(w)))))
     if alphabet.replicas:
         w.held = [list(latest(w)) if i in present else [-1] * n for i in range(n)]
     w.trace = []
@@ -904,6 +976,23 @@ def _started(
     if memory is not None and memory is w.nodes[i].saved and w.nodes[i].knowledge is None:
         started.nodes[i].began = began  # a command beside a tray that is down: not a new start
     return started.choices(i, alphabet.arrives, alphabet.stale, alphabet.replicas)
+
+
+def _restored(node: Node, how: str) -> Memory | None:
+    """The state a restart `how` finds (`Alphabet.restarts`)."""
+    return {"state": node.saved, "older": node.older, "lost": None, "backup": node.backup}[how]
+
+
+def _put_back(choices: Iterator[Choice], i: int) -> Iterator[Choice]:
+    """The reads of a start whose own claim file is the backup's: a version its state file
+    knows, read as nothing new, whatever it wrote since (`Alphabet.backup`; not with replicas)."""
+    seen: set[Choice] = set()
+    for c in choices:
+        assert c is not None
+        put = (*c[:i], -1, *c[i + 1 :])
+        if put not in seen:
+            seen.add(put)
+            yield put
 
 
 def deliveries(w: World, alphabet: Alphabet) -> Iterator[Event]:
@@ -976,10 +1065,13 @@ def events(w: World, alphabet: Alphabet = FULL) -> Iterator[Event]:
                 yield ("reseal", i)
         else:
             for how in alphabet.restarts:
-                memory = {"state": node.saved, "older": node.older, "lost": None}[how]
-                if how == "older" and memory is None:
+                memory = _restored(node, how)
+                if how in ("older", "backup") and memory is None:
                     continue
-                for choice in _started(w, i, memory, how != "lost", alphabet):
+                started = _started(w, i, memory, how != "lost", alphabet)
+                if how == "backup":
+                    started = _put_back(started, i)
+                for choice in started:
                     yield ("restart", i, how, choice)
             if alphabet.forget and node.saved is not None:
                 # `sioul-tray forget` while the tray does not run: a process of its own.
@@ -1129,12 +1221,14 @@ def apply(w: World, event: Event) -> None:
     elif kind == "restart":
         _, i, how, choice = event
         node = w.nodes[i]
-        memory = {"state": node.saved, "older": node.older, "lost": None}[how]
+        memory = _restored(node, how)
         w.start(i, memory, how != "lost")
         if how == "lost":
             node.saved = node.older = None
         elif how == "older":
             node.saved = node.older  # the old copy is the state file now
+        elif how == "backup":
+            node.saved, node.older = node.backup, None
         tracing, w.tracing = w.tracing, False
         apply(w, ("renew", i, choice))  # the tray renews as it starts
         w.tracing = tracing
@@ -1205,6 +1299,7 @@ def describe(w: World, event: Event) -> str:
                 "state": "restart with its state",
                 "older": "restart with an older state file",
                 "lost": "restart without its state",
+                "backup": "restart with its state and its own claim put back from a backup",
             }[event[2]]
         elif kind == "forget":
             what = f"forget {w.nodes[event[2]].id}"
@@ -1330,7 +1425,7 @@ def ancient_walls(w: World) -> tuple[int, ...]:
     for version in itertools.chain.from_iterable(w.versions):
         rest += version.knew
     for node in w.nodes:
-        for memory in (node.saved, node.older):
+        for memory in (node.saved, node.older, node.backup):
             if memory is not None:
                 claims += memory.claims.values()
                 rest += memory.forgets.values()
@@ -1508,6 +1603,8 @@ class Lean:
     # The state file written before the last (`Node.older`): read only by a restart "with an
     # older state file" (the carry-out of a save only moves it).
     older: bool = True
+    # The state file a backup holds (`Node.backup`): read only by a restart from it.
+    backup: bool = True
     # The state file (`Node.saved`): read only when a tray that is down starts (a restart, the
     # `forget` command) and by the evening's morning: never without a crash or a quit.
     saved: bool = True
@@ -1535,6 +1632,7 @@ def lean(alphabet: Alphabet, *, liveness: bool = False, evening: bool = False) -
     down = alphabet.crash or "quit" in alphabet.ops  # a tray may be down, and start again
     return Lean(
         older=down and "older" in alphabet.restarts,
+        backup=down and "backup" in alphabet.restarts,
         saved=down or evening,
         observed=bool(alphabet.forget) or liveness,
         knew=evening,
@@ -1589,6 +1687,7 @@ def canonical(w: World, symmetric: bool = True, lean: Lean = EXACT) -> bytes:
                     r.knowledge(node.knowledge, w.tick(i), lean),
                     r.memory(node.saved) if lean.saved else None,
                     r.memory(node.older) if lean.older else None,
+                    r.memory(node.backup) if lean.backup else None,
                     node.offset,
                     node.verdict and w.now - node.called <= RENEW,
                     min(w.now - node.called, RENEW + 1),
