@@ -74,9 +74,7 @@ def _since(began: float) -> float:
 
 # The fixes no event of the model reaches: their invariants break on real replicas
 # (docs/reliability.md, "Each fix, caught early").
-ON_REPLICAS = frozenset({
-    "marks_kept", "marks_unproven", "lone_creator", "upgraded_closes", "tags_declared",
-})  # fmt: skip
+ON_REPLICAS = frozenset({"lone_creator", "upgraded_closes", "tags_declared"})
 # Where each fix's defect lives: its alphabets are tried first (then every other).
 HINTS: dict[str, tuple[str, ...]] = {
     "tenure": ("reopen", "restart"),
@@ -98,6 +96,8 @@ HINTS: dict[str, tuple[str, ...]] = {
     "restored": ("backup",),
     "admitted_closes": ("declared",),
     "silence_never_counts": ("silence",),
+    "marks_kept": ("marks",),
+    "marks_unproven": ("marks",),
 }
 
 

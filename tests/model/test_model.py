@@ -164,6 +164,10 @@ FOUND = [
     ("restored", "backup", 2, 5, "S4"),
     # A close naming no successor, counted by a computer that closed: each counts the other's.
     ("heirless_closes", "heirless", 3, 3, "S4"),
+    # Sioul told yes to a mark, an older copy of the claim back while the tray is down: with its
+    # state file (the mark not saved yet), or without (its mark unknown, its claim hands on).
+    ("marks_kept", "marks", 2, 5, "S6"),
+    ("marks_unproven", "marks", 2, 5, "S6"),
     # Liveness (`LIVENESS`): no computer acts once the sync heals, or the next morning.
     ("forget_holds", "forget", 2, 3, "L1"),  # case 4: a declaration that lapsed
     ("successor", "evening", 2, 3, "L2"),  # both closed, neither the heir
@@ -206,7 +210,8 @@ def test_each_fix_switched_off_breaks_its_invariant_early(
 @pytest.mark.parametrize(
     ("alphabet", "depth"),
     [("reopen", 6), ("restart", 6), ("seals", 6), ("declared", 5), ("overnight", 6),
-     ("morning", 6), ("backup", 6), ("rewritten", 5), ("lost", 5), ("forgotten", 5)],
+     ("morning", 6), ("backup", 6), ("rewritten", 5), ("lost", 5), ("forgotten", 5),
+     ("marks", 5)],
     ids=str,
 )  # fmt: skip
 def test_with_every_fix_the_same_search_finds_nothing(alphabet: str, depth: int) -> None:
@@ -640,8 +645,6 @@ def test_every_fix_is_exercised_here() -> None:
     exercised |= set(INVARIANT_WALKED) | set(SEARCHED)
     elsewhere = {"upgraded_closes", "tags_declared"}
     assert exercised | elsewhere == set(NAMES) - {
-        "marks_kept",  # the model numbers no records: tests/lease/test_marks.py (S6)
-        "marks_unproven",  # likewise, and it confirms an unknown mark at once (S6)
         # The model's replicas never lose their own claim file, which a reinstalled creator's
         # folder downloading again does: tests/lease/test_restored.py.
         "lone_creator",
@@ -770,12 +773,12 @@ def sampled(
     return found
 
 
-def step_alike(w: World, moved: World) -> None:
+def step_alike(w: World, moved: World, alphabet: Alphabet = FAULTS) -> None:
     """`moved` has `w`'s canonical form, offers the same events, and each leads both to states
     of one canonical form, as safe as each other."""
     assert canonical(moved) == canonical(w)
-    offered = list(events(w, FAULTS))
-    assert list(events(moved, FAULTS)) == offered
+    offered = list(events(w, alphabet))
+    assert list(events(moved, alphabet)) == offered
     for event in offered:
         a, b = w.clone(), moved.clone()
         apply(a, event)
@@ -819,7 +822,7 @@ def unread(w: World, reads: Lean, rng: random.Random) -> World:
     return new
 
 
-@pytest.mark.parametrize("name", ["full", "evening", "upgrade", "reopen", "faults"])
+@pytest.mark.parametrize("name", ["full", "evening", "upgrade", "reopen", "faults", "marks"])
 def test_states_with_one_lean_form_step_alike(name: str) -> None:
     """The lean form (`lean`) merges only states that no event tells apart: along random walks
     of each alphabet, a state and its copy with every part the lean form leaves out drawn anew
@@ -849,6 +852,23 @@ def test_a_world_and_its_copy_moved_in_time_step_alike() -> None:
     for w in sampled(FAULTS, 6, seed=3):
         moved = retimed(w, lambda v: v + shift, lambda i: lambda v: v + shift, w.now + shift)
         step_alike(w, moved)
+
+
+def test_marks_said_yes_moved_in_time_step_alike() -> None:
+    """The marks said yes to (`Node.said`, true time) move with the world, and S6 judges the
+    copy alike."""
+    marks = NARROW["marks"]
+    shift = 987_654
+
+    def told_yes() -> World:
+        w = initial(2, SHIPPED, marks)
+        apply(w, ("mark", A, None))  # the keeper's Sioul told yes to mark 1
+        assert w.nodes[A].said == (1, w.now)
+        return w
+
+    for w in sampled(marks, 6, seed=23, start=told_yes):
+        moved = retimed(w, lambda v: v + shift, lambda i: lambda v: v + shift, w.now + shift)
+        step_alike(w, moved, marks)
 
 
 def _moved(walls: dict[int, int], t: int) -> int:

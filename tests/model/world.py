@@ -33,7 +33,11 @@ Events (`Event`), each one step of depth:
   file into one replica) and ``sync`` (every replica gets every other claim's latest version: a
   shortcut for those ``deliver`` events, so that a walk draws a whole sync as one event);
 - with ``seals`` in the alphabet: ``reseal`` (a computer's person wipes its replica and sets the
-  folder up again: a new seal and key) and ``seal`` (one replica's seal reaches another replica).
+  folder up again: a new seal and key) and ``seal`` (one replica's seal reaches another replica);
+- with ``marks`` in the alphabet, Sioul's records: ``mark`` (the acting computer's Sioul is told
+  yes to its next mark, carried by the renew of `Driver.mark`) and ``confirm`` (the person
+  confirms an unknown mark, the highest said yes to: `Driver.confirm`), instead of the
+  confirmation at once of the other alphabets.
 
 A computer acts from a call whose verdict was `acting` until its next call, for at most RENEW (a
 caller that wants to act calls at least every RENEW). The invariant: never two computers acting
@@ -150,6 +154,10 @@ class Alphabet:
     jumps: tuple[int, ...] = JUMPS
     drift: bool = False  # a long wait during which one computer's ticks run DRIFT slow
     seals: bool = False  # reseal and seal events
+    # Sioul's records: ``mark`` and ``confirm`` events, and S6 judged on the marks said yes to
+    # (`Node.said`). False: the model numbers no records, and the person confirms an unknown
+    # mark at once (a wait that would only stall its paths).
+    marks: bool = False
     # The protocol's assumption (docs/protocol.md): a claim file a replica lacks entirely
     # (never arrived, or vanished) reaches it within this long; SETTLING is the time allowed
     # for claims to come through, and a caller acts on news at most RENEW old. None: never.
@@ -237,6 +245,8 @@ class Alphabet:
             kinds.append(f"clock set by {'/'.join(f'{j:+d}' for j in self.jumps)} s")
         if self.seals:
             kinds.append("reseal, seal")
+        if self.marks:
+            kinds.append("mark, confirm")
         if self.joins:
             kinds.append("join")
         start = self.folder()
@@ -389,6 +399,16 @@ NARROW = {
         ops=("renew", "close"), crash=False, forget="", quanta=(SETTLING,), jumps=(),
         arrives=None, joins=1, settled=True, stale=False, evening=(("close", 1),),
     ),
+    # Sioul's records: the keeper's Sioul is told yes to a mark; its tray crashes, an older copy
+    # of its own claim comes back into its replica while it is down, and it starts again with
+    # its state file or without; a close hands the part on; the person confirms an unknown mark
+    # (`Fixes.marks_kept`, `Fixes.marks_unproven`). Replicas as state: a replica keeps its own
+    # claim file (docs/reliability.md: with a state file put back, or a replica lacking its own
+    # file at a read, S6 breaks with every fix on).
+    "marks": Alphabet(
+        ops=("renew", "close"), restarts=("state", "lost"), forget="", quanta=(SETTLING,),
+        jumps=(), settled=True, replicas=True, marks=True,
+    ),
 }  # fmt: skip
 
 
@@ -427,6 +447,9 @@ class Node:
     # run (a mark that came late, kept by the tray and carried by its next claim).
     marked: int | None = None
     acted: bool = False  # it acted in this run
+    # The highest mark its Sioul was told yes to, and when (true time), with `Alphabet.marks`:
+    # Sioul's records, which no restart of the tray forgets (S6).
+    said: tuple[int, int] | None = None
 
     def copy(self) -> Node:
         new = Node.__new__(Node)  # copy.copy's generic path costs a tenth of a search
@@ -452,6 +475,9 @@ class World:
     # The alphabet's assumption the invariants judge by: claim files arrive within `arrives`
     # (None: not assumed, S2 not judged).
     arrives: int | None = None
+    # Sioul's records are modelled (`Alphabet.marks`): the person confirms an unknown mark by
+    # an event of its own, never at once.
+    marks: bool = False
 
     def clone(self) -> World:
         """A copy to change (each machine's knowledge is a value: shared, never copied)."""
@@ -501,8 +527,8 @@ class World:
 
     def moment(self) -> invariants.Moment:
         """This state as the invariants read it: each running machine's knowledge, whether it
-        acts (judged at its last call), every version written, and the claims that may carry a
-        mark of Sioul's records (`Node.marked`)."""
+        acts (judged at its last call), every version written, the claims that may carry a
+        mark of Sioul's records (`Node.marked`), and the marks said yes to (`Node.said`)."""
         minds = {
             n.id: invariants.Mind(
                 n.knowledge,
@@ -520,11 +546,12 @@ class World:
             for i, n in enumerate(self.nodes)
         }
         marked = {n.id: n.marked for n in self.nodes if n.marked is not None}
+        said = {n.id: n.said for n in self.nodes if n.said is not None}
         return invariants.Moment(
             self.now,
             minds,
             history,
-            invariants.Records(marked=marked),
+            invariants.Records(marked=marked, said_yes=said),
             arrives=self.arrives,
         )
 
@@ -905,6 +932,8 @@ def retimed(w: World, walls: Retime, tick: Callable[[int], Retime], now: int) ->
         node.called += shift
         node.began += shift
         node.marked = opt(wall, node.marked)
+        if node.said is not None:
+            node.said = (node.said[0], node.said[1] + shift)
         if node.knowledge is not None:
             node.knowledge = moved(node.knowledge, _Move(walls, tick(i), claim))
     return new
@@ -920,6 +949,7 @@ def initial(n: int, switches: Switches = SHIPPED, alphabet: Alphabet = FULL) -> 
     w = World(T0, [Node(IDS[i], None) for i in range(n)], [[] for _ in range(n)], [1] * n)
     w.switches = switches
     w.arrives = alphabet.arrives
+    w.marks = alphabet.marks
     present = range(n - alphabet.joins)
     for i, offset in enumerate(alphabet.offsets):
         w.nodes[i].offset = offset
@@ -1050,6 +1080,11 @@ def events(w: World, alphabet: Alphabet = FULL) -> Iterator[Event]:
                     yield (op, i, choice)
                     if alphabet.unsaved and op in ("close", "quit"):
                         yield (op, i, choice, "unsaved")
+                if alphabet.marks:
+                    if w.acting(node):  # `Driver.mark` takes a mark only while it acts
+                        yield ("mark", i, choice)
+                    if m.mark_unknown:  # its status says the mark unknown: the person confirms
+                        yield ("confirm", i, choice)
                 if alphabet.forget:
                     for k, other in enumerate(w.nodes):
                         if (
@@ -1126,7 +1161,10 @@ def _waits(w: World, alphabet: Alphabet) -> Iterator[Event]:
 
 PASSING = frozenset({"wait", "jump"})
 # The events that read true time: each may come after a run of waits.
-TIMED = frozenset({"renew", "take", "close", "quit", "look", "forget", "restart", "join", "reseal"})
+TIMED = frozenset({
+    "renew", "take", "close", "quit", "look", "mark", "confirm", "forget", "restart", "join",
+    "reseal",
+})  # fmt: skip
 
 
 def passing(w: World, alphabet: Alphabet) -> Iterator[Event]:
@@ -1158,7 +1196,7 @@ def apply(w: World, event: Event) -> None:
     """Carry out one event on `w` (changed in place), as the tray and its computer would."""
     event = _resolved(w, event)
     kind = event[0]
-    if kind in ("renew", "take", "close", "quit", "look"):
+    if kind in CALLS:
         i, choice = event[1], event[2]
         saves = len(event) < 4  # (op, i, choice, "unsaved"): the state save fails
         w.drawing(i)
@@ -1169,12 +1207,14 @@ def apply(w: World, event: Event) -> None:
             w.nodes[i].called = w.now
             if kind == "quit":  # the tray quits: it comes back only by a restart
                 w.nodes[i].knowledge = None
+        elif kind in ("mark", "confirm"):
+            _marked(w, i, kind == "confirm", saves)
         else:
             call = Look() if kind == "look" else Renew(take=kind == "take")
             m = w.nodes[i].knowledge
-            if m is not None and m.mark_unknown and kind != "look":
-                # The person confirms an unknown mark (S6) at once: the model numbers no records,
-                # so that wait would only stall its paths (tests/lease/test_marks.py holds it).
+            if m is not None and m.mark_unknown and kind != "look" and not w.marks:
+                # The person confirms an unknown mark (S6) at once: without `Alphabet.marks` the
+                # model numbers no records, so that wait would only stall its paths.
                 own = m.best.get(w.nodes[i].id)
                 call = Renew(take=kind == "take", wrote=own.wrote if own else 0, confirm=True)
             w.carry_out(i, w.step(i, call), saves)
@@ -1269,11 +1309,35 @@ def apply(w: World, event: Event) -> None:
         w.trace.append(describe(w, event))
 
 
+# The calls of a running tray, each with its read (`Choice`) as event[2].
+CALLS = ("renew", "take", "close", "quit", "look", "mark", "confirm")
+
+
+def _marked(w: World, i: int, confirm: bool, saves: bool) -> None:
+    """Computer i's Sioul is told yes to its next mark (`Driver.mark`: the renew carries it, and
+    the yes comes once the claim carrying it is written), or (`confirm`) its person confirms
+    the highest mark said yes to (`Driver.confirm`), its mark unknown."""
+    node = w.nodes[i]
+    m = node.knowledge
+    assert m is not None
+    said = node.said[0] if node.said is not None else 0
+    if confirm:
+        w.carry_out(i, w.step(i, Renew(wrote=said, confirm=True)), saves)
+        return
+    own = m.best.get(node.id)  # what its claim carries, as its last call wrote it
+    mark = (own.wrote if own is not None else 0) + 1
+    written = len(w.versions[i])
+    w.carry_out(i, w.step(i, Renew(wrote=mark)), saves)
+    if len(w.versions[i]) > written and w.versions[i][-1].claim.wrote >= mark:
+        node.said = (max(mark, said), w.now)
+        w.touch(i)
+
+
 def _resolved(w: World, event: Event) -> Event:
     """`event` with its read (None: what the replica holds) spelt out as versions."""
     kind = event[0]
-    at = {"renew": 2, "take": 2, "close": 2, "quit": 2, "look": 2, "join": 2,
-          "restart": 3, "forget": 3}.get(kind)  # fmt: skip
+    at = {"renew": 2, "take": 2, "close": 2, "quit": 2, "look": 2, "mark": 2, "confirm": 2,
+          "join": 2, "restart": 3, "forget": 3}.get(kind)  # fmt: skip
     if at is None or event[at] is not None:
         return event
     return (*event[:at], tuple(w.held[event[1]]), *event[at + 1 :])
@@ -1282,11 +1346,9 @@ def _resolved(w: World, event: Event) -> Event:
 def describe(w: World, event: Event) -> str:
     kind = event[0]
     at = f"t+{w.now - T0}"
-    if kind in ("renew", "take", "close", "quit", "look", "restart", "forget", "join"):
+    if kind in (*CALLS, "restart", "forget", "join"):
         i = event[1]
-        choice = (
-            event[2] if kind in ("renew", "take", "close", "quit", "look", "join") else event[3]
-        )
+        choice = event[2] if kind in (*CALLS, "join") else event[3]
         seen = ", ".join(
             f"{w.nodes[k].id}:{'-' if v < 0 else w.versions[k][v].claim.seq}"
             for k, v in enumerate(choice)
@@ -1305,6 +1367,12 @@ def describe(w: World, event: Event) -> str:
             what = f"forget {w.nodes[event[2]].id}"
             if node.knowledge is None:
                 what = f"`sioul-tray forget {w.nodes[event[2]].id}` (its tray down)"
+        elif kind in ("mark", "confirm"):
+            said = node.said[0] if node.said is not None else 0
+            yes = node.said is not None and node.said[1] == w.now
+            what = f"its person confirms mark {said}" if kind == "confirm" else "mark (refused)"
+            if kind == "mark" and yes:
+                what = f"mark: its Sioul told yes to {said}"
         elif len(event) > 3:
             what = f"{kind} (its state not saved)"
         mine = w.versions[i][-1].claim if w.versions[i] else None
@@ -1315,6 +1383,8 @@ def describe(w: World, event: Event) -> str:
                 f" wrote seq {mine.seq}{' closed' if mine.closed else ''}"
                 f" tenure {mine.tenure} sees {mine.sees}@{mine.sees_tenure}#{answered}"
             )
+            if w.marks:
+                wrote += f" mark {mine.wrote}"
         acting = " ACTS" if node.verdict and node.knowledge is not None else ""
         return f"{at} {node.id} {what} (read {seen}){wrote}{acting}"
     if kind == "wait":
@@ -1614,8 +1684,9 @@ class Lean:
     # What each version's writer knew (`Version.knew`): read by the evening check alone.
     knew: bool = True
     # The versions of a claim file before its last: read only when a read may find an older
-    # copy (`Alphabet.stale`), a replica may hold one (`Alphabet.replicas`), and by the
-    # liveness check (a seq that went back) and the evening's (its closes).
+    # copy (`Alphabet.stale`), a replica may hold one (`Alphabet.replicas`), by the liveness
+    # check (a seq that went back) and the evening's (its closes), and by S6 with
+    # `Alphabet.marks` (the claims written after a yes, and which one a `must_have` is from).
     history: bool = True
 
     @property
@@ -1636,7 +1707,7 @@ def lean(alphabet: Alphabet, *, liveness: bool = False, evening: bool = False) -
         saved=down or evening,
         observed=bool(alphabet.forget) or liveness,
         knew=evening,
-        history=alphabet.stale or alphabet.replicas or liveness or evening,
+        history=alphabet.stale or alphabet.replicas or liveness or evening or alphabet.marks,
     )
 
 
@@ -1657,6 +1728,17 @@ CLAMPED: dict[str, Callable[[int], Any]] = {
     "cloned": _age(ALIVE),
     "distrust_until": lambda age: ("until", max(-age, 0)),
 }
+
+
+def _said(w: World, i: int) -> tuple[int, int, bool] | None:
+    """Computer i's highest mark said yes to, as S6 reads it: the mark, how many versions of its
+    claim were written by then (the others are judged, `at` after the yes), and whether it was
+    said at this very time (a version written later at this time is not after it)."""
+    said = w.nodes[i].said
+    if said is None:
+        return None
+    mark, at = said
+    return mark, sum(v.at <= at for v in w.versions[i]), at == w.now
 
 
 def canonical(w: World, symmetric: bool = True, lean: Lean = EXACT) -> bytes:
@@ -1699,6 +1781,7 @@ def canonical(w: World, symmetric: bool = True, lean: Lean = EXACT) -> bytes:
                     node.joined,
                     r.wall(node.marked),
                     node.acted,
+                    _said(w, i),
                     w.seals[i],
                     tuple(
                         (r.claim(v.claim), v.key,
