@@ -933,17 +933,23 @@ class _Draft(_Reads):
         up to `answered` (`sees_seq`, or `answers` for a close): one from before this run and
         newer than any this computer knows tells that its memory went back (its state file and
         its own claim file put back from one backup, S7). What it did since, it cannot know:
-        acknowledged a keeper, closed naming anyone. So it distrusts as after a lost state
-        (`distrust_until`, "Losing the local state"), and takes back a close after that
-        version (`named`, every computer and any close, as if it had closed now): no close
-        that answers a version from before this run counts here again (S4), until its writer
-        writes anew. (Now rather than that version's seq + 1: the same closes in effect, since
-        a close answering a version in between is such a sign itself, and a seq compared by
-        order alone, as every other.)"""
+        acknowledged a keeper, closed naming anyone, carried a higher records mark. So it
+        distrusts as after a lost state (`distrust_until`, "Losing the local state"), takes
+        back a close after that version (`named`, every computer and any close, as if it had
+        closed now): no close that answers a version from before this run counts here again
+        (S4), until its writer writes anew; and holds its records mark unknown until the person
+        confirms it (`Fixes.marks_forgotten`, S6). (Now rather than that version's seq + 1: the
+        same closes in effect, since a close answering a version in between is such a sign
+        itself, and a seq compared by order alone, as every other.)"""
         if answered <= (-1 if self.past is None else self.past):
             return
+        fixes = self.seat.fixes
         if self.distrust_until is None:
             self.distrust_until = (self.started or tick) + self.seat.timing.unclosed
+            if fixes.marks_forgotten and fixes.marks_kept and self.seat.rule.never_twice:
+                # Nor its records mark: a forgotten version may carry a higher one (S6). Once a
+                # run, as for a lost state: the person's word covers whatever is found later.
+                self.mark_unknown = True
         self.past = answered
         if not self.seat.rule.never_twice:
             return  # no close counts on a part that follows the person

@@ -162,6 +162,11 @@ class Fixes:
     and ran on it since (its state file, begun as it sealed the folder, reads whole), or once it
     has read a claim of its own from an earlier run that knew nobody: reinstalled, it is a
     joiner."""
+    marks_forgotten: bool = True
+    """(S6) A past this computer forgot, shown by another computer's claim (`restored`,
+    `own_past_read`: its state went back, or was lost with its own claim file), leaves its
+    records mark unknown as a lost state does (`marks_kept`): a version it forgot may carry a
+    mark higher than any it holds, and its next claim would hand the part on with a lower one."""
     marks_unproven: bool = True
     """(S6) While this computer's mark is unknown (`marks_kept`: its state lost), its claims
     hand nothing on: each acknowledges its writer alone, it writes no close, and it makes no

@@ -13,6 +13,7 @@ and a state lost makes the mark unknown until the person confirms it.
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -97,10 +98,13 @@ class Pair:
         return found.token or ""
 
 
-def told_yes_for_5(root: Path, fixes: Fixes, *, reaches: bool = True) -> tuple[Pair, bytes]:
-    """aa takes invoices and acts; Sioul there is told yes for mark 2, then for mark 5, and bb
-    reads the claim that carries 5 (unless not `reaches`: it never leaves aa's replica).
-    Returns the pair and aa's claim as it was at mark 2."""
+def told_yes_for_5(
+    root: Path, fixes: Fixes, *, reaches: bool = True, backup: Path | None = None
+) -> tuple[Pair, bytes]:
+    """aa takes invoices and acts; Sioul there is told yes for mark 2 (aa's state directory
+    then copied to `backup`), then for mark 5, and bb reads the claim that carries 5 (unless
+    not `reaches`: it never leaves aa's replica). Returns the pair and aa's claim as it was at
+    mark 2."""
     p = Pair(root, fixes)
     p.minute()
     p.drivers["aa"].take("invoices")
@@ -110,6 +114,8 @@ def told_yes_for_5(root: Path, fixes: Fixes, *, reaches: bool = True) -> tuple[P
     assert p.drivers["aa"].mark("invoices", 2, p.token("aa")) is None
     p.r.said_yes("aa", 2)
     at_2 = p.r.version("aa")
+    if backup is not None:
+        shutil.copytree(p.state_dir("aa"), backup)
     p.r.advance(10)  # within ALIVE of the last save: a renewal alone is not saved yet
     assert p.drivers["aa"].mark("invoices", 5, p.token("aa")) is None
     p.r.said_yes("aa", 5)
@@ -251,3 +257,33 @@ def test_a_take_while_the_mark_is_unknown_waits_for_the_person(
     found = p.verdict("bb")
     assert found.may and found.must_have == {"aa": 5}
     assert not p.verdict("aa").may
+
+
+@pytest.mark.parametrize("forgotten", [True, False], ids=["marks_forgotten", "off"])
+def test_a_backup_of_the_state_and_the_own_claim_put_back(tmp_path: Path, forgotten: bool) -> None:
+    """aa's state directory and its own claim file are backed up at mark 2; Sioul is told yes
+    for mark 5 and bb answers the claim that carries it. aa's tray is killed and both copies
+    come back from the backup (issue 39, classes 1 and 3 at once): its state file reads whole
+    and says 2, and its own claim agrees. Only bb's claim shows aa a past it forgot (S7,
+    `Fixes.restored`); with `marks_forgotten` off, aa distrusts but says mark 2 to Sioul (S6).
+    With it, its mark is unknown until the person confirms it, as after a lost state."""
+    backup = tmp_path / "backup"
+    fixes = EVERY_FIX if forgotten else Fixes(marks_forgotten=False)
+    p, at_2 = told_yes_for_5(tmp_path, fixes, backup=backup)
+    p.minute()  # bb answers the claim at mark 5
+    p.kill("aa")
+    shutil.rmtree(p.state_dir("aa"))
+    shutil.copytree(backup, p.state_dir("aa"))
+    p.r.deliver(at_2, "aa", "aa")
+    p.r.advance(30)
+    p.start("aa")
+    for _ in range(6):
+        p.minute()
+    if not forgotten:
+        assert p.invoices("aa")["wrote"] == 2
+        assert any(v.startswith("S6 ") for v in p.r.violations)
+        return
+    assert p.invoices("aa")["wrote"] is None and p.invoices("aa")["status"]["cause"] == "mark"
+    assert not p.verdict("aa").may
+    assert p.invoices("bb")["must_have"] == {"aa": 5}
+    assert not any(v.startswith("S6 ") for v in p.r.violations)

@@ -47,8 +47,9 @@ def test_a_backup_restores_the_state_and_the_own_claim(tmp_path: Path, fixed: bo
 
     With the fix (S7), bb reads in aa's close an answer to a version of its own newer than any
     it knows: its memory went back. It distrusts as after a lost state and takes back that it
-    may have closed after that version: it waits for aa, and still waits a day later, aa cut off
-    and numbering on bb's close all along (closes never lapse)."""
+    may have closed after that version, and its records mark is unknown (`marks_forgotten`):
+    blocked until its person confirms the mark, then it waits for aa, and still waits a day
+    later, aa cut off and numbering on bb's close all along (closes never lapse)."""
     fixes = EVERY_FIX if fixed else Fixes(restored=False, own_past_read=False)
     r = Replicas(tmp_path, ["aa", "bb"])
     a, b = r.lease("aa", fixes=fixes), r.lease("bb", fixes=fixes)
@@ -73,6 +74,10 @@ def test_a_backup_restores_the_state_and_the_own_claim(tmp_path: Path, fixed: bo
         assert together == {"aa", "bb"}
         return
     assert not together and ka.acting  # aa, the heir, numbers; bb waits for it
+    assert kb.status.why is Why.BLOCKED and kb.status.cause == "mark"
+    b.renew(INV, wrote=0, confirm=True)  # its person confirms its mark (Sioul numbered none)
+    together, (ka, kb) = who_numbers(r, a, b, minutes=1)
+    assert not together and ka.acting
     assert kb.status.why is Why.WAITING and [w.computer for w in kb.status.waiting] == ["aa"]
     r.advance(UNCLOSED)  # a day on, the sync still down: bb trusts again, aa still numbers
     together, (ka, kb) = who_numbers(r, a, b)
@@ -111,8 +116,10 @@ def test_a_reinstalled_creator_does_not_act_on_an_empty_view(tmp_path: Path, fix
     """aa made the folder; bb took invoices and numbers. aa is reinstalled on its machine while
     its folder downloads again: no state, no claim file yet. With the fix off, aa, the seal's
     creator, acts alone on its empty view after SETTLING beside bb (S2). With it, aa cannot show
-    that it made the folder (no state file): it waits as a joiner, and once the download brings
-    bb's claim it is a member like any other: bb keeps invoices."""
+    that it made the folder (no state file): it waits as a joiner. Once the download brings
+    bb's claim, which says it read aa's claims from before, aa knows it forgot a past: its
+    records mark is unknown (`marks_forgotten`), and bb waits until aa's person confirms it;
+    then aa is a member like any other: bb keeps invoices."""
     fixes = EVERY_FIX if fixed else Fixes(lone_creator=False)
     r = Replicas(tmp_path, ["aa", "bb"])
     a, b = bb_keeps_invoices(r, fixes)
@@ -124,7 +131,12 @@ def test_a_reinstalled_creator_does_not_act_on_an_empty_view(tmp_path: Path, fix
         return
     # "Invoices: here, waiting to hear another computer", as a joiner shows it.
     assert not together and kb.acting and not ka.acting and ka.status.why is Why.ALONE
-    in_use(r, a, b, rounds=5)  # the download is done: aa hears bb and answers it
+    in_use(r, a, b, rounds=5)  # the download is done: aa hears bb
+    together, (ka, kb) = who_numbers(r, a, b, minutes=3)
+    assert not together and not kb.acting and [w.computer for w in kb.status.waiting] == ["aa"]
+    assert ka.status.why is Why.ELSEWHERE and a.knowledge(INV).mark_unknown
+    a.renew(INV, wrote=0, confirm=True)  # its person confirms its mark: aa answers bb
+    in_use(r, a, b, rounds=2)
     together, (ka, kb) = who_numbers(r, a, b, minutes=3)
     assert not together and kb.acting and ka.computer == "bb"
 
@@ -178,7 +190,8 @@ def test_a_computer_that_lost_its_state_and_its_own_claim_learns_its_past(
 
     With the fix (`own_past_read`), aa's close says it read bb's claim at a seq this run did not
     write (`Claim.reads`): bb had a past here it forgot. It distrusts as after a lost state and
-    takes back its closes: it waits for aa, the heir, which numbers."""
+    takes back its closes, its records mark unknown until its person confirms it: then it
+    waits for aa, the heir, which numbers."""
     fixes = EVERY_FIX if fixed else Fixes(own_past_read=False)
     r = Replicas(tmp_path, ["aa", "bb"])
     a, b = r.lease("aa", fixes=fixes), r.lease("bb", fixes=fixes)
@@ -196,6 +209,10 @@ def test_a_computer_that_lost_its_state_and_its_own_claim_learns_its_past(
     if not fixed:
         assert together == {"aa", "bb"}
         return
+    assert not together and ka.acting and not kb.acting
+    assert kb.status.why is Why.BLOCKED and kb.status.cause == "mark"
+    b.renew(INV, wrote=0, confirm=True)
+    together, (ka, kb) = who_numbers(r, a, b)
     assert not together and ka.acting and not kb.acting
     assert [w.computer for w in kb.status.waiting] == ["aa"]
 
@@ -261,7 +278,8 @@ def test_a_declaration_shows_the_declared_computer_its_past(tmp_path: Path, fixe
 
     With it (`own_past_read`), the declaration in bb's claim names the version of aa's it
     declared gone, from before this run: aa had a past here it forgot. It distrusts and takes
-    back its closes, so its declaration of bb waits until bb is heard past them."""
+    back its closes, so its declaration of bb waits until bb is heard past them (once its
+    person confirms its records mark, unknown as well)."""
     fixes = EVERY_FIX if fixed else Fixes(own_past_read=False)
     r = Replicas(tmp_path, ["aa", "bb"])
     a, b = bb_keeps_invoices(r, fixes)
@@ -285,5 +303,9 @@ def test_a_declaration_shows_the_declared_computer_its_past(tmp_path: Path, fixe
     if not fixed:
         assert together == {"aa", "bb"}
         return
+    assert not together and kb.acting and not ka.acting
+    assert ka.status.why is Why.BLOCKED and ka.status.cause == "mark"
+    a.renew(INV, wrote=0, confirm=True)
+    together, (ka, kb) = who_numbers(r, a, b)
     assert not together and kb.acting and not ka.acting
     assert [w.computer for w in ka.status.waiting] == ["bb"]

@@ -98,6 +98,7 @@ HINTS: dict[str, tuple[str, ...]] = {
     "silence_never_counts": ("silence",),
     "marks_kept": ("marks",),
     "marks_unproven": ("marks",),
+    "marks_forgotten": ("marks_back",),
 }
 
 

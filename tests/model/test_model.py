@@ -168,6 +168,8 @@ FOUND = [
     # state file (the mark not saved yet), or without (its mark unknown, its claim hands on).
     ("marks_kept", "marks", 2, 5, "S6"),
     ("marks_unproven", "marks", 2, 5, "S6"),
+    # The same yes, then the state file and the own claim put back from an older backup.
+    ("marks_forgotten", "marks_back", 2, 4, "S6"),
     # Liveness (`LIVENESS`): no computer acts once the sync heals, or the next morning.
     ("forget_holds", "forget", 2, 3, "L1"),  # case 4: a declaration that lapsed
     ("successor", "evening", 2, 3, "L2"),  # both closed, neither the heir
@@ -211,7 +213,7 @@ def test_each_fix_switched_off_breaks_its_invariant_early(
     ("alphabet", "depth"),
     [("reopen", 6), ("restart", 6), ("seals", 6), ("declared", 5), ("overnight", 6),
      ("morning", 6), ("backup", 6), ("rewritten", 5), ("lost", 5), ("forgotten", 5),
-     ("marks", 5)],
+     ("marks", 5), ("marks_back", 6)],
     ids=str,
 )  # fmt: skip
 def test_with_every_fix_the_same_search_finds_nothing(alphabet: str, depth: int) -> None:

@@ -403,11 +403,21 @@ NARROW = {
     # of its own claim comes back into its replica while it is down, and it starts again with
     # its state file or without; a close hands the part on; the person confirms an unknown mark
     # (`Fixes.marks_kept`, `Fixes.marks_unproven`). Replicas as state: a replica keeps its own
-    # claim file (docs/reliability.md: with a state file put back, or a replica lacking its own
-    # file at a read, S6 breaks with every fix on).
+    # claim file (read at each read instead, a restart without its state in the very second of
+    # its crash writes a seq of its earlier run again, the clock assumption of docs/protocol.md).
     "marks": Alphabet(
         ops=("renew", "close"), restarts=("state", "lost"), forget="", quanta=(SETTLING,),
         jumps=(), settled=True, replicas=True, marks=True,
+    ),
+    # The same, aa's state file and its own claim file put back from a backup taken after its
+    # first claim, older than the versions bb answered since (`Fixes.marks_forgotten`: bb's
+    # claims show aa the past it forgot, mark said yes to included). No close: a restart that
+    # reads no claim of bb's (its file not arrived yet) and closes at once hands the part on
+    # with the backup's mark, which nothing it read could tell it (docs/protocol.md, "Not
+    # seen").
+    "marks_back": Alphabet(
+        ops=("renew",), restarts=("state", "backup"), forget="", quanta=(SETTLING,),
+        jumps=(), settled=True, replicas=True, stale=False, marks=True, backup=(0,),
     ),
 }  # fmt: skip
 
@@ -1013,13 +1023,14 @@ def _restored(node: Node, how: str) -> Memory | None:
     return {"state": node.saved, "older": node.older, "lost": None, "backup": node.backup}[how]
 
 
-def _put_back(choices: Iterator[Choice], i: int) -> Iterator[Choice]:
+def _put_back(w: World, choices: Iterator[Choice], i: int) -> Iterator[Choice]:
     """The reads of a start whose own claim file is the backup's: a version its state file
-    knows, read as nothing new, whatever it wrote since (`Alphabet.backup`; not with replicas)."""
+    knows, read as nothing new, whatever it wrote since (`Alphabet.backup`). With replicas, the
+    rest as its replica holds it (the restart puts the backup's copy into it)."""
     seen: set[Choice] = set()
     for c in choices:
-        assert c is not None
-        put = (*c[:i], -1, *c[i + 1 :])
+        held = tuple(w.held[i]) if c is None else c
+        put = (*held[:i], -1, *held[i + 1 :])
         if put not in seen:
             seen.add(put)
             yield put
@@ -1103,9 +1114,9 @@ def events(w: World, alphabet: Alphabet = FULL) -> Iterator[Event]:
                 memory = _restored(node, how)
                 if how in ("older", "backup") and memory is None:
                     continue
-                started = _started(w, i, memory, how != "lost", alphabet)
+                started = _started(w, i, memory, memory is not None, alphabet)
                 if how == "backup":
-                    started = _put_back(started, i)
+                    started = _put_back(w, started, i)
                 for choice in started:
                     yield ("restart", i, how, choice)
             if alphabet.forget and node.saved is not None:
@@ -1262,13 +1273,19 @@ def apply(w: World, event: Event) -> None:
         _, i, how, choice = event
         node = w.nodes[i]
         memory = _restored(node, how)
-        w.start(i, memory, how != "lost")
+        # No state file (lost, or removed while the mark is unknown): the shell's machine
+        # remembers nothing (`Lease`: `remembers` only where a state file read whole).
+        w.start(i, memory, memory is not None)
         if how == "lost":
             node.saved = node.older = None
         elif how == "older":
             node.saved = node.older  # the old copy is the state file now
         elif how == "backup":
             node.saved, node.older = node.backup, None
+            if w.held:  # its own claim file, as the backup holds it
+                assert node.backup is not None
+                own = node.backup.claims[node.id]
+                w.held[i][i] = next(v for v, x in enumerate(w.versions[i]) if x.claim == own)
         tracing, w.tracing = w.tracing, False
         apply(w, ("renew", i, choice))  # the tray renews as it starts
         w.tracing = tracing
