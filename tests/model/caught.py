@@ -37,7 +37,7 @@ class Caught:
 # The fixes for liveness, and the property of docs/protocol.md's "Why it is safe" each keeps:
 # with one off, the checker finds a state after which no computer acts (`heal`: L1, the sync
 # heals; `next_morning`: L2, the morning after).
-LIVENESS: dict[str, str] = {"forget_holds": "L1", "successor": "L2"}
+LIVENESS: dict[str, str] = {"forget_holds": "L1", "successor": "L2", "tags_declared": "L1"}
 
 
 def search(
@@ -55,6 +55,9 @@ def search(
             return None
         # The header, the events, the state no computer leaves.
         return Caught(fix, alphabet, computers, len(report.stuck) - 2, live, _since(began))
+    if not report.violation[-1].startswith("unsafe: "):
+        # Two computers act at once (S1), which the trace's "acting now" line says itself.
+        return Caught(fix, alphabet, computers, len(report.violation) - 2, "S1", _since(began))
     broken = report.violation[-1].removeprefix("unsafe: ")
     if open_class(broken) is not None:
         return None  # a class issue 39 leaves open, met with every fix on too: no evidence
@@ -72,9 +75,6 @@ def _since(began: float) -> float:
     return time.monotonic() - began
 
 
-# The fixes no event of the model reaches: their invariants break on real replicas
-# (docs/reliability.md, "Each fix, caught early").
-ON_REPLICAS = frozenset({"lone_creator", "upgraded_closes", "tags_declared"})
 # Where each fix's defect lives: its alphabets are tried first (then every other).
 HINTS: dict[str, tuple[str, ...]] = {
     "tenure": ("reopen", "restart"),
@@ -99,6 +99,9 @@ HINTS: dict[str, tuple[str, ...]] = {
     "marks_kept": ("marks",),
     "marks_unproven": ("marks",),
     "marks_forgotten": ("marks_back",),
+    "lone_creator": ("reinstall",),
+    "upgraded_closes": ("upgraded",),
+    "tags_declared": ("removed",),
 }
 
 
@@ -119,7 +122,7 @@ def first(fix: str) -> Caught | None:
 def main(argv: list[str]) -> int:
     print("| fix switched off | alphabet | computers | events | invariant | seconds |")
     print("| --- | --- | --- | --- | --- | --- |")
-    for fix in argv or [f for f in NAMES if f not in ON_REPLICAS]:
+    for fix in argv or NAMES:
         c = first(fix)
         if c is None:
             print(f"| `{fix}` | none within {DEPTH} events | | | | |", flush=True)

@@ -43,7 +43,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from sioul_tray.lease import RENEW, SETTLING
+from sioul_tray.lease import RENEW, SETTLING, machine
+from sioul_tray.lease.keeper import unheard_id
 from sioul_tray.lease.rules import ANY_CLOSE, tag
 
 from .world import (
@@ -287,9 +288,11 @@ def moves(w: World, alphabet: Alphabet, left: int) -> Iterator[tuple[list[Event]
 
 
 def heal(w: World) -> bool | None:
-    """From `w`: the person declares every crashed computer gone at every running one, every
-    running tray renews twice a minute and the sync delivers every claim's latest version. Some
-    computer must act within SETTLING + 2 * RENEW.
+    """From `w`: the person declares every crashed computer gone at every running one (one whose
+    claim file was removed for good, where the menu names it among the computers waited for, by
+    its tag where that is all a computer knows of it), every running tray renews twice a minute
+    and the sync delivers every claim's latest version. Some computer must act within
+    SETTLING + 2 * RENEW.
 
     None (not checked): a computer whose seq went back or repeated, which only a lost state file
     together with a stale copy of its own claim and a clock no later than its last write makes;
@@ -317,20 +320,35 @@ def heal(w: World) -> bool | None:
     for i in up:
         m = h.nodes[i].knowledge
         assert m is not None
+        waits = _waits_for(h, i) if any(h.nodes[k].removed for k in down) else ()
         for k in down:
-            if h.nodes[k].id in m.best:
-                apply(h, ("forget", i, k, latest(h)))
-                # A declaration counts once the computer declared can no longer be numbering.
-                after = h.nodes[i].knowledge
-                assert after is not None
-                if after.may_count_my_close(h.nodes[k].id):
-                    # It may be numbering on a close of this one that admitted it: no
-                    # declaration can count until it is heard, by design (docs/protocol.md,
-                    # "Gone for good", what it costs). Left out, as a seq gone back is.
-                    return None
-                when = after.declared_from(h.nodes[k].id) + h.nodes[i].lag
-                if math.isfinite(when):  # -inf: it counts already
-                    counts = max(counts, math.ceil(when))
+            name = h.nodes[k].id
+            event: Event = ("forget", i, k, latest(h))
+            if h.nodes[k].removed:
+                # Its claim file removed for good: declared only where the menu names it among
+                # the computers waited for, by its tag where that is all this one knows of it
+                # (offered with `Fixes.tags_declared` alone).
+                by_tag = unheard_id(tag(name))
+                if name in m.best and name in waits:
+                    pass
+                elif by_tag in waits and tag(name) in m.unheard_tags():
+                    name, event = by_tag, (*event, "by tag")
+                else:
+                    continue
+            elif name not in m.best:
+                continue
+            apply(h, event)
+            # A declaration counts once the computer declared can no longer be numbering.
+            after = h.nodes[i].knowledge
+            assert after is not None
+            if after.may_count_my_close(name):
+                # It may be numbering on a close of this one that admitted it: no
+                # declaration can count until it is heard, by design (docs/protocol.md,
+                # "Gone for good", what it costs). Left out, as a seq gone back is.
+                return None
+            when = after.declared_from(name) + h.nodes[i].lag
+            if math.isfinite(when):  # -inf: it counts already
+                counts = max(counts, math.ceil(when))
     if counts > h.now:
         h.now = counts
     start = h.now
@@ -342,6 +360,14 @@ def heal(w: World) -> bool | None:
                     return True
         h.now += RENEW // 2
     return False
+
+
+def _waits_for(w: World, i: int) -> tuple[str, ...]:
+    """The computers running computer i's menu says it waits for now (a look, nothing kept)."""
+    m = w.nodes[i].knowledge
+    assert m is not None
+    _, ready = machine.step(m, machine.Look(), w.wall(i), w.tick(i))
+    return () if ready.verdict is None else ready.verdict.waiting
 
 
 def next_morning(w: World) -> bool | None:

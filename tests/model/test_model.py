@@ -170,9 +170,14 @@ FOUND = [
     ("marks_unproven", "marks", 2, 5, "S6"),
     # The same yes, then the state file and the own claim put back from an older backup.
     ("marks_forgotten", "marks_back", 2, 4, "S6"),
+    # The creator reinstalled, its folder downloading again: it acts on an empty view.
+    ("lone_creator", "reinstall", 2, 5, "S5"),
+    # Two closed on the first rules, upgraded overnight: each counts the other's old close.
+    ("upgraded_closes", "upgraded", 2, 5, "S1"),
     # Liveness (`LIVENESS`): no computer acts once the sync heals, or the next morning.
     ("forget_holds", "forget", 2, 3, "L1"),  # case 4: a declaration that lapsed
     ("successor", "evening", 2, 3, "L2"),  # both closed, neither the heir
+    ("tags_declared", "removed", 3, 3, "L1"),  # a computer known by its tag alone, removed
 ]
 
 
@@ -204,6 +209,10 @@ def test_each_fix_switched_off_breaks_its_invariant_early(
         assert report.stuck[-1] == "acting now: nobody", "\n".join(report.stuck)
         return
     assert report.violation is not None, report.summary()
+    if invariant == "S1":  # two acting at once: the trace's last line says it
+        assert len(report.violation) - 2 == depth  # the header, the events, who acts
+        assert "," in report.violation[-1], "\n".join(report.violation)
+        return
     assert len(report.violation) - 3 == depth  # the header, the events, who acts, the break
     assert report.violation[-1].startswith(f"unsafe: {invariant} "), "\n".join(report.violation)
 
@@ -213,11 +222,19 @@ def test_each_fix_switched_off_breaks_its_invariant_early(
     ("alphabet", "depth"),
     [("reopen", 6), ("restart", 6), ("seals", 6), ("declared", 5), ("overnight", 6),
      ("morning", 6), ("backup", 6), ("rewritten", 5), ("lost", 5), ("forgotten", 5),
-     ("marks", 5), ("marks_back", 6)],
+     ("marks", 5), ("marks_back", 6), ("reinstall", 5), ("upgraded", 6), ("removed", 5)],
     ids=str,
 )  # fmt: skip
 def test_with_every_fix_the_same_search_finds_nothing(alphabet: str, depth: int) -> None:
     safe(explore(2, depth, alphabet=NARROW[alphabet]), depth)
+
+
+@pytest.mark.slow
+def test_with_every_fix_a_computer_removed_is_declared_by_its_tag() -> None:
+    """The `removed` alphabet, 3 computers, liveness from every state (about 10 s): where a
+    joiner knows a computer removed for good by its tag alone, declared by that tag, some
+    computer acts."""
+    safe(explore(3, 4, alphabet=NARROW["removed"], liveness=True), 4)
 
 
 @pytest.mark.slow
@@ -640,17 +657,9 @@ def test_a_mark_carried_after_the_part_went_on_is_found() -> None:
 
 
 def test_every_fix_is_exercised_here() -> None:
-    # No event of the model upgrades a computer, removes a claim file or declares a tag gone:
-    # upgraded_closes and tags_declared are shown on real replicas (tests/lease/test_upgrade.py,
-    # test_claims_alone.py).
     exercised = {f for f, *_ in FOUND} | set(SCRIPTED) | set(WALKED) | set(REPLICA_WALKS)
     exercised |= set(INVARIANT_WALKED) | set(SEARCHED)
-    elsewhere = {"upgraded_closes", "tags_declared"}
-    assert exercised | elsewhere == set(NAMES) - {
-        # The model's replicas never lose their own claim file, which a reinstalled creator's
-        # folder downloading again does: tests/lease/test_restored.py.
-        "lone_creator",
-    }
+    assert exercised == set(NAMES)
 
 
 @pytest.mark.slow
@@ -824,7 +833,10 @@ def unread(w: World, reads: Lean, rng: random.Random) -> World:
     return new
 
 
-@pytest.mark.parametrize("name", ["full", "evening", "upgrade", "reopen", "faults", "marks"])
+@pytest.mark.parametrize(
+    "name",
+    ["full", "evening", "upgrade", "reopen", "faults", "marks", "upgraded", "reinstall", "backup"],
+)
 def test_states_with_one_lean_form_step_alike(name: str) -> None:
     """The lean form (`lean`) merges only states that no event tells apart: along random walks
     of each alphabet, a state and its copy with every part the lean form leaves out drawn anew

@@ -62,7 +62,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Annotated, Any
 
 from sioul_tray.lease import ALIVE, RENEW, SETTLING, UNCLOSED, Claim, invariants, machine
-from sioul_tray.lease.keeper import Keeper
+from sioul_tray.lease.keeper import Keeper, unheard_id
 from sioul_tray.lease.machine import (
     Close,
     Forget,
@@ -172,6 +172,17 @@ class Alphabet:
     # `vanish`: the file goes), so a replica stays as it is while no delivery comes: a sync
     # down across several calls, a night between, is one path, not a choice at every read.
     replicas: bool = False
+    # A computer on the rules before these (`old`), its tray down, starts again on these rules
+    # (``upgrade``: the tray was upgraded while it was down) with its state file: as the rules
+    # before these wrote it ("state"), or as the first rules did ("first": a state file of
+    # version 1, which kept no record of whom its closes named; the model's old computers write
+    # the claims of rules 2 still, which read alike where that record is looked for).
+    upgrades: tuple[str, ...] = ()
+    # A person deletes for good the claim file of a computer whose tray is down (it quit for
+    # good, given away): ``remove``. The file leaves every replica and never comes back; the
+    # computer never starts again. With `forget`, a running computer that knows it only by its
+    # tag in the others' `knows` may declare it gone by that tag (``forget ... by tag``).
+    removes: bool = False
     # The folder at the start: wall clock offsets, who took invoices there, the computers on the
     # rules before these (`OLD_RULES`), how many of the last ones join later, whether it
     # starts SETTLING later, its keeper acting, and its evening: computers that then close
@@ -229,7 +240,12 @@ class Alphabet:
             kinds.append("closes whose state save fails")
         if self.crash:
             kinds.append("crash")
-        kinds.append("restart (" + ", ".join(self.restarts) + ")")
+        if self.restarts:
+            kinds.append("restart (" + ", ".join(self.restarts) + ")")
+        if self.upgrades:
+            kinds.append("upgrade to these rules (" + ", ".join(self.upgrades) + ")")
+        if self.removes:
+            kinds.append("remove a claim file for good")
         if self.forget:
             kinds.append("forget" + (" a running computer too" if self.forget == "any" else ""))
         delivers = "any version" if self.stale else "the latest or none"
@@ -419,6 +435,30 @@ NARROW = {
         ops=("renew",), restarts=("state", "backup"), forget="", quanta=(SETTLING,),
         jumps=(), settled=True, replicas=True, stale=False, marks=True, backup=(0,),
     ),
+    # bb keeps invoices; a tray starts again without its state while its sync brings the folder
+    # down beyond the time allowed: the creator (aa) reinstalled, its folder downloading again,
+    # its own claim file not back yet (`Fixes.lone_creator`).
+    "reinstall": Alphabet(
+        ops=("renew",), restarts=("lost",), forget="", quanta=(SETTLING,), jumps=(),
+        arrives=None, taken_by=1, settled=True, stale=False,
+    ),
+    # Both on the rules before these, closed for the night, each having read the other's close
+    # (aa closed, bb read it and quit, aa's tray read bb's close and quit); upgraded overnight,
+    # each starts on these rules with its state file, the sync down or not
+    # (`Fixes.upgraded_closes`).
+    "upgraded": Alphabet(
+        ops=("renew",), crash=False, restarts=(), forget="", quanta=(SETTLING,), jumps=(),
+        old=(0, 1), settled=True, stale=False, upgrades=("state", "first"),
+        evening=(("close", 0), ("quit", 1), ("quit", 0)),
+    ),
+    # bb quit for good (given away), aa read its close and closed for the night; in the
+    # morning bb's claim file is removed, cc joins, knowing bb by its tag alone in aa's `knows`,
+    # and may take invoices; the persons declare gone a computer that quit, by its tag where
+    # that is all they know of it (`Fixes.tags_declared`).
+    "removed": Alphabet(
+        ops=("renew", "take"), crash=False, restarts=(), quanta=(SETTLING,), jumps=(),
+        joins=1, stale=False, removes=True, evening=(("quit", 1), ("close", 0)),
+    ),
 }  # fmt: skip
 
 
@@ -460,6 +500,9 @@ class Node:
     # The highest mark its Sioul was told yes to, and when (true time), with `Alphabet.marks`:
     # Sioul's records, which no restart of the tray forgets (S6).
     said: tuple[int, int] | None = None
+    # Its claim file was removed from the folder for good (`Alphabet.removes`): no replica holds
+    # it, and its tray never starts again.
+    removed: bool = False
 
     def copy(self) -> Node:
         new = Node.__new__(Node)  # copy.copy's generic path costs a tenth of a search
@@ -551,9 +594,12 @@ class World:
             for i, n in enumerate(self.nodes)
             if n.knowledge is not None
         }
+        # A computer whose claim file was removed for good is no longer one of the folder's: it
+        # never starts again, and no replica holds its claim (`Alphabet.removes`).
         history = {
             n.id: [invariants.Written(v.claim, v.at) for v in self.versions[i]]
             for i, n in enumerate(self.nodes)
+            if not n.removed
         }
         marked = {n.id: n.marked for n in self.nodes if n.marked is not None}
         said = {n.id: n.said for n in self.nodes if n.said is not None}
@@ -599,7 +645,7 @@ class World:
             return
         per: list[list[int]] = []
         for k, versions in enumerate(self.versions):
-            if not versions:
+            if not versions or self.nodes[k].removed:
                 per.append([-1])
                 continue
             known = m.best.get(self.nodes[k].id)
@@ -645,7 +691,7 @@ class World:
             return False
         return any(
             v < 0 and self.versions[k] and self.nodes[k].id not in m.best
-            and (k == i or self.nodes[k].id not in m.foreign)
+            and (k == i or self.nodes[k].id not in m.foreign) and not self.nodes[k].removed
             for k, v in enumerate(self.held[i])
         )  # fmt: skip
 
@@ -1001,8 +1047,11 @@ def initial(n: int, switches: Switches = SHIPPED, alphabet: Alphabet = FULL) -> 
 
 
 def latest(w: World) -> tuple[int, ...]:
-    """Every claim file's latest version (the sync has delivered everything)."""
-    return tuple(len(v) - 1 if v else -1 for v in w.versions)
+    """Every claim file's latest version (the sync has delivered everything), but those removed
+    for good."""
+    return tuple(
+        len(v) - 1 if v and not n.removed else -1 for v, n in zip(w.versions, w.nodes, strict=True)
+    )
 
 
 def _started(
@@ -1043,11 +1092,11 @@ def deliveries(w: World, alphabet: Alphabet) -> Iterator[Event]:
     is down may the sync bring back an older copy of it (a replica restored, a copy from a
     computer that kept it), which a restart without its state then reads."""
     for i, node in enumerate(w.nodes):
-        if not node.joined:
+        if not node.joined or node.removed:
             continue
         held = w.held[i]
         for k, versions in enumerate(w.versions):
-            if not versions:
+            if not versions or w.nodes[k].removed:
                 continue
             last = len(versions) - 1
             if k == i:
@@ -1069,10 +1118,10 @@ def deliveries(w: World, alphabet: Alphabet) -> Iterator[Event]:
 
 def _behind(w: World, i: int) -> bool:
     """Whether replica i lacks the latest version of another computer's claim file."""
-    return w.nodes[i].joined and any(
+    return (w.nodes[i].joined and not w.nodes[i].removed) and any(
         versions and w.held[i][k] != len(versions) - 1
         for k, versions in enumerate(w.versions)
-        if k != i
+        if k != i and not w.nodes[k].removed
     )
 
 
@@ -1080,6 +1129,8 @@ def events(w: World, alphabet: Alphabet = FULL) -> Iterator[Event]:
     """Every event that may happen next."""
     n = len(w.nodes)
     for i, node in enumerate(w.nodes):
+        if node.removed:
+            continue  # gone for good
         if not node.joined:
             for choice in _started(w, i, None, True, alphabet):
                 yield ("join", i, choice)
@@ -1104,6 +1155,8 @@ def events(w: World, alphabet: Alphabet = FULL) -> Iterator[Event]:
                             and (other.knowledge is None or alphabet.forget == "any")
                         ):
                             yield ("forget", i, k, choice)
+                    if alphabet.removes:
+                        yield from _by_tag(w, i, m, choice)
             if alphabet.crash:
                 yield ("crash", i)
             yield from _jumps(w, i, alphabet)
@@ -1119,6 +1172,13 @@ def events(w: World, alphabet: Alphabet = FULL) -> Iterator[Event]:
                     started = _put_back(w, started, i)
                 for choice in started:
                     yield ("restart", i, how, choice)
+            if node.old and node.saved is not None:
+                for how in alphabet.upgrades:
+                    # Its replica at the first read, as at a restart with its state file.
+                    for choice in _started(w, i, _upgraded(node.saved, how), True, alphabet):
+                        yield ("upgrade", i, how, choice)
+            if alphabet.removes and w.versions[i]:
+                yield ("remove", i)
             if alphabet.forget and node.saved is not None:
                 # `sioul-tray forget` while the tray does not run: a process of its own.
                 targets = [
@@ -1140,6 +1200,22 @@ def events(w: World, alphabet: Alphabet = FULL) -> Iterator[Event]:
     if alphabet.replicas:
         yield from deliveries(w, alphabet)
     yield from _waits(w, alphabet)
+
+
+def _upgraded(saved: Memory, how: str) -> Memory:
+    """The state file an upgraded tray starts with (`Alphabet.upgrades`): as saved, or as the
+    first rules wrote it, without the record of whom its closes named."""
+    return saved if how == "state" else Memory(saved.claims, saved.forgets, {})
+
+
+def _by_tag(w: World, i: int, m: Knowledge, choice: Choice) -> Iterator[Event]:
+    """Running computer i declares gone, by its tag alone, each computer whose claim file was
+    removed for good and that it knows only by that tag in the others' `knows` (its menu offers
+    it: `Knowledge.unheard_tags`)."""
+    offered = m.unheard_tags()
+    for k, other in enumerate(w.nodes):
+        if other.removed and other.id not in m.best and tag(other.id) in offered:
+            yield ("forget", i, k, choice, "by tag")
 
 
 def _jumps(w: World, i: int, alphabet: Alphabet) -> Iterator[Event]:
@@ -1174,7 +1250,7 @@ PASSING = frozenset({"wait", "jump"})
 # The events that read true time: each may come after a run of waits.
 TIMED = frozenset({
     "renew", "take", "close", "quit", "look", "mark", "confirm", "forget", "restart", "join",
-    "reseal",
+    "reseal", "upgrade",
 })  # fmt: skip
 
 
@@ -1230,7 +1306,9 @@ def apply(w: World, event: Event) -> None:
                 call = Renew(take=kind == "take", wrote=own.wrote if own else 0, confirm=True)
             w.carry_out(i, w.step(i, call), saves)
     elif kind == "forget":
-        _, i, k, choice = event
+        i, k, choice = event[1:4]
+        # (..., "by tag"): declared by its tag alone (`unheard_id`), its claim never read here.
+        target = unheard_id(tag(w.nodes[k].id)) if len(event) > 4 else w.nodes[k].id
         node = w.nodes[i]
         command = node.knowledge is None  # the command line's own process, the tray down
         if command:
@@ -1244,7 +1322,7 @@ def apply(w: World, event: Event) -> None:
         if not (m is not None and m.unproven and own is not None and own.closed):
             # (Else refused, nothing written: a declaration in a closed claim while the mark is
             # unknown would be a close the others may count, S6, `Fixes.marks_unproven`.)
-            w.carry_out(i, w.step(i, Forget(w.nodes[k].id)))
+            w.carry_out(i, w.step(i, Forget(target)))
         if command:
             node.knowledge = None
         else:
@@ -1261,7 +1339,7 @@ def apply(w: World, event: Event) -> None:
         for i in range(len(w.nodes)):
             if _behind(w, i):
                 mine = w.held[i][i]
-                w.held[i] = [len(versions) - 1 for versions in w.versions]
+                w.held[i] = list(latest(w))
                 w.held[i][i] = mine
                 w.touch(i)
     elif kind == "crash":
@@ -1289,6 +1367,22 @@ def apply(w: World, event: Event) -> None:
         tracing, w.tracing = w.tracing, False
         apply(w, ("renew", i, choice))  # the tray renews as it starts
         w.tracing = tracing
+    elif kind == "upgrade":
+        _, i, how, choice = event
+        node = w.nodes[i]
+        assert node.saved is not None
+        node.old = False  # on these rules from now on
+        w.start(i, _upgraded(node.saved, how), True)
+        tracing, w.tracing = w.tracing, False
+        apply(w, ("renew", i, choice))  # the tray renews as it starts
+        w.tracing = tracing
+    elif kind == "remove":
+        k = event[1]
+        w.nodes[k].removed = True
+        w.touch(k)
+        for i, held in enumerate(w.held):
+            held[k] = -1
+            w.touch(i)
     elif kind == "join":
         _, i, choice = event
         w.nodes[i].joined = True
@@ -1354,7 +1448,7 @@ def _resolved(w: World, event: Event) -> Event:
     """`event` with its read (None: what the replica holds) spelt out as versions."""
     kind = event[0]
     at = {"renew": 2, "take": 2, "close": 2, "quit": 2, "look": 2, "mark": 2, "confirm": 2,
-          "join": 2, "restart": 3, "forget": 3}.get(kind)  # fmt: skip
+          "join": 2, "restart": 3, "forget": 3, "upgrade": 3}.get(kind)  # fmt: skip
     if at is None or event[at] is not None:
         return event
     return (*event[:at], tuple(w.held[event[1]]), *event[at + 1 :])
@@ -1363,7 +1457,7 @@ def _resolved(w: World, event: Event) -> Event:
 def describe(w: World, event: Event) -> str:
     kind = event[0]
     at = f"t+{w.now - T0}"
-    if kind in (*CALLS, "restart", "forget", "join"):
+    if kind in (*CALLS, "restart", "forget", "join", "upgrade"):
         i = event[1]
         choice = event[2] if kind in (*CALLS, "join") else event[3]
         seen = ", ".join(
@@ -1380,9 +1474,15 @@ def describe(w: World, event: Event) -> str:
                 "lost": "restart without its state",
                 "backup": "restart with its state and its own claim put back from a backup",
             }[event[2]]
+        elif kind == "upgrade":
+            what = "upgraded: starts on these rules with its state file"
+            if event[2] == "first":
+                what += " of the first rules (no record of whom its closes named)"
         elif kind == "forget":
             what = f"forget {w.nodes[event[2]].id}"
-            if node.knowledge is None:
+            if len(event) > 4:
+                what += f" by its tag ({unheard_id(tag(w.nodes[event[2]].id))})"
+            elif node.knowledge is None:
                 what = f"`sioul-tray forget {w.nodes[event[2]].id}` (its tray down)"
         elif kind in ("mark", "confirm"):
             said = node.said[0] if node.said is not None else 0
@@ -1425,6 +1525,8 @@ def describe(w: World, event: Event) -> str:
         )
     if kind == "vanish":
         return f"{at} {w.nodes[event[2]].id}'s claim file vanishes from {w.nodes[event[1]].id}'s"
+    if kind == "remove":
+        return f"{at} {w.nodes[event[1]].id}'s claim file is removed from the folder for good"
     if kind == "sync":
         return f"{at} the sync catches up: every replica holds every claim's latest version"
     return f"{at} {event}"
@@ -1692,8 +1794,9 @@ class Lean:
     older: bool = True
     # The state file a backup holds (`Node.backup`): read only by a restart from it.
     backup: bool = True
-    # The state file (`Node.saved`): read only when a tray that is down starts (a restart, the
-    # `forget` command) and by the evening's morning: never without a crash or a quit.
+    # The state file (`Node.saved`): read only when a tray that is down starts (a restart, an
+    # upgrade, the `forget` command) and by the evening's morning: never without a crash, a quit
+    # or an upgrade (whose tray is down from the start's evening).
     saved: bool = True
     # When this run last read each claim (`Knowledge.observed`): read only by `declared_from`,
     # for a computer declared gone, and only a forget event declares (or the liveness check's).
@@ -1721,7 +1824,7 @@ def lean(alphabet: Alphabet, *, liveness: bool = False, evening: bool = False) -
     return Lean(
         older=down and "older" in alphabet.restarts,
         backup=down and "backup" in alphabet.restarts,
-        saved=down or evening,
+        saved=down or evening or bool(alphabet.upgrades),
         observed=bool(alphabet.forget) or liveness,
         knew=evening,
         history=alphabet.stale or alphabet.replicas or liveness or evening or alphabet.marks,
@@ -1799,6 +1902,7 @@ def canonical(w: World, symmetric: bool = True, lean: Lean = EXACT) -> bytes:
                     r.wall(node.marked),
                     node.acted,
                     _said(w, i),
+                    node.removed,
                     w.seals[i],
                     tuple(
                         (r.claim(v.claim), v.key,
