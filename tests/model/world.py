@@ -1033,6 +1033,8 @@ def initial(n: int, switches: Switches = SHIPPED, alphabet: Alphabet = FULL) -> 
     if evening and len({i for _, i in evening}) == len(present):
         w.now += NIGHT
     for op, *call in alphabet.morning:
+        if op != "wait" and not all(k in present for k in call):
+            continue  # a computer this folder lacks (3 in the alphabet, 2 here)
         if op == "wait":
             apply(w, (op, *call))
         elif op == "forget":
