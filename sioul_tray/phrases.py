@@ -57,6 +57,10 @@ def part_line(part: str, status: Status, names: Names = PLAIN, now: float | None
     a part settling here says how long it has left ("Invoices: here in 1 min 40 s")."""
     name = label(part)
     why = status.why
+    if status.cause == "mark":  # here or, its claims handing nothing on, at the keeper
+        return Phrase.tr("{part}: stopped, this computer's records mark is unknown").format(
+            part=name
+        )
     if why is Why.NOBODY:
         return Phrase.tr("{part}: no computer keeps them").format(part=name)
     if why is Why.ELSEWHERE:
@@ -89,10 +93,6 @@ def part_line(part: str, status: Status, names: Names = PLAIN, now: float | None
         return Phrase.tr("{part}: here, waiting to hear another computer").format(part=name)
     if why is Why.AWAY:
         return Phrase.tr("{part}: here, paused while you are away").format(part=name)
-    if status.cause == "mark":
-        return Phrase.tr("{part}: stopped, this computer's records mark is unknown").format(
-            part=name
-        )
     if status.cause == "clone":
         return Phrase.tr("{part}: stopped, another computer uses this computer's id").format(
             part=name

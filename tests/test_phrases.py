@@ -144,3 +144,16 @@ def test_the_warnings_say_who_and_since_when() -> None:
         "It is 90 s ahead of this computer's clock.",
     )
     assert phrases.clock_off("Laptop", -90)[1] == "It is 90 s behind this computer's clock."
+
+
+def test_a_mark_unknown_here_stops_invoices_whoever_keeps_them() -> None:
+    """Issue 39: a computer whose records mark is unknown hands nothing on, so the keeper
+    elsewhere waits for it; its person must hear that, not "Invoices: Office PC"."""
+    elsewhere = Status(Why.ELSEWHERE, "office", "Office PC", since=int(T), live=True, acts=True,
+                       problem="unknown", cause="mark")  # fmt: skip
+    blocked = Status(Why.BLOCKED, "laptop", "Laptop", problem="unknown", cause="mark")
+    line = "Invoices: stopped, this computer's records mark is unknown"
+    assert phrases.part_line("invoices", elsewhere) == line
+    assert phrases.part_line("invoices", blocked) == line
+    plain = dataclasses.replace(elsewhere, problem=None, cause=None)
+    assert phrases.part_line("invoices", plain).startswith("Invoices: Office PC")

@@ -1388,9 +1388,13 @@ class _Draft(_Reads):
                 and kept_since is not None
                 and wall - kept_since > timing.settling + 2 * timing.renew
             )
+            # Its mark unknown, its claims hand nothing on: the keeper waits for its person (S6).
+            unproven = self.mark_problem() if self.unproven else None
             return dataclasses.replace(
                 base,
                 why=Why.ELSEWHERE,
+                problem=unproven,
+                cause=None if unproven is None else "mark",
                 live=live,
                 since=kept_since,
                 acts=acts,

@@ -65,7 +65,9 @@ class Status:
     waiting: tuple[Waited, ...] = ()
     stalled: bool = False  # WAITING: nothing heard from anyone lately: its own sync looks stopped
     problem: str | None = None  # BLOCKED: the reason (sealed again, missing, a copied config)
-    cause: str | None = None  # BLOCKED: "seal" (another seal, or none) or "clone" (this id twice)
+    # BLOCKED: "seal" (another seal, or none), "clone" (this id twice) or "mark" (this computer's
+    # records mark unknown); ELSEWHERE: "mark" too, the keeper waiting for this computer's mark.
+    cause: str | None = None
     live: bool = False  # ELSEWHERE: the keeper's claim was heard within ALIVE
     # ELSEWHERE: the keeper's claim says it acts (`Claim.acting`); None: its version does not say.
     acts: bool | None = None

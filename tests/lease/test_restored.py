@@ -134,7 +134,7 @@ def test_a_reinstalled_creator_does_not_act_on_an_empty_view(tmp_path: Path, fix
     in_use(r, a, b, rounds=5)  # the download is done: aa hears bb
     together, (ka, kb) = who_numbers(r, a, b, minutes=3)
     assert not together and not kb.acting and [w.computer for w in kb.status.waiting] == ["aa"]
-    assert ka.status.why is Why.ELSEWHERE and a.knowledge(INV).mark_unknown
+    assert ka.status.why is Why.ELSEWHERE and ka.status.cause == "mark"  # the menu says so
     a.renew(INV, wrote=0, confirm=True)  # its person confirms its mark: aa answers bb
     in_use(r, a, b, rounds=2)
     together, (ka, kb) = who_numbers(r, a, b, minutes=3)
