@@ -329,12 +329,10 @@ def heal(w: World) -> bool | None:
                 # the computers waited for, by its tag where that is all this one knows of it
                 # (offered with `Fixes.tags_declared` alone).
                 by_tag = unheard_id(tag(name))
-                if name in m.best and name in waits:
-                    pass
-                elif by_tag in waits and tag(name) in m.unheard_tags():
+                if not (name in m.best and name in waits):
+                    if by_tag not in waits or tag(name) not in m.unheard_tags():
+                        continue
                     name, event = by_tag, (*event, "by tag")
-                else:
-                    continue
             elif name not in m.best:
                 continue
             apply(h, event)

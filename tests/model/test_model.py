@@ -238,6 +238,13 @@ def test_with_every_fix_a_computer_removed_is_declared_by_its_tag() -> None:
 
 
 @pytest.mark.slow
+def test_with_every_fix_no_heirless_close_is_counted_back() -> None:
+    """The `heirless` alphabet, 3 computers, one event past the 3 of its catch (about a
+    minute)."""
+    safe(explore(3, 4, alphabet=NARROW["heirless"]), 4)
+
+
+@pytest.mark.slow
 def test_with_every_fix_a_joiner_acts_alone_in_nothing() -> None:
     """The `joining` alphabet, 3 computers, to the depth its catch needs (about 2.5 minutes)."""
     safe(explore(3, 5, alphabet=NARROW["joining"]), 5)

@@ -20,9 +20,12 @@ Events (`Event`), each one step of depth:
   only replace earlier ones. So choosing the replica's content at each read is every sequence of
   delivery events, explored without the states that differ only by deliveries not read yet.
 - ``crash``: the tray stops without closing; ``restart``, with the state file it last saved,
-  with the one before it (a backup put back, a second process's old copy saved over it), or
-  without one (lost), then its first renew; ``join``: a computer not in the folder yet starts
-  with an empty replica;
+  with the one before it (a backup put back, a second process's old copy saved over it),
+  without one (lost), or with the state file and its own claim file of the backup the start
+  took (`Alphabet.backup`), then its first renew; ``join``: a computer not in the folder yet
+  starts with an empty replica; with ``upgrades``, ``upgrade``: a tray on the rules before
+  these, down, starts on these; with ``removes``, ``remove``: a person deletes for good the
+  claim file of a computer whose tray is down (and a declaration by its tag);
 - ``forget``: the person declares a computer gone, at a running tray, or with its tray down
   (`sioul-tray forget`, a process of its own); a crashed computer, or with ``forget="any"`` a
   running one too;
