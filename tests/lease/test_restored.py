@@ -89,6 +89,26 @@ def test_a_backup_restores_the_state_and_the_own_claim(tmp_path: Path, fixed: bo
     assert not together and ka.acting and kb.computer == "aa"
 
 
+def waits_once_its_mark_is_confirmed(
+    r: Replicas, forgot: Lease, keeper: Lease, last: tuple[Keeper, Keeper]
+) -> None:
+    """`forgot` found a past it forgot (`own_past_read`): its records mark is unknown until its
+    person confirms it (`marks_forgotten`), then it waits for `keeper`, which numbers all along.
+    `last`: aa's and bb's last verdicts."""
+    pair = sorted((forgot, keeper), key=lambda lease: lease.computer)  # aa, bb
+    verdicts = {lease.computer: k for lease, k in zip(pair, last, strict=True)}
+    assert verdicts[keeper.computer].acting and not verdicts[forgot.computer].acting
+    mine = verdicts[forgot.computer].status
+    assert mine.why is Why.BLOCKED and mine.cause == "mark"
+    forgot.renew(INV, wrote=0, confirm=True)
+    together, now = who_numbers(r, *pair)
+    verdicts = {lease.computer: k for lease, k in zip(pair, now, strict=True)}
+    assert not together and verdicts[keeper.computer].acting
+    assert not verdicts[forgot.computer].acting
+    waiting = verdicts[forgot.computer].status.waiting
+    assert [w.computer for w in waiting] == [keeper.computer]
+
+
 def bb_keeps_invoices(r: Replicas, fixes: Fixes) -> tuple[Lease, Lease]:
     """aa and bb in use; bb took invoices and numbers: their trays."""
     a, b = r.lease("aa", fixes=fixes), r.lease("bb", fixes=fixes)
@@ -209,12 +229,8 @@ def test_a_computer_that_lost_its_state_and_its_own_claim_learns_its_past(
     if not fixed:
         assert together == {"aa", "bb"}
         return
-    assert not together and ka.acting and not kb.acting
-    assert kb.status.why is Why.BLOCKED and kb.status.cause == "mark"
-    b.renew(INV, wrote=0, confirm=True)
-    together, (ka, kb) = who_numbers(r, a, b)
-    assert not together and ka.acting and not kb.acting
-    assert [w.computer for w in kb.status.waiting] == ["aa"]
+    assert not together
+    waits_once_its_mark_is_confirmed(r, b, a, (ka, kb))
 
 
 @pytest.mark.parametrize("fixed", [False, True])
@@ -303,9 +319,5 @@ def test_a_declaration_shows_the_declared_computer_its_past(tmp_path: Path, fixe
     if not fixed:
         assert together == {"aa", "bb"}
         return
-    assert not together and kb.acting and not ka.acting
-    assert ka.status.why is Why.BLOCKED and ka.status.cause == "mark"
-    a.renew(INV, wrote=0, confirm=True)
-    together, (ka, kb) = who_numbers(r, a, b)
-    assert not together and kb.acting and not ka.acting
-    assert [w.computer for w in ka.status.waiting] == ["bb"]
+    assert not together
+    waits_once_its_mark_is_confirmed(r, a, b, (ka, kb))
